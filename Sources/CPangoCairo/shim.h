@@ -1,0 +1,4 @@
+#include <pango/pangocairo.h>
+#include <cairo.h>
+#include <cairo-pdf.h>
+#include <fontconfig/fontconfig.h>

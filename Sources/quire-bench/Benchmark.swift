@@ -1,0 +1,163 @@
+import Foundation
+
+/// One measured figure of a suite, in the shape DESIGN.md fixes for every `quire-bench` suite.
+struct BenchmarkResult: Encodable, Sendable {
+    /// The name the issue that asked for the figure gave it, such as `fetch_materialized`.
+    var name: String
+    /// `ms`, `s`, `MB` or `per_s`.
+    var unit: String
+    var value: Double
+    /// What `value` is compared with, measured in the same run (`raw_sqlite`, for example).
+    var baseline: String?
+    var baselineValue: Double?
+
+    var ratio: Double? {
+        guard let baselineValue, baselineValue != 0 else { return nil }
+        return value / baselineValue
+    }
+
+    init(name: String, unit: String, value: Double, baseline: String? = nil, baselineValue: Double? = nil) {
+        self.name = name
+        self.unit = unit
+        self.value = value
+        self.baseline = baseline
+        self.baselineValue = baselineValue
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, unit, value, baseline, baselineValue = "baseline_value", ratio
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(unit, forKey: .unit)
+        try container.encode(value.rounded(toPlaces: 3), forKey: .value)
+        try container.encodeIfPresent(baseline, forKey: .baseline)
+        try container.encodeIfPresent(baselineValue?.rounded(toPlaces: 3), forKey: .baselineValue)
+        try container.encodeIfPresent(ratio?.rounded(toPlaces: 4), forKey: .ratio)
+    }
+}
+
+/// Everything one suite measured in one run.
+struct SuiteReport: Encodable, Sendable {
+    var suite: String
+    var rows: Int
+    var results: [BenchmarkResult]
+
+    /// Exactly one JSON object, as `--json` promises.
+    func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    /// A table for people reading a terminal.
+    func table() -> String {
+        var lines = ["\(suite) (rows: \(rows))"]
+        let header = ["name", "value", "unit", "baseline", "baseline value", "ratio"]
+        var rowsText = results.map { result in
+            [result.name, format(result.value), result.unit, result.baseline ?? "",
+             result.baselineValue.map(format) ?? "", result.ratio.map { String(format: "%.3f", $0) } ?? ""]
+        }
+        rowsText.insert(header, at: 0)
+        let widths = header.indices.map { column in rowsText.map { $0[column].count }.max() ?? 0 }
+        for row in rowsText {
+            lines.append(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+                .joined(separator: "  "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func format(_ value: Double) -> String { String(format: "%.3f", value) }
+}
+
+/// Options every suite understands.
+struct BenchmarkOptions: Sendable {
+    var rows: Int
+    /// Timed repetitions after the warm-up; the reported value is their median. At least five.
+    var repetitions: Int = 5
+    /// A scratch folder the suite may fill; removed after the run.
+    var workDirectory: URL
+}
+
+/// A group of measurements run by `quire-bench NAME`.
+protocol BenchmarkSuite {
+    static var name: String { get }
+    static var summary: String { get }
+    static var defaultRows: Int { get }
+    static func run(_ options: BenchmarkOptions) async throws -> [BenchmarkResult]
+}
+
+/// Measures `body` once to warm up and then `repetitions` times, and returns the median in milliseconds.
+///
+/// `setUp` runs before each repetition, untimed, and hands its value to `body`:
+///
+///     let ms = try measureMilliseconds(repetitions: 5, setUp: { try makeEmptyStore() }) { store in
+///         try insertRows(into: store)
+///     }
+func measureMilliseconds<Fixture>(
+    repetitions: Int, setUp: () throws -> Fixture, _ body: (Fixture) throws -> Void
+) rethrows -> Double {
+    precondition(repetitions >= 5, "DESIGN.md asks for the median of at least five repetitions")
+    var samples: [Double] = []
+    for run in 0...repetitions {
+        let fixture = try setUp()
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body(fixture)
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+        if run > 0 { samples.append(elapsed) }
+    }
+    return median(samples)
+}
+
+/// `measureMilliseconds` for work that needs no per-repetition set-up.
+func measureMilliseconds(repetitions: Int, _ body: () throws -> Void) rethrows -> Double {
+    try measureMilliseconds(repetitions: repetitions, setUp: {}, body)
+}
+
+/// The asynchronous form of `measureMilliseconds`, for suites that talk to a server.
+func measureMilliseconds<Fixture>(
+    repetitions: Int, setUp: () async throws -> Fixture, _ body: (Fixture) async throws -> Void
+) async rethrows -> Double {
+    precondition(repetitions >= 5, "DESIGN.md asks for the median of at least five repetitions")
+    var samples: [Double] = []
+    for run in 0...repetitions {
+        let fixture = try await setUp()
+        let start = DispatchTime.now().uptimeNanoseconds
+        try await body(fixture)
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+        if run > 0 { samples.append(elapsed) }
+    }
+    return median(samples)
+}
+
+func median(_ samples: [Double]) -> Double {
+    precondition(!samples.isEmpty)
+    let sorted = samples.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+/// Memory figures of this process from `/proc/self/status`, in megabytes.
+enum ProcessMemory {
+    /// The resident set size now (`VmRSS`).
+    static func residentMegabytes() -> Double { statusField("VmRSS:") }
+    /// The peak resident set size so far (`VmHWM`).
+    static func peakResidentMegabytes() -> Double { statusField("VmHWM:") }
+
+    private static func statusField(_ field: String) -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
+              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+        else { return .nan }
+        return kilobytes / 1024
+    }
+}
+
+extension Double {
+    fileprivate func rounded(toPlaces places: Int) -> Double {
+        let scale = pow(10, Double(places))
+        return (self * scale).rounded() / scale
+    }
+}

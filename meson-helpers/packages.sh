@@ -1,0 +1,54 @@
+# Debian 12 packages Quire needs, sourced by the run and test scripts.
+# Keep each list sorted; a part that needs a new library adds it here and only here.
+
+# Building and running the app.
+APP_PACKAGES=(
+  adwaita-icon-theme
+  fonts-dejavu-core
+  hicolor-icon-theme
+  libadwaita-1-dev
+  libcairo2-dev
+  libcmark-gfm-dev
+  libcmark-gfm-extensions-dev
+  libfontconfig-dev
+  libgtk-4-dev
+  libgtksourceview-5-dev
+  libmicrohttpd-dev
+  libpango1.0-dev
+  libpq-dev
+  libsecret-1-dev
+  librsvg2-common
+  libsqlite3-dev
+  pkg-config
+)
+
+# Running the test suite and the install check, on top of the app's packages.
+TEST_PACKAGES=(
+  appstream
+  dbus
+  dbus-x11
+  desktop-file-utils
+  libglib2.0-bin
+  meson
+  ninja-build
+  poppler-utils
+  postgresql
+  xauth
+  xdotool
+  xvfb
+)
+
+# Installs the named packages that are missing (apt-get as root, through sudo otherwise).
+ensure_packages() {
+  local missing=()
+  local package
+  for package in "$@"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local as_root=()
+  [ "$(id -u)" -eq 0 ] || as_root=(sudo)
+  echo "Installing Debian packages: ${missing[*]}"
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# README's test command: installs what the tests need on Debian 12, builds, runs the whole suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. meson-helpers/packages.sh
+ensure_packages "${APP_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+
+# A real PostgreSQL on loopback for the server's storage tests.
+QUIRE_TEST_POSTGRES_URL=$(meson-helpers/start-postgres.sh)
+export QUIRE_TEST_POSTGRES_URL
+
+swift build --build-tests
+
+# GTK tests need a display and a session bus; the settings below keep them deterministic.
+exec xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- \
+  env GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1 GSETTINGS_BACKEND=memory \
+  swift test --skip-build
