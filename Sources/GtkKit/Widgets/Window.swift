@@ -1,0 +1,67 @@
+import CGtk
+
+/// A `GtkWindow`.
+///
+/// GTK keeps every toplevel window alive until it is destroyed, whatever the wrappers do:
+/// ``close()`` asks (a `close-request` handler may refuse), ``destroy()`` removes it.
+@MainActor
+open class Window: Widget {
+    open override class var gType: GType { gtk_window_get_type() }
+
+    /// A new, empty toplevel window. It stays open until ``destroy()``.
+    public convenience init() {
+        // gtk_window_new returns a reference owned by GTK's list of toplevels.
+        self.init(retaining: gtk_window_new())
+    }
+
+    /// The instance as a `GtkWindow *`.
+    public var windowPointer: UnsafeMutablePointer<GtkWindow> { pointer(as: GtkWindow.self) }
+
+    /// The title, shown by the window manager and by title widgets that follow it.
+    public var title: String? {
+        get { gtk_window_get_title(windowPointer).map { String(cString: $0) } }
+        set { gtk_window_set_title(windowPointer, newValue) }
+    }
+
+    /// The size the window opens with, and its size while neither maximized nor fullscreen.
+    public var defaultSize: (width: Int, height: Int) {
+        get {
+            var width: gint = 0
+            var height: gint = 0
+            gtk_window_get_default_size(windowPointer, &width, &height)
+            return (Int(width), Int(height))
+        }
+        set { gtk_window_set_default_size(windowPointer, gint(newValue.width), gint(newValue.height)) }
+    }
+
+    /// Whether the window manager has maximized the window.
+    public var isMaximized: Bool { gtk_window_is_maximized(windowPointer) != 0 }
+
+    /// Asks the window manager to maximize the window (before or after it is shown).
+    public func maximize() { gtk_window_maximize(windowPointer) }
+
+    /// The window this one is a dialog of, kept above it and centred on it.
+    public var transientFor: Window? {
+        get { gtk_window_get_transient_for(windowPointer).map { Window(retaining: $0) } }
+        set { gtk_window_set_transient_for(windowPointer, newValue?.windowPointer) }
+    }
+
+    /// Shows the window and brings it to the front.
+    public func present() { gtk_window_present(windowPointer) }
+
+    /// Asks the window to close, as its close button does: emits `close-request`, whose
+    /// handlers may keep it open, then destroys it.
+    public func close() { gtk_window_close(windowPointer) }
+
+    /// Removes the window at once, without `close-request`, and disposes it.
+    public func destroy() { gtk_window_destroy(windowPointer) }
+
+    /// Keeps `owner` alive as long as the window exists, and releases it when the window is
+    /// destroyed: for the Swift object that drives a window and that nothing else holds.
+    /// Handlers the owner connects should still capture it weakly.
+    public func keepAlive(_ owner: AnyObject) {
+        // A handler's closure is released when the window is disposed, which breaks the cycle
+        // owner -> window wrapper -> window -> closure -> owner.
+        connect(.destroy) { withExtendedLifetime(owner) {} }
+    }
+}
