@@ -14,7 +14,8 @@ public final class ActionGroup: ActionMap {
     /// The widget the group is inserted into.
     public let widget: Widget
     private let group: Object
-    private let shortcuts: Object
+    /// The controller holding the group's shortcuts (a `GListModel` of `GtkShortcut`).
+    let shortcutController: Object
 
     /// A new group inserted into `widget` under `prefix`.
     public init(prefix: String, on widget: Widget) {
@@ -22,10 +23,10 @@ public final class ActionGroup: ActionMap {
         self.widget = widget
         group = Object(owning: g_simple_action_group_new())
         gtk_widget_insert_action_group(widget.widgetPointer, prefix, group.opaquePointer)
-        shortcuts = Object(owning: gtk_shortcut_controller_new())
+        shortcutController = Object(owning: gtk_shortcut_controller_new())
         // gtk_widget_add_controller takes over a reference: give it one besides the wrapper's.
-        g_object_ref(shortcuts.objectPointer)
-        gtk_widget_add_controller(widget.widgetPointer, shortcuts.opaquePointer)
+        g_object_ref(shortcutController.objectPointer)
+        gtk_widget_add_controller(widget.widgetPointer, shortcutController.opaquePointer)
     }
 
     public var actionMapPointer: OpaquePointer { group.opaquePointer }
@@ -40,7 +41,7 @@ public final class ActionGroup: ActionMap {
                 preconditionFailure("'\(accelerator)' is not a valid accelerator")
             }
             let shortcut = gtk_shortcut_new(trigger, gtk_named_action_new("\(actionPrefix).\(name)"))
-            gtk_shortcut_controller_add_shortcut(shortcuts.opaquePointer, shortcut)
+            gtk_shortcut_controller_add_shortcut(shortcutController.opaquePointer, shortcut)
         }
         self.accelerators[name, default: []].append(contentsOf: accelerators)
     }

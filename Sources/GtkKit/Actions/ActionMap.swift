@@ -41,27 +41,16 @@ extension ActionMap {
         return Action(retaining: action)
     }
 
-    /// The names of all actions in the map, sorted.
-    public var actionNames: [String] {
-        guard let names = g_action_group_list_actions(actionMapPointer) else { return [] }
-        defer { g_strfreev(names) }
-        var result: [String] = []
-        var index = 0
-        while let name = names[index] {
-            result.append(String(cString: name))
-            index += 1
-        }
-        return result.sorted()
-    }
-
     /// Activates the action `name` of this map (without prefix), as a menu item would.
     /// Returns false if there is no such enabled action.
     @discardableResult
     public func activateAction(named name: String) -> Bool {
-        guard g_action_group_has_action(actionMapPointer, name) != 0,
-            g_action_group_get_action_enabled(actionMapPointer, name) != 0
-        else { return false }
-        g_action_group_activate_action(actionMapPointer, name, nil)
+        // Through GActionMap, not GActionGroup: GApplication answers group queries only once
+        // it is registered.
+        guard let action = g_action_map_lookup_action(actionMapPointer, name), g_action_get_enabled(action) != 0 else {
+            return false
+        }
+        g_action_activate(action, nil)
         return true
     }
 }

@@ -6,7 +6,7 @@ import CGtk
 /// ```swift
 /// let application = Application(id: "org.quire.Quire")
 /// application.connect(.activate) { [weak window] in window?.present() }
-/// application.addAction("quit", accelerators: ["<Control>q"]) { application.quit() }
+/// application.addAction("quit", accelerators: ["<Control>q"]) { [weak application] in application?.quit() }
 /// exit(application.run())
 /// ```
 ///
@@ -69,10 +69,15 @@ public final class Application: Object, ActionMap {
     public var actionPrefix: String { "app" }
     public var actionMapPointer: OpaquePointer { opaquePointer }
 
-    /// Sets the keyboard shortcuts of a detailed action name such as `app.quit` or `win.close`,
-    /// in `gtk_accelerator_parse` syntax (`<Control>q`). Menus and the shortcuts window show
-    /// them. An empty list removes them.
-    public func setAccelerators(_ accelerators: [String], forAction detailedName: String) {
+    /// Sets the keyboard shortcuts of `app.NAME`.
+    public func setAccelerators(_ accelerators: [String], forAction name: String) {
+        setAccelerators(accelerators, forDetailedAction: "app.\(name)")
+    }
+
+    /// Sets the keyboard shortcuts of a detailed action name such as `win.show-sidebar` or
+    /// GTK's own `window.close`, in `gtk_accelerator_parse` syntax (`<Control>q`). Menus and the
+    /// shortcuts window show them. An empty list removes them.
+    public func setAccelerators(_ accelerators: [String], forDetailedAction detailedName: String) {
         let strings = accelerators.map { strdup($0) } + [nil]
         defer { strings.forEach { free($0) } }
         strings.withUnsafeBufferPointer { buffer in
@@ -82,8 +87,8 @@ public final class Application: Object, ActionMap {
         }
     }
 
-    /// The keyboard shortcuts of a detailed action name.
-    public func accelerators(forAction detailedName: String) -> [String] {
+    /// The keyboard shortcuts of a detailed action name such as `app.quit`.
+    public func accelerators(forDetailedAction detailedName: String) -> [String] {
         guard let list = gtk_application_get_accels_for_action(gtkApplicationPointer, detailedName) else { return [] }
         defer { g_strfreev(list) }
         var accelerators: [String] = []

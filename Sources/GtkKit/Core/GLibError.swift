@@ -23,17 +23,28 @@ public struct GLibError: Error, CustomStringConvertible, Sendable {
         g_error_free(error)
     }
 
+    init(domain: String, code: Int32, message: String, operation: String) {
+        self.domain = domain
+        self.code = code
+        self.message = message
+        self.operation = operation
+    }
+
     public var description: String { "\(operation): \(message) (\(domain) \(code))" }
 
     /// Runs a GLib call that reports failure through a `GError **`, throwing the error it set.
+    /// A NULL result without an error is reported too, rather than trusted.
     @discardableResult
     static func check<T>(
         _ operation: @autoclosure () -> String,
-        _ call: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T
+        _ call: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T?
     ) throws(GLibError) -> T {
         var error: UnsafeMutablePointer<GError>?
         let result = call(&error)
         if let error { throw GLibError(consuming: error, operation: operation()) }
+        guard let result else {
+            throw GLibError(domain: "gtkkit", code: 0, message: "failed without saying why", operation: operation())
+        }
         return result
     }
 }

@@ -10,7 +10,7 @@ public final class Texture: Object {
         let texture = try GLibError.check("loading the image \(path)") { error in
             gdk_texture_new_from_filename(path, error)
         }
-        self.init(owning: texture!)
+        self.init(owning: texture)
     }
 
     private var texturePointer: OpaquePointer { opaquePointer }

@@ -21,7 +21,7 @@ public final class Settings: Object {
     public static func lookup(schemaID: String, inDirectory directory: String) throws(GLibError) -> Settings? {
         let source = try GLibError.check("reading GSettings schemas in \(directory)") { error in
             g_settings_schema_source_new_from_directory(directory, g_settings_schema_source_get_default(), 1, error)
-        }!
+        }
         defer { g_settings_schema_source_unref(source) }
         return settings(schemaID: schemaID, source: source)
     }

@@ -21,6 +21,6 @@ open class ApplicationWindow: Window, ActionMap {
         guard let application else {
             preconditionFailure("add \(typeName) to an application before giving win.\(name) accelerators")
         }
-        application.setAccelerators(accelerators, forAction: "win.\(name)")
+        application.setAccelerators(accelerators, forDetailedAction: "win.\(name)")
     }
 }

@@ -73,6 +73,6 @@ open class Widget: Object {
 
 /// The connection a one-shot handler removes when it first fires.
 @MainActor
-private final class OneShot {
+final class OneShot {
     var connection: SignalConnection?
 }

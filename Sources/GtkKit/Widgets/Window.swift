@@ -56,12 +56,35 @@ open class Window: Widget {
     /// Removes the window at once, without `close-request`, and disposes it.
     public func destroy() { gtk_window_destroy(windowPointer) }
 
-    /// Keeps `owner` alive as long as the window exists, and releases it when the window is
+    /// Whether the window is open: created and not yet destroyed.
+    public var isOpen: Bool { Window.toplevels.contains(objectPointer) }
+
+    /// Keeps `owner` alive while the window is open and releases it when the window is
     /// destroyed: for the Swift object that drives a window and that nothing else holds.
     /// Handlers the owner connects should still capture it weakly.
     public func keepAlive(_ owner: AnyObject) {
-        // A handler's closure is released when the window is disposed, which breaks the cycle
-        // owner -> window wrapper -> window -> closure -> owner.
-        connect(.destroy) { withExtendedLifetime(owner) {} }
+        // gtk_window_destroy does not dispose a window others still reference (the owner
+        // usually holds this wrapper), so a closure on the window itself would never be
+        // released. GTK's list of toplevels tells when the window is gone.
+        let window = WeakObjectReference(objectPointer)
+        let list = Object(retaining: gtk_window_get_toplevels())
+        let pending = OneShot()
+        pending.connection = list.connect(Signal<(UInt32, UInt32, UInt32) -> Void>("items-changed")) { _, removed, _ in
+            withExtendedLifetime(owner) {}
+            guard removed > 0, window.withObject(Window.toplevels.contains) != true else { return }
+            // GLib releases the closure, and with it the owner, after this call returns.
+            pending.connection?.disconnect()
+            pending.connection = nil
+        }
+    }
+
+    /// The open toplevel windows, as instance pointers.
+    static var toplevels: [UnsafeMutablePointer<GObject>] {
+        let model = gtk_window_get_toplevels()
+        return (0..<g_list_model_get_n_items(model)).compactMap { index in
+            guard let item = g_list_model_get_item(model, index) else { return nil }
+            g_object_unref(item)  // the list keeps its own reference
+            return item.assumingMemoryBound(to: GObject.self)
+        }
     }
 }

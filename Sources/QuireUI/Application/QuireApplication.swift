@@ -39,7 +39,7 @@ public final class QuireApplication {
         application.addAction("about") { [weak self] in self?.showAbout() }
         application.addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.closeAllWindows() }
         // GtkWindow's own action; listed in the shortcuts window.
-        application.setAccelerators(["<Control>w"], forAction: "window.close")
+        application.setAccelerators(["<Control>w"], forDetailedAction: "window.close")
     }
 
     private func activate() {
