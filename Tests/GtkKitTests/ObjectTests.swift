@@ -82,6 +82,23 @@ final class ObjectTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testDestroyedDialogOutlivingItsParentIsUnlinkedFromIt() {
+        MainActor.assumeIsolated {
+            var parent: Window? = Window()
+            let dialog = Window()
+            dialog.transientFor = parent
+            XCTAssertEqual(dialog.transientFor?.objectPointer, parent?.objectPointer)
+            var destroyed = 0
+            dialog.onDestroyed { destroyed += 1 }
+            dialog.destroy()
+            XCTAssertEqual(destroyed, 1)
+            XCTAssertNil(dialog.transientFor, "unlinked while both were alive")
+            parent?.destroy()
+            parent = nil
+            // The dialog is freed after its parent; GTK must not touch the freed parent.
+        }
+    }
+
     func testKeepAliveHoldsTheOwnerUntilTheWindowIsDestroyed() {
         MainActor.assumeIsolated {
             final class Controller {}

@@ -11,6 +11,12 @@ public final class MenuModel: Object {
         public var label: String?
         /// The detailed action name, such as `app.quit`.
         public var action: String?
+
+        /// An item as a menu would hold it.
+        public init(label: String?, action: String?) {
+            self.label = label
+            self.action = action
+        }
     }
 
     private var modelPointer: UnsafeMutablePointer<GMenuModel> { pointer(as: GMenuModel.self) }

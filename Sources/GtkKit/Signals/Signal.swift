@@ -63,6 +63,9 @@ extension Signal where Handler == (UnsafeMutableRawPointer?) -> Void {
     public static var activateAction: Self { Self("activate") }
     /// `GSimpleAction::change-state`; the argument is the requested `GVariant` state.
     public static var changeState: Self { Self("change-state") }
+    /// `GtkApplication::window-removed`, when a window is destroyed or leaves the application;
+    /// the argument is the `GtkWindow`.
+    public static var windowRemoved: Self { Self("window-removed") }
 }
 
 extension Signal where Handler == (String) -> Void {

@@ -43,7 +43,16 @@ open class Window: Widget {
     /// The window this one is a dialog of, kept above it and centred on it.
     public var transientFor: Window? {
         get { gtk_window_get_transient_for(windowPointer).map { Window(retaining: $0) } }
-        set { gtk_window_set_transient_for(windowPointer, newValue?.windowPointer) }
+        set {
+            gtk_window_set_transient_for(windowPointer, newValue?.windowPointer)
+            guard newValue != nil else { return }
+            // GTK 4.8 keeps a destroyed dialog's link to its parent; if the parent is freed
+            // first, freeing the dialog later touches it. Unlink while both are alive.
+            let dialog = WeakObjectReference(objectPointer)
+            onDestroyed {
+                dialog.withObject { gtk_window_set_transient_for(UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self), nil) }
+            }
+        }
     }
 
     /// Shows the window and brings it to the front.
@@ -57,29 +66,40 @@ open class Window: Widget {
     public func destroy() { gtk_window_destroy(windowPointer) }
 
     /// Whether the window is open: created and not yet destroyed.
-    public var isOpen: Bool { Window.toplevels.contains(objectPointer) }
+    public var isOpen: Bool { Window.toplevelPointers.contains(objectPointer) }
+
+    /// Every open toplevel window of the process, dialogs included.
+    public static var toplevels: [Window] {
+        toplevelPointers.map { Window(retaining: $0) }
+    }
 
     /// Keeps `owner` alive while the window is open and releases it when the window is
     /// destroyed: for the Swift object that drives a window and that nothing else holds.
     /// Handlers the owner connects should still capture it weakly.
     public func keepAlive(_ owner: AnyObject) {
-        // gtk_window_destroy does not dispose a window others still reference (the owner
-        // usually holds this wrapper), so a closure on the window itself would never be
-        // released. GTK's list of toplevels tells when the window is gone.
+        onDestroyed { withExtendedLifetime(owner) {} }
+    }
+
+    /// Calls `body` once when the window is destroyed (closed, or ``destroy()``), and releases
+    /// it then.
+    public func onDestroyed(_ body: @escaping @MainActor () -> Void) {
+        // gtk_window_destroy does not dispose a window others still reference (a Swift owner
+        // usually holds its wrapper), so neither `destroy` nor the release of the window's own
+        // handlers can be relied on. GTK's list of toplevels tells when the window is gone.
         let window = WeakObjectReference(objectPointer)
         let list = Object(retaining: gtk_window_get_toplevels())
         let pending = OneShot()
         pending.connection = list.connect(Signal<(UInt32, UInt32, UInt32) -> Void>("items-changed")) { _, removed, _ in
-            withExtendedLifetime(owner) {}
-            guard removed > 0, window.withObject(Window.toplevels.contains) != true else { return }
-            // GLib releases the closure, and with it the owner, after this call returns.
+            guard removed > 0, window.withObject(Window.toplevelPointers.contains) != true else { return }
+            // GLib releases the closure, and what it holds, after this call returns.
             pending.connection?.disconnect()
             pending.connection = nil
+            body()
         }
     }
 
     /// The open toplevel windows, as instance pointers.
-    static var toplevels: [UnsafeMutablePointer<GObject>] {
+    static var toplevelPointers: [UnsafeMutablePointer<GObject>] {
         let model = gtk_window_get_toplevels()
         return (0..<g_list_model_get_n_items(model)).compactMap { index in
             guard let item = g_list_model_get_item(model, index) else { return nil }

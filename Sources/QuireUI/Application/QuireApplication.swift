@@ -26,6 +26,11 @@ public final class QuireApplication {
         self.screenshotPath = screenshotPath
         application.connect(.startup) { [weak self] in self?.startUp() }
         application.connect(.activate) { [weak self] in self?.activate() }
+        application.connect(.windowRemoved) { [weak self] window in
+            if window == self?.mainWindow.map({ UnsafeMutableRawPointer($0.window.objectPointer) }) {
+                self?.mainWindow = nil
+            }
+        }
     }
 
     /// Runs until the last window closes and returns the exit status: GApplication's, or 1 if
@@ -50,7 +55,6 @@ public final class QuireApplication {
         do {
             let mainWindow = try MainWindow(application: application, settings: settings)
             self.mainWindow = mainWindow
-            mainWindow.window.connect(.destroy) { [weak self] in self?.mainWindow = nil }
             mainWindow.present()
             if let screenshotPath { takeScreenshot(of: mainWindow.window, to: screenshotPath) }
         } catch {
