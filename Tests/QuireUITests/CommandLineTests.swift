@@ -143,4 +143,64 @@ final class CommandLineTests: QuireTestCase, @unchecked Sendable {
             XCTAssertGreaterThan(Set(image.pixels()).count, 16)
         }
     }
+
+    func testASecondQuireHandsOverToTheFirstAndQuitIsAnAction() throws {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw XCTSkip("needs a session bus: run under dbus-run-session (meson-helpers/test.sh does)")
+        }
+        let folder = try makeTemporaryFolder()
+        let environment: [String: String?] = [
+            "GSETTINGS_SCHEMA_DIR": try Self.schemaFolder.get().path, "GSETTINGS_BACKEND": "memory",
+        ]
+        let first = Process()
+        first.executableURL = Self.quireExecutable
+        var variables = ProcessInfo.processInfo.environment
+        for (name, value) in environment { variables[name] = value }
+        first.environment = variables
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        defer { if first.isRunning { first.terminate() } }
+
+        // The first instance owns the application id on the session bus once it is up.
+        try waitUntil("the first quire owns \(Quire.applicationID)") {
+            let reply = try Self.run(URL(filePath: "/usr/bin/env"), [
+                "gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                "--method", "org.freedesktop.DBus.NameHasOwner", Quire.applicationID,
+            ])
+            return reply.output.contains("true")
+        }
+
+        // A second quire activates the first and exits at once, without opening a window of its own.
+        let screenshot = folder.appending(path: "second.png").path
+        let second = try Self.run(
+            Self.quireExecutable, [], environment: environment.merging(["QUIRE_SCREENSHOT": screenshot]) { $1 })
+        XCTAssertEqual(second.status, 0, second.errors)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: screenshot), "the second instance drew nothing")
+        XCTAssertTrue(first.isRunning)
+
+        // app.quit, reached over D-Bus like any GAction, closes the window and ends the first.
+        let quit = try Self.run(URL(filePath: "/usr/bin/env"), [
+            "gdbus", "call", "--session", "--dest", Quire.applicationID,
+            "--object-path", "/" + Quire.applicationID.replacingOccurrences(of: ".", with: "/"),
+            "--method", "org.gtk.Actions.Activate", "quit", "[]", "{}",
+        ])
+        XCTAssertEqual(quit.status, 0, quit.errors)
+        try waitUntil("the first quire exits") { !first.isRunning }
+        XCTAssertEqual(first.terminationStatus, 0)
+    }
+
+    /// Polls `condition` every 50 ms; throws if it is still false after 20 seconds (a watchdog,
+    /// not a timing assertion).
+    private func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {
+        for _ in 0..<400 {
+            if try condition() { return }
+            usleep(50_000)
+        }
+        throw WaitTimedOut(what: what)
+    }
+
+    private struct WaitTimedOut: Error, CustomStringConvertible {
+        var what: String
+        var description: String { "timed out waiting until \(what)" }
+    }
 }
