@@ -22,12 +22,8 @@ case .verbHelp(let verb):
 case .verb(let verb, let arguments):
     VerbRunner.runAndExit(verb, arguments: arguments)
 case .application(let arguments):
-    let settings = Settings.lookup(schemaID: Quire.settingsSchemaID)
-    if settings == nil {
-        VerbRunner.printError(
-            "quire: the GSettings schema \(Quire.settingsSchemaID) is not installed; the window size will not be remembered")
-    }
     let screenshotPath = getenv("QUIRE_SCREENSHOT").map { String(cString: $0) }
-    let application = QuireApplication(settings: settings, screenshotPath: screenshotPath)
+    let application = QuireApplication(
+        settings: Settings.lookup(schemaID: Quire.settingsSchemaID), screenshotPath: screenshotPath)
     exit(application.run(arguments: arguments))
 }

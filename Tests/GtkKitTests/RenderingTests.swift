@@ -19,7 +19,7 @@ final class RenderingTests: GtkTestCase, @unchecked Sendable {
 
             var texture: Texture?
             var framesSeen = 0
-            window.afterFirstFrame {
+            window.afterNextFrame {
                 framesSeen += 1
                 texture = try? window.renderTexture()
             }

@@ -177,4 +177,12 @@ final class ApplicationShellTests: QuireTestCase, @unchecked Sendable {
             XCTAssertGreaterThan(Set(image.pixels()).count, 16, "header bar, text and icon are drawn")
         }
     }
+
+    func testScreenshotThatCannotBeWrittenEndsWithStatusOne() throws {
+        try MainActor.assumeIsolated {
+            let settings = try freshSettings()
+            let status = runQuire(settings: settings, screenshotPath: "/nonexistent/folder/quire.png")
+            XCTAssertEqual(status, 1)
+        }
+    }
 }

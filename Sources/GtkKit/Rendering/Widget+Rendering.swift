@@ -4,7 +4,7 @@ extension Widget {
     /// Renders the widget as it is drawn now, at its allocated size, with its window's renderer
     /// (`GSK_RENDERER` picks it). For a window this is the whole window, header bar included.
     ///
-    /// Call it after the first frame (``afterFirstFrame(_:)``), when layout is done.
+    /// Call it after the first frame (``afterNextFrame(_:)``), when layout is done.
     public func renderTexture() throws(RenderError) -> Texture {
         guard let native = gtk_widget_get_native(widgetPointer),
             let renderer = gtk_native_get_renderer(native)

@@ -46,9 +46,10 @@ open class Widget: Object {
         children.flatMap { child in (child.isA(type) ? [child] : []) + child.descendants(ofType: type) }
     }
 
-    /// Calls `body` once, after the widget's first frame has been drawn: the moment its size,
-    /// layout and rendering are final, for screenshots and checks of what a person would see.
-    public func afterFirstFrame(_ body: @escaping @MainActor () -> Void) {
+    /// Calls `body` once, after the widget's next frame has been drawn (for a widget not yet on
+    /// screen: its first), when its size, layout and rendering are final: for screenshots and
+    /// checks of what a person would see.
+    public func afterNextFrame(_ body: @escaping @MainActor () -> Void) {
         let pending = OneShot()
         let connectToFrameClock: @MainActor () -> Void = { [weak self] in
             guard let self, let clock = gtk_widget_get_frame_clock(self.widgetPointer) else { return }

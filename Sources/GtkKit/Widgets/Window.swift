@@ -50,7 +50,9 @@ open class Window: Widget {
             // first, freeing the dialog later touches it. Unlink while both are alive.
             let dialog = WeakObjectReference(objectPointer)
             onDestroyed {
-                dialog.withObject { gtk_window_set_transient_for(UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self), nil) }
+                dialog.withObject { object in
+                    gtk_window_set_transient_for(UnsafeMutableRawPointer(object).assumingMemoryBound(to: GtkWindow.self), nil)
+                }
             }
         }
     }
@@ -62,7 +64,8 @@ open class Window: Widget {
     /// handlers may keep it open, then destroys it.
     public func close() { gtk_window_close(windowPointer) }
 
-    /// Removes the window at once, without `close-request`, and disposes it.
+    /// Removes the window at once, without `close-request`: it disappears and leaves its
+    /// application, and is freed when no wrapper holds it any more.
     public func destroy() { gtk_window_destroy(windowPointer) }
 
     /// Whether the window is open: created and not yet destroyed.
@@ -80,8 +83,8 @@ open class Window: Widget {
         onDestroyed { withExtendedLifetime(owner) {} }
     }
 
-    /// Calls `body` once when the window is destroyed (closed, or ``destroy()``), and releases
-    /// it then.
+    /// Calls `body` once when the open window is destroyed (closed, or ``destroy()``), and
+    /// releases it then.
     public func onDestroyed(_ body: @escaping @MainActor () -> Void) {
         // gtk_window_destroy does not dispose a window others still reference (a Swift owner
         // usually holds its wrapper), so neither `destroy` nor the release of the window's own

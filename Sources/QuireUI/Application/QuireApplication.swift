@@ -41,6 +41,9 @@ public final class QuireApplication {
     }
 
     private func startUp() {
+        if settings == nil {
+            printError("the GSettings schema \(Quire.settingsSchemaID) is not installed; the window size will not be remembered")
+        }
         application.addAction("about") { [weak self] in self?.showAbout() }
         application.addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.closeAllWindows() }
         // GtkWindow's own action; listed in the shortcuts window.
@@ -77,7 +80,7 @@ public final class QuireApplication {
     }
 
     private func takeScreenshot(of window: Window, to path: String) {
-        window.afterFirstFrame { [weak self] in
+        window.afterNextFrame { [weak self] in
             do {
                 try window.renderTexture().savePNG(to: path)
                 self?.closeAllWindows()
