@@ -44,12 +44,12 @@ let package = Package(
 
         // MARK: Executables
 
-        .executableTarget(name: "quire", dependencies: ["QuireUI"]),
+        .executableTarget(name: "quire", dependencies: ["QuireUI", "GtkKit"]),
         .executableTarget(name: "quire-bench", dependencies: []),
 
         // MARK: Build tools
 
-        .executableTarget(name: "gresource-embed", path: "Sources/gresource-embed"),
+        .executableTarget(name: "gresource-embed"),
         .plugin(
             name: "CompileGResources", capability: .buildTool(),
             dependencies: ["gresource-embed"], path: "Sources/CompileGResources"),
