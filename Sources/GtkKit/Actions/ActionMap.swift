@@ -47,9 +47,8 @@ extension ActionMap {
     public func activateAction(named name: String) -> Bool {
         // Through GActionMap, not GActionGroup: GApplication answers group queries only once
         // it is registered.
-        guard let action = g_action_map_lookup_action(actionMapPointer, name), g_action_get_enabled(action) != 0 else {
-            return false
-        }
+        guard let action = g_action_map_lookup_action(actionMapPointer, name), g_action_get_enabled(action) != 0
+        else { return false }
         g_action_activate(action, nil)
         return true
     }

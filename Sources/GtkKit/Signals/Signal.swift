@@ -36,7 +36,7 @@ public struct Signal<Handler>: Sendable {
 extension Signal where Handler == () -> Void {
     /// `GtkButton::clicked`.
     public static var clicked: Self { Self("clicked") }
-    /// `GApplication::activate`, `GtkWidget` key binding `activate` and others without arguments.
+    /// `GApplication::activate`, `GtkButton::activate` and other `activate` signals without arguments.
     public static var activate: Self { Self("activate") }
     /// `GApplication::startup`.
     public static var startup: Self { Self("startup") }

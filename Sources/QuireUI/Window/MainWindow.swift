@@ -1,6 +1,6 @@
 import GtkKit
 
-/// Quire's main window: header bar with the primary menu, and the library below it.
+/// Quire's main window: a header bar with the primary menu above the window's content.
 ///
 /// The window's size and maximized state are restored from GSettings when it opens and saved
 /// when it closes.
