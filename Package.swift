@@ -5,6 +5,7 @@ import PackageDescription
 let package = Package(
     name: "Quire",
     products: [
+        .executable(name: "quire", targets: ["quire"]),
         .executable(name: "quire-bench", targets: ["quire-bench"]),
     ],
     targets: [
@@ -33,9 +34,30 @@ let package = Package(
             name: "CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev", "libfontconfig-dev"])]),
 
+        // MARK: GTK binding and the app
+
+        // C: what Swift cannot import from GLib and GTK (fundamental types, instance macros).
+        .target(name: "GtkShim", dependencies: ["CGtk"]),
+        .target(name: "GtkKit", dependencies: ["CGtk", "GtkShim"]),
+        // The .ui files and icons are compiled into a GResource bundle and embedded in the code.
+        .target(name: "QuireUI", dependencies: ["GtkKit"], plugins: ["CompileGResources"]),
+
         // MARK: Executables
 
+        .executableTarget(name: "quire", dependencies: ["QuireUI", "GtkKit"]),
         .executableTarget(name: "quire-bench", dependencies: []),
+
+        // MARK: Build tools
+
+        .executableTarget(name: "gresource-embed"),
+        .plugin(
+            name: "CompileGResources", capability: .buildTool(),
+            dependencies: ["gresource-embed"], path: "Sources/CompileGResources"),
+
+        // MARK: Tests
+
+        .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "GtkShim", "CGtk"]),
+        .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "GtkKit", "CGtk", "quire"]),
     ],
     swiftLanguageModes: [.v6]
 )

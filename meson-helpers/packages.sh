@@ -11,6 +11,8 @@ APP_PACKAGES=(
   libcmark-gfm-dev
   libcmark-gfm-extensions-dev
   libfontconfig-dev
+  libglib2.0-bin
+  libglib2.0-dev-bin
   libgtk-4-dev
   libgtksourceview-5-dev
   libmicrohttpd-dev

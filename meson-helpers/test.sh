@@ -11,6 +11,9 @@ export QUIRE_TEST_POSTGRES_URL
 
 swift build --build-tests
 
+# meson setup + meson install into a staging folder; the installed quire must run from there.
+meson-helpers/install-check.sh debug
+
 # GTK tests need a display and a session bus; the settings below keep them deterministic.
 exec xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- \
   env GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1 GSETTINGS_BACKEND=memory \

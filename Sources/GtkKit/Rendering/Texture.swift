@@ -1,0 +1,40 @@
+import CGtk
+
+/// A `GdkTexture`: an immutable image, such as a rendered widget or a loaded PNG.
+@MainActor
+public final class Texture: Object {
+    public override class var gType: GType { gdk_texture_get_type() }
+
+    /// Loads an image file (PNG, JPEG, TIFF).
+    public convenience init(contentsOfFile path: String) throws(GLibError) {
+        let texture = try GLibError.check("loading the image \(path)") { error in
+            gdk_texture_new_from_filename(path, error)
+        }
+        self.init(owning: texture)
+    }
+
+    private var texturePointer: OpaquePointer { opaquePointer }
+
+    /// The width in pixels.
+    public var width: Int { Int(gdk_texture_get_width(texturePointer)) }
+
+    /// The height in pixels.
+    public var height: Int { Int(gdk_texture_get_height(texturePointer)) }
+
+    /// Writes the texture as a PNG file.
+    public func savePNG(to path: String) throws(RenderError) {
+        guard gdk_texture_save_to_png(texturePointer, path) != 0 else { throw .cannotWritePNG(path: path) }
+    }
+
+    /// The pixels row by row, each as premultiplied ARGB in a native-endian 32-bit value
+    /// (`0xAARRGGBB`).
+    public func pixels() -> [UInt32] {
+        let count = width * height
+        return [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+            buffer.withMemoryRebound(to: UInt8.self) { bytes in
+                gdk_texture_download(texturePointer, bytes.baseAddress, gsize(width * 4))
+            }
+            initialized = count
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import QuireUI
+
+/// What `quire --help`, `quire help VERB` and `quire VERB --help` print.
+enum HelpText {
+    /// The overview: how to start the app, every verb with its summary, the options.
+    static func overview(verbs: [any Verb.Type] = Verbs.all) -> String {
+        // Summaries start in the same column as the options' descriptions below.
+        let width = max((verbs.map { $0.name.count }.max() ?? 0) + 2, 27)
+        let verbLines = verbs.map { verb in
+            "  " + verb.name.padding(toLength: width, withPad: " ", startingAt: 0) + verb.summary
+        }
+        return """
+            Usage:
+              quire [OPTION...]          Open the \(Quire.name) window
+              quire VERB [ARGUMENT...]   Work with a library from the command line
+
+            \(Quire.name) is an offline-first article editor.
+
+            Verbs:
+            \(verbLines.joined(separator: "\n"))
+
+            Options:
+              -h, --help                 Show this help
+              --version                  Show the version
+              --help-gapplication        Show the options of the window's process
+
+            'quire help VERB' shows how to use a verb.
+            """
+    }
+
+    /// One verb's usage line and summary.
+    static func usage(of verb: any Verb.Type) -> String {
+        let usage = verb.usage.isEmpty ? "" : " \(verb.usage)"
+        return """
+            Usage: quire \(verb.name)\(usage)
+
+            \(verb.summary).
+            """
+    }
+}

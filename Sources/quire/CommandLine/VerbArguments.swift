@@ -1,0 +1,74 @@
+/// The arguments after a verb's name, which the verb takes as it reads them.
+///
+/// Options are `--name VALUE`, `--name=VALUE` or a flag `--name`, in any order; the rest are
+/// positional arguments, in order. After `--` everything is positional.
+struct VerbArguments {
+    private var options: [String]
+    private var afterTerminator: [String]
+
+    init(_ arguments: [String]) {
+        if let terminator = arguments.firstIndex(of: "--") {
+            options = Array(arguments[..<terminator])
+            afterTerminator = Array(arguments[(terminator + 1)...])
+        } else {
+            options = arguments
+            afterTerminator = []
+        }
+    }
+
+    /// The value of `--name VALUE` or `--name=VALUE`, or nil if the option is absent.
+    mutating func option(_ name: String) throws(CommandLineError) -> String? {
+        var value: String?
+        var index = options.startIndex
+        while index < options.endIndex {
+            let argument = options[index]
+            if argument == name {
+                guard value == nil else { throw .repeatedOption(name) }
+                guard index + 1 < options.endIndex, !Self.isOption(options[index + 1]) else {
+                    throw .missingValue(option: name)
+                }
+                value = options[index + 1]
+                options.removeSubrange(index...index + 1)
+            } else if argument.hasPrefix(name + "=") {
+                guard value == nil else { throw .repeatedOption(name) }
+                value = String(argument.dropFirst(name.count + 1))
+                options.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
+        return value
+    }
+
+    /// Whether the flag `--name` is given.
+    mutating func flag(_ name: String) -> Bool {
+        let count = options.count
+        options.removeAll { $0 == name }
+        return options.count != count
+    }
+
+    /// The next positional argument, or nil if none is left. Read options first: a positional
+    /// argument is anything that does not start with `-` (a lone `-` does not count as an option).
+    mutating func positional() -> String? {
+        if let index = options.firstIndex(where: { !Self.isOption($0) }) {
+            return options.remove(at: index)
+        }
+        return afterTerminator.isEmpty ? nil : afterTerminator.removeFirst()
+    }
+
+    /// The next positional argument, which the verb needs; `name` is its name in the usage.
+    mutating func positional(_ name: String) throws(CommandLineError) -> String {
+        guard let value = positional() else { throw .missingArgument(name) }
+        return value
+    }
+
+    /// Throws for the first argument nobody read: an unknown option or an extra argument.
+    func checkAllRead() throws(CommandLineError) {
+        if let option = options.first(where: Self.isOption) { throw .unknownOption(option) }
+        if let extra = options.first ?? afterTerminator.first { throw .unexpectedArgument(extra) }
+    }
+
+    private static func isOption(_ argument: String) -> Bool {
+        argument.hasPrefix("-") && argument != "-"
+    }
+}

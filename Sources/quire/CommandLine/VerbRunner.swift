@@ -1,0 +1,44 @@
+import Dispatch
+import Foundation
+
+/// Runs one verb to the end and exits the process with its status.
+enum VerbRunner {
+    /// The exit statuses of `quire VERB`.
+    enum ExitStatus {
+        static let success: Int32 = 0
+        static let failure: Int32 = 1
+        /// `EX_USAGE` from sysexits.h.
+        static let usage: Int32 = 64
+    }
+
+    /// Parses the verb's arguments and runs it on the main actor. Never returns: verbs may be
+    /// asynchronous, so the main queue runs (`dispatchMain`) until the verb is done.
+    @MainActor
+    static func runAndExit(_ verb: any Verb.Type, arguments: [String]) -> Never {
+        Task { @MainActor in
+            exit(await status(of: verb, arguments: arguments))
+        }
+        dispatchMain()
+    }
+
+    /// Runs the verb and reports errors on standard error.
+    static func status(of verb: any Verb.Type, arguments: [String]) async -> Int32 {
+        do {
+            var verbArguments = VerbArguments(arguments)
+            let instance = try verb.init(arguments: &verbArguments)
+            try verbArguments.checkAllRead()
+            try await instance.run()
+            return ExitStatus.success
+        } catch let error as CommandLineError {
+            printError("quire \(verb.name): \(error)\n\(HelpText.usage(of: verb))")
+            return ExitStatus.usage
+        } catch {
+            printError("quire \(verb.name): \(error)")
+            return ExitStatus.failure
+        }
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+}

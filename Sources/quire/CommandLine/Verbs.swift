@@ -1,0 +1,13 @@
+/// The verbs `quire` understands.
+enum Verbs {
+    /// Every verb, in the order `quire --help` lists them. A new verb is one file in `Verbs/`
+    /// and one line here.
+    static let all: [any Verb.Type] = [
+        HelpVerb.self,
+    ]
+
+    /// The verb called `name`.
+    static func named(_ name: String) -> (any Verb.Type)? {
+        all.first { $0.name == name }
+    }
+}

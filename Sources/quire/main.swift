@@ -1,0 +1,29 @@
+import Foundation
+import GtkKit
+import QuireUI
+
+// Decide what the command line asks for before anything starts: verbs, --help and --version
+// run without a display and never initialize GTK.
+let invocation: Invocation
+do {
+    invocation = try Invocation(arguments: CommandLine.arguments)
+} catch {
+    VerbRunner.printError("quire: \(error)\nTry 'quire --help'.")
+    exit(VerbRunner.ExitStatus.usage)
+}
+
+switch invocation {
+case .version:
+    print("quire \(Quire.version)")
+case .help:
+    print(HelpText.overview())
+case .verbHelp(let verb):
+    print(HelpText.usage(of: verb))
+case .verb(let verb, let arguments):
+    VerbRunner.runAndExit(verb, arguments: arguments)
+case .application(let arguments):
+    let screenshotPath = getenv("QUIRE_SCREENSHOT").map { String(cString: $0) }
+    let application = QuireApplication(
+        settings: Settings.lookup(schemaID: Quire.settingsSchemaID), screenshotPath: screenshotPath)
+    exit(application.run(arguments: arguments))
+}

@@ -1,0 +1,206 @@
+import GtkKit
+import XCTest
+
+@testable import QuireUI
+@testable import quire
+
+/// `quire`'s command line: parsing, and the real binary run without a display.
+final class CommandLineTests: QuireTestCase, @unchecked Sendable {
+    // MARK: Invocation
+
+    func testWhatTheCommandLineAsksFor() throws {
+        func invocation(_ arguments: String...) throws -> Invocation { try Invocation(arguments: ["quire"] + arguments) }
+
+        guard case .application(let arguments) = try invocation() else { return XCTFail("no arguments open the window") }
+        XCTAssertEqual(arguments, ["quire"])
+        guard case .application(let options) = try invocation("--gapplication-service") else {
+            return XCTFail("GApplication options open the window")
+        }
+        XCTAssertEqual(options, ["quire", "--gapplication-service"])
+        guard case .version = try invocation("--version") else { return XCTFail("--version") }
+        guard case .help = try invocation("--help") else { return XCTFail("--help") }
+        guard case .help = try invocation("-h") else { return XCTFail("-h") }
+        guard case .verb(let verb, let verbArguments) = try invocation("help", "help") else { return XCTFail("a verb") }
+        XCTAssertTrue(verb == HelpVerb.self)
+        XCTAssertEqual(verbArguments, ["help"])
+        guard case .verbHelp(let asked) = try invocation("help", "--help") else { return XCTFail("VERB --help") }
+        XCTAssertTrue(asked == HelpVerb.self)
+        guard case .verb(_, let afterTerminator) = try invocation("help", "--", "--help") else {
+            return XCTFail("--help after -- is an argument")
+        }
+        XCTAssertEqual(afterTerminator, ["--", "--help"])
+        XCTAssertThrowsError(try invocation("publish")) { error in
+            XCTAssertEqual(error as? CommandLineError, .unknownVerb("publish"))
+        }
+    }
+
+    func testVerbArgumentsReadOptionsFlagsAndPositionals() throws {
+        var arguments = VerbArguments(["draft", "--library", "/tmp/lib", "--json", "--format=md", "extra", "--", "-x"])
+        XCTAssertEqual(try arguments.option("--library"), "/tmp/lib")
+        XCTAssertEqual(try arguments.option("--format"), "md")
+        XCTAssertNil(try arguments.option("--since"))
+        XCTAssertTrue(arguments.flag("--json"))
+        XCTAssertFalse(arguments.flag("--quiet"))
+        XCTAssertEqual(try arguments.positional("ARTICLE"), "draft")
+        XCTAssertEqual(arguments.positional(), "extra")
+        XCTAssertEqual(arguments.positional(), "-x", "after -- an argument may start with a dash")
+        XCTAssertNil(arguments.positional())
+        XCTAssertThrowsError(try arguments.positional("ARTICLE")) { error in
+            XCTAssertEqual(error as? CommandLineError, .missingArgument("ARTICLE"))
+        }
+        XCTAssertNoThrow(try arguments.checkAllRead())
+    }
+
+    func testVerbArgumentsReportWhatTheyCannotUse() {
+        var missing = VerbArguments(["--library"])
+        XCTAssertThrowsError(try missing.option("--library")) { error in
+            XCTAssertEqual(error as? CommandLineError, .missingValue(option: "--library"))
+        }
+        var followedByOption = VerbArguments(["--library", "--json"])
+        XCTAssertThrowsError(try followedByOption.option("--library")) { error in
+            XCTAssertEqual(error as? CommandLineError, .missingValue(option: "--library"))
+        }
+        var repeated = VerbArguments(["--library", "a", "--library=b"])
+        XCTAssertThrowsError(try repeated.option("--library")) { error in
+            XCTAssertEqual(error as? CommandLineError, .repeatedOption("--library"))
+        }
+        XCTAssertThrowsError(try VerbArguments(["--verbose"]).checkAllRead()) { error in
+            XCTAssertEqual(error as? CommandLineError, .unknownOption("--verbose"))
+        }
+        XCTAssertThrowsError(try VerbArguments(["stray"]).checkAllRead()) { error in
+            XCTAssertEqual(error as? CommandLineError, .unexpectedArgument("stray"))
+        }
+        XCTAssertThrowsError(try VerbArguments(["--", "stray"]).checkAllRead()) { error in
+            XCTAssertEqual(error as? CommandLineError, .unexpectedArgument("stray"))
+        }
+    }
+
+    func testHelpListsEveryVerbOnce() {
+        let names = Verbs.all.map { $0.name }
+        XCTAssertEqual(Set(names).count, names.count, "verb names are unique")
+        let overview = HelpText.overview()
+        for verb in Verbs.all {
+            XCTAssertTrue(overview.contains(verb.name), verb.name)
+            XCTAssertTrue(overview.contains(verb.summary), verb.summary)
+        }
+        XCTAssertEqual(HelpText.usage(of: HelpVerb.self), "Usage: quire help [VERB]\n\n\(HelpVerb.summary).")
+    }
+
+    // MARK: The binary, without a display
+
+    /// No display at all: if anything initialized GTK here, the program would abort.
+    private static let noDisplay: [String: String?] = ["DISPLAY": nil, "WAYLAND_DISPLAY": nil]
+
+    func testVersionAndHelpRunWithoutADisplay() throws {
+        let version = try Self.run(Self.quireExecutable, ["--version"], environment: Self.noDisplay)
+        XCTAssertEqual(version.status, 0, version.errors)
+        XCTAssertEqual(version.output, "quire \(Quire.version)\n")
+
+        let help = try Self.run(Self.quireExecutable, ["--help"], environment: Self.noDisplay)
+        XCTAssertEqual(help.status, 0, help.errors)
+        XCTAssertEqual(help.output, HelpText.overview() + "\n")
+
+        let verbHelp = try Self.run(Self.quireExecutable, ["help", "help"], environment: Self.noDisplay)
+        XCTAssertEqual(verbHelp.status, 0, verbHelp.errors)
+        XCTAssertEqual(verbHelp.output, HelpText.usage(of: HelpVerb.self) + "\n")
+
+        let viaOption = try Self.run(Self.quireExecutable, ["help", "--help"], environment: Self.noDisplay)
+        XCTAssertEqual(viaOption.output, verbHelp.output)
+    }
+
+    func testUsageErrorsExitWith64AndSayWhy() throws {
+        let unknownVerb = try Self.run(Self.quireExecutable, ["publish"], environment: Self.noDisplay)
+        XCTAssertEqual(unknownVerb.status, 64)
+        XCTAssertEqual(unknownVerb.output, "")
+        XCTAssertTrue(unknownVerb.errors.contains("'publish' is not a quire verb"), unknownVerb.errors)
+
+        let unknownOption = try Self.run(Self.quireExecutable, ["help", "--verbose"], environment: Self.noDisplay)
+        XCTAssertEqual(unknownOption.status, 64)
+        XCTAssertTrue(unknownOption.errors.contains("quire help: unknown option '--verbose'"), unknownOption.errors)
+
+        let unknownTopic = try Self.run(Self.quireExecutable, ["help", "publish"], environment: Self.noDisplay)
+        XCTAssertEqual(unknownTopic.status, 64)
+        XCTAssertTrue(unknownTopic.errors.contains("'publish' is not a quire verb"), unknownTopic.errors)
+    }
+
+    // MARK: The binary, with the display of the tests
+
+    func testScreenshotEnvironmentVariableWritesThePNGAndExitsZero() throws {
+        let path = try makeTemporaryFolder().appending(path: "quire.png").path
+        let result = try Self.run(
+            Self.quireExecutable, [],
+            environment: [
+                "QUIRE_SCREENSHOT": path, "GSETTINGS_SCHEMA_DIR": try Self.schemaFolder.get().path,
+                "GSETTINGS_BACKEND": "memory",
+            ])
+        XCTAssertEqual(result.status, 0, result.errors)
+        XCTAssertFalse(result.errors.contains("not installed"), "the schema was found: \(result.errors)")
+        XCTAssertTrue(try PNGCheck.hasSignature(path))
+        try MainActor.assumeIsolated {
+            let image = try Texture(contentsOfFile: path)
+            XCTAssertGreaterThan(image.width, 300)
+            XCTAssertGreaterThan(image.height, 200)
+            XCTAssertGreaterThan(Set(image.pixels()).count, 16)
+        }
+    }
+
+    func testASecondQuireHandsOverToTheFirstAndQuitIsAnAction() throws {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw XCTSkip("needs a session bus: run under dbus-run-session (meson-helpers/test.sh does)")
+        }
+        let folder = try makeTemporaryFolder()
+        let environment: [String: String?] = [
+            "GSETTINGS_SCHEMA_DIR": try Self.schemaFolder.get().path, "GSETTINGS_BACKEND": "memory",
+        ]
+        let first = Process()
+        first.executableURL = Self.quireExecutable
+        var variables = ProcessInfo.processInfo.environment
+        for (name, value) in environment { variables[name] = value }
+        first.environment = variables
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        defer { if first.isRunning { first.terminate() } }
+
+        // The first instance owns the application id on the session bus once it is up.
+        try waitUntil("the first quire owns \(Quire.applicationID)") {
+            let reply = try Self.run(URL(filePath: "/usr/bin/env"), [
+                "gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                "--method", "org.freedesktop.DBus.NameHasOwner", Quire.applicationID,
+            ])
+            return reply.output.contains("true")
+        }
+
+        // A second quire activates the first and exits at once, without opening a window of its own.
+        let screenshot = folder.appending(path: "second.png").path
+        let second = try Self.run(
+            Self.quireExecutable, [], environment: environment.merging(["QUIRE_SCREENSHOT": screenshot]) { $1 })
+        XCTAssertEqual(second.status, 0, second.errors)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: screenshot), "the second instance drew nothing")
+        XCTAssertTrue(first.isRunning)
+
+        // app.quit, reached over D-Bus like any GAction, closes the window and ends the first.
+        let quit = try Self.run(URL(filePath: "/usr/bin/env"), [
+            "gdbus", "call", "--session", "--dest", Quire.applicationID,
+            "--object-path", "/" + Quire.applicationID.replacingOccurrences(of: ".", with: "/"),
+            "--method", "org.gtk.Actions.Activate", "quit", "[]", "{}",
+        ])
+        XCTAssertEqual(quit.status, 0, quit.errors)
+        try waitUntil("the first quire exits") { !first.isRunning }
+        XCTAssertEqual(first.terminationStatus, 0)
+    }
+
+    /// Polls `condition` every 50 ms; throws if it is still false after 20 seconds (a watchdog,
+    /// not a timing assertion).
+    private func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {
+        for _ in 0..<400 {
+            if try condition() { return }
+            usleep(50_000)
+        }
+        throw WaitTimedOut(what: what)
+    }
+
+    private struct WaitTimedOut: Error, CustomStringConvertible {
+        var what: String
+        var description: String { "timed out waiting until \(what)" }
+    }
+}

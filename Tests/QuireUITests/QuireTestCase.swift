@@ -1,0 +1,142 @@
+import CGtk
+import Foundation
+import GtkKit
+import XCTest
+
+@testable import QuireUI
+
+/// Base of the Quire UI tests: GTK under Xvfb (see GtkKitTests' GtkTestCase for why test bodies
+/// use `MainActor.assumeIsolated`), the GSettings schema from `data/` compiled into a temporary
+/// folder, and helpers to run the real application and command-line program.
+class QuireTestCase: XCTestCase, @unchecked Sendable {
+    /// The package's root folder.
+    static let packageRoot = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The `quire` binary built beside the test bundle.
+    static let quireExecutable: URL = {
+        let testBinary = URL(filePath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "")
+        return testBinary.deletingLastPathComponent().appending(path: "quire")
+    }()
+
+    /// A folder holding `gschemas.compiled` for Quire's schema, compiled once per process.
+    static let schemaFolder: Result<URL, Error> = Result(catching: {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "quire-ui-tests-schemas-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try runTool(["glib-compile-schemas", "--strict", "--targetdir=\(folder.path)", packageRoot.appending(path: "data").path])
+        return folder
+    })
+
+    static let watchdogMilliseconds: UInt32 = 20_000
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        setenv("GSETTINGS_BACKEND", "memory", 0)
+        try MainActor.assumeIsolated {
+            try GtkRuntime.initialize()
+            MainLoopBridge.install()
+        }
+    }
+
+    /// Quire's settings from the compiled schema, every key back at its default (the memory
+    /// backend keeps values for the whole test process).
+    @MainActor
+    func freshSettings() throws -> Settings {
+        let settings = try XCTUnwrap(
+            Settings.lookup(schemaID: Quire.settingsSchemaID, inDirectory: Self.schemaFolder.get().path))
+        for key in ["window-width", "window-height", "window-maximized"] { settings.reset(key) }
+        return settings
+    }
+
+    /// Runs the real application (non-unique) and calls `opened` once its main window is open.
+    /// Returns the exit status; the watchdog fails the test if the application never ends.
+    @MainActor
+    func runQuire(
+        settings: Settings?, screenshotPath: String? = nil, file: StaticString = #filePath, line: UInt = #line,
+        opened: @escaping @MainActor (QuireApplication, MainWindow) -> Void = { _, _ in }
+    ) -> Int32 {
+        let quire = QuireApplication(settings: settings, screenshotPath: screenshotPath, flags: .nonUnique)
+        quire.application.connect(.activate, after: true) { [unowned quire] in
+            guard let mainWindow = quire.mainWindow else {
+                XCTFail("activating opened no main window", file: file, line: line)
+                return
+            }
+            opened(quire, mainWindow)
+        }
+        let watchdog = Timeout(milliseconds: Self.watchdogMilliseconds) { [unowned quire] in
+            XCTFail("Quire did not quit in time", file: file, line: line)
+            for window in quire.application.windows { window.destroy() }
+            quire.application.quit()
+        }
+        let status = quire.run(arguments: ["quire"])
+        watchdog.cancel()
+        return status
+    }
+
+    /// A new folder that is removed after the test.
+    func makeTemporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "quire-ui-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        return folder
+    }
+
+    /// What a finished program printed and returned.
+    struct ProgramResult {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    /// Runs a program to the end, with the test's environment changed by `environment` (nil
+    /// removes a variable).
+    static func run(_ executable: URL, _ arguments: [String], environment: [String: String?] = [:]) throws -> ProgramResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var variables = ProcessInfo.processInfo.environment
+        for (name, value) in environment { variables[name] = value }
+        process.environment = variables
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Read both pipes at once, so a chatty program cannot block on a full pipe.
+        nonisolated(unsafe) var errorData = Data()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { errorData = errors.fileHandleForReading.readDataToEndOfFile() }
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return ProgramResult(
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            errors: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Runs a tool from PATH and throws if it does not exit 0.
+    static func runTool(_ arguments: [String]) throws {
+        let result = try run(URL(filePath: "/usr/bin/env"), arguments)
+        guard result.status == 0 else {
+            throw ToolFailure(command: arguments.joined(separator: " "), status: result.status, output: result.output + result.errors)
+        }
+    }
+
+    struct ToolFailure: Error, CustomStringConvertible {
+        var command: String
+        var status: Int32
+        var output: String
+        var description: String { "\(command) exited with \(status): \(output)" }
+    }
+}
+
+/// Checks of a screenshot file.
+enum PNGCheck {
+    /// The eight bytes every PNG file starts with.
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// Whether the file starts with the PNG signature.
+    static func hasSignature(_ path: String) throws -> Bool {
+        Array(try Data(contentsOf: URL(filePath: path)).prefix(8)) == signature
+    }
+}

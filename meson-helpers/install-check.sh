@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Part of the test command: `meson setup` + `meson install --destdir` into a temporary folder,
+# then checks what was installed and that the installed quire runs from there and finds its UI
+# (embedded in the binary) by taking a screenshot under Xvfb.
+#   install-check.sh [BUILDTYPE]   debug (default) reuses the test build; release builds a
+#                                  self-contained binary in the meson build folder.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+buildtype=${1:-debug}
+application_id=org.quire.Quire
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "install check: $*" >&2; exit 1; }
+
+meson setup "$work/build" meson-helpers --prefix=/usr --buildtype="$buildtype" >"$work/setup.log" \
+  || { cat "$work/setup.log" >&2; fail "meson setup failed"; }
+meson install -C "$work/build" --destdir "$work/stage" >"$work/install.log" 2>&1 \
+  || { cat "$work/install.log" >&2; fail "meson install failed"; }
+
+prefix=$work/stage/usr
+for file in \
+  bin/quire \
+  share/applications/$application_id.desktop \
+  share/metainfo/$application_id.metainfo.xml \
+  share/glib-2.0/schemas/$application_id.gschema.xml \
+  share/icons/hicolor/scalable/apps/$application_id.svg \
+  share/icons/hicolor/symbolic/apps/$application_id-symbolic.svg; do
+  [ -f "$prefix/$file" ] || fail "$file was not installed"
+done
+
+version=$(meson introspect --projectinfo "$work/build" | python3 -c 'import json, sys; print(json.load(sys.stdin)["version"])')
+[ "$(env -u DISPLAY -u WAYLAND_DISPLAY "$prefix/bin/quire" --version)" = "quire $version" ] \
+  || fail "the installed quire does not report version $version"
+
+# What the post-install step does on a real install (meson skips it for a DESTDIR).
+glib-compile-schemas --strict "$prefix/share/glib-2.0/schemas"
+(
+  cd "$work"  # away from the source tree: the binary must not need it
+  xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- \
+    env GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1 GSETTINGS_BACKEND=memory \
+    GSETTINGS_SCHEMA_DIR="$prefix/share/glib-2.0/schemas" QUIRE_SCREENSHOT="$work/installed.png" \
+    "$prefix/bin/quire" 2>"$work/run.log"
+) || { cat "$work/run.log" >&2; fail "the installed quire failed to take a screenshot"; }
+[ "$(head -c 4 "$work/installed.png" | tail -c 3)" = PNG ] || fail "the screenshot is not a PNG"
+grep -q "not installed" "$work/run.log" && fail "the installed quire did not find its schema"
+echo "install check: meson install ($buildtype) into a staging folder works; the installed quire runs"
