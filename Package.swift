@@ -33,9 +33,19 @@ let package = Package(
             name: "CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev", "libfontconfig-dev"])]),
 
+        // MARK: Swift targets
+
+        // The domain. For now only the parts that need no store: shared value types, export,
+        // import parsing and planning, three-way merge. ObjectGraph and SyncProtocol join later.
+        .target(name: "Library", dependencies: ["CMark", "CPangoCairo"]),
+
         // MARK: Executables
 
         .executableTarget(name: "quire-bench", dependencies: []),
+
+        // MARK: Tests
+
+        .testTarget(name: "LibraryTests", dependencies: ["Library"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
