@@ -25,6 +25,7 @@ APP_PACKAGES=(
 # Running the test suite and the install check, on top of the app's packages.
 TEST_PACKAGES=(
   appstream
+  cmark-gfm
   dbus
   dbus-x11
   desktop-file-utils

@@ -10,15 +10,25 @@ public enum Timestamp {
     /// Seconds from 1970-01-01 to 2001-01-01, `Date`'s reference date.
     private static let referenceDateOffset: Int64 = 978_307_200
 
-    /// The ISO 8601 text of `date`, in UTC.
+    /// The ISO 8601 text of `date`, in UTC, with the fewest fraction digits (none, 3, 6 or 9) that
+    /// read back to exactly the same `Date`.
     public static func string(from date: Date) -> String {
+        for digits in [0, 3, 6] {
+            let text = string(from: date, fractionDigits: digits)
+            if Self.date(from: text) == date { return text }
+        }
+        return string(from: date, fractionDigits: 9)
+    }
+
+    private static func string(from date: Date, fractionDigits: Int) -> String {
         let interval = date.timeIntervalSinceReferenceDate
         var whole = interval.rounded(.down)
         // `interval - whole` is exact, so the fraction loses nothing before it is rounded to nanoseconds.
-        var nanoseconds = Int64(((interval - whole) * 1e9).rounded())
-        if nanoseconds >= 1_000_000_000 {
+        let unit = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9][fractionDigits]
+        var fraction = Int64(((interval - whole) * unit).rounded())
+        if Double(fraction) >= unit {
             whole += 1
-            nanoseconds -= 1_000_000_000
+            fraction = 0
         }
         let seconds = Int64(whole) + referenceDateOffset
         let days = floorDivide(seconds, 86_400)
@@ -26,10 +36,8 @@ public enum Timestamp {
         let (year, month, day) = civilDate(fromDays: days)
         var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
         text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay % 3600 / 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        if nanoseconds > 0 {
-            var fraction = pad(nanoseconds, 9)
-            while fraction.hasSuffix("0") { fraction.removeLast() }
-            text += "." + fraction
+        if fractionDigits > 0 {
+            text += "." + pad(fraction, fractionDigits)
         }
         return text + "Z"
     }
