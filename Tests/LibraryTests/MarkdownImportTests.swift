@@ -73,6 +73,15 @@ import Testing
         #expect(imported.article.body == "Body here.\n")
     }
 
+    @Test func crlfFrontMatterIsReadAndTheBodyKeepsItsLineEndings() throws {
+        let text = "---\r\ntitle: \"Windows\"\r\ntags: [a, b]\r\n---\r\nLine one\r\nLine two\r\n"
+        let imported = try MarkdownFileReader.article(
+            from: Data(text.utf8), url: URL(fileURLWithPath: "/tmp/w.md"), folder: nil, modified: Date())
+        #expect(imported.article.title == "Windows")
+        #expect(imported.article.tags == ["a", "b"])
+        #expect(imported.article.body.utf8.elementsEqual("Line one\r\nLine two\r\n".utf8))
+    }
+
     @Test func withoutFrontMatterTheTitleComesFromTheFirstHeadingOrTheFileName() throws {
         let url = URL(fileURLWithPath: "/tmp/My Note.md")
         let modified = Date(timeIntervalSince1970: 1_000)

@@ -112,6 +112,13 @@ import Testing
         #expect(result.mergedText == "ONE\r\ntwo\r\nthree\r\nFOUR\r\n")
     }
 
+    @Test func crlfConflictsJoinWithoutExtraLines() throws {
+        let result = merge("a\r\nb\r\nc\r\n", "a\r\nmine\r\nc\r\n", "a\r\ntheirs\r\nc\r\n")
+        #expect(result.resolved { _ in .mineThenTheirs } == "a\r\nmine\r\ntheirs\r\nc\r\n")
+        let unterminated = merge("a\r\nb", "a\r\nmine", "a\r\ntheirs")
+        #expect(unterminated.resolved { _ in .theirsThenMine } == "a\r\ntheirs\r\nmine")
+    }
+
     @Test func changedLineEndingIsAnEdit() throws {
         let result = merge("a\nb\n", "a\r\nb\n", "A\nb\n")
         let hunk = try #require(result.conflicts.first)

@@ -69,7 +69,8 @@ public struct ExportJob: Sendable {
             }
             try Task.checkCancellation()
             let files = try writer.commit()
-            return ExportResult(files: files, articleCount: completed / writer.passes)
+            let folder = format.writesFilePerArticle ? destination : destination.deletingLastPathComponent()
+            return ExportResult(files: files, articleCount: completed / writer.passes, folder: folder.standardizedFileURL)
         } catch {
             writer.discard()
             throw error
@@ -106,7 +107,6 @@ public struct ExportResult: Sendable, Hashable {
     public var files: [URL]
     /// How many articles went into them.
     public var articleCount: Int
-
-    /// The folder to open when the export is done ("Open Folder").
-    public var folder: URL? { files.first?.deletingLastPathComponent() }
+    /// The folder that holds the output, to open when the export is done ("Open Folder").
+    public var folder: URL
 }

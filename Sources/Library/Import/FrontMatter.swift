@@ -33,11 +33,16 @@ struct FrontMatter {
         var lines: [(content: Substring, end: String.Index)] = []
         var start = text.startIndex
         var closing: Int?
+        // Lines are cut at "\n" scalars: as Characters, "\r\n" is one grapheme that is not "\n".
+        let scalars = text.unicodeScalars
         while start < text.endIndex {
-            let newline = text[start...].firstIndex(of: "\n") ?? text.endIndex
-            let end = newline == text.endIndex ? newline : text.index(after: newline)
-            var content = text[start..<newline]
-            if content.hasSuffix("\r") { content = content.dropLast() }
+            let newline = scalars[start...].firstIndex(of: "\n") ?? text.endIndex
+            let end = newline == text.endIndex ? newline : scalars.index(after: newline)
+            var contentEnd = newline
+            if contentEnd > start, scalars[scalars.index(before: contentEnd)] == "\r" {
+                contentEnd = scalars.index(before: contentEnd)
+            }
+            let content = Substring(scalars[start..<contentEnd])
             lines.append((content, end))
             if lines.count == 1 {
                 guard Self.isDelimiter(content, allowingDots: false) else { return nil }

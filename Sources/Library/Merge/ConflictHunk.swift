@@ -31,6 +31,8 @@ public struct ConflictHunk: Sendable, Hashable, Identifiable {
     public let theirsLines: Range<Int>
     /// Why the merge would not decide.
     public let reason: Reason
+    /// The line ending most lines of the three texts use, for joining two sides' lines.
+    let lineEnding: String
 
     /// The text that `choice` puts in this place.
     public func text(for choice: ConflictChoice) -> String {
@@ -38,16 +40,17 @@ public struct ConflictHunk: Sendable, Hashable, Identifiable {
         case .mine: return mine
         case .theirs: return theirs
         case .base: return base
-        case .mineThenTheirs: return Self.join(mine, theirs)
-        case .theirsThenMine: return Self.join(theirs, mine)
+        case .mineThenTheirs: return join(mine, theirs)
+        case .theirsThenMine: return join(theirs, mine)
         case .edited(let text): return text
         }
     }
 
-    /// Joins two blocks of lines, ending the first line block first if it lacks a terminator.
-    private static func join(_ first: String, _ second: String) -> String {
-        guard !first.isEmpty, !second.isEmpty, !first.hasSuffix("\n") else { return first + second }
-        return first + (second.contains("\r\n") || first.contains("\r\n") ? "\r\n" : "\n") + second
+    /// Joins two blocks of lines, ending the first block's last line if it lacks a terminator.
+    private func join(_ first: String, _ second: String) -> String {
+        // Bytes, not Characters: "\r\n" is one Character, which `hasSuffix("\n")` would not match.
+        guard !first.isEmpty, !second.isEmpty, first.utf8.last != UInt8(ascii: "\n") else { return first + second }
+        return first + lineEnding + second
     }
 }
 

@@ -90,6 +90,7 @@ public struct TextMerge: Sendable, Hashable {
         let theirsDiff = LineDiff(old: baseNumbers, new: theirsNumbers, costLimit: costLimit)
         let ambiguous = ambiguousLines(baseNumbers, isBlank: interner.isBlank)
         let groups = Self.groups(mine: mineDiff, theirs: theirsDiff, ambiguous: ambiguous)
+        let lineEnding = Self.prevailingLineEnding(baseLines, mineLines, theirsLines)
 
         var regions: [Region] = []
         var basePosition = 0
@@ -118,7 +119,8 @@ public struct TextMerge: Sendable, Hashable {
                     id: conflictCount, base: baseLines.text(group.base), mine: mineLines.text(mineRange),
                     theirs: theirsLines.text(theirsRange), baseLines: group.base, mineLines: mineRange,
                     theirsLines: theirsRange,
-                    reason: group.reason(mineCoarse: mineDiff.exceededCostLimit, theirsCoarse: theirsDiff.exceededCostLimit))))
+                    reason: group.reason(mineCoarse: mineDiff.exceededCostLimit, theirsCoarse: theirsDiff.exceededCostLimit),
+                    lineEnding: lineEnding)))
                 conflictCount += 1
             }
             basePosition = group.base.upperBound
@@ -127,6 +129,18 @@ public struct TextMerge: Sendable, Hashable {
             regions.append(.unchanged(baseLines.text(basePosition..<baseLines.count)))
         }
         return TextMerge(regions: regions)
+    }
+
+    /// "\r\n" when most terminated lines of the texts end so, "\n" otherwise.
+    private static func prevailingLineEnding(_ texts: TextLines...) -> String {
+        var crlf = 0
+        var lf = 0
+        for text in texts {
+            for line in text.lines where line.utf8.last == UInt8(ascii: "\n") {
+                if line.utf8.dropLast().last == UInt8(ascii: "\r") { crlf += 1 } else { lf += 1 }
+            }
+        }
+        return crlf > lf ? "\r\n" : "\n"
     }
 
     /// Marks base lines that sit in a run (two or more consecutive lines) of blank lines or of
