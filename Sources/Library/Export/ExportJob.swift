@@ -90,8 +90,9 @@ public struct ExportJob: Sendable {
         case .html(.combined(let title)):
             return try CombinedHTMLExport(destination: destination, replacing: overwritesExisting, title: title)
         case .pdf(.filePerArticle, let paper):
+            let fonts = PDFFontMap()
             return try FilePerArticleExport(destination: destination, replacing: overwritesExisting, fileExtension: "pdf") {
-                try PDFDocumentWriter.writeArticle($0, paper: paper, to: $1)
+                try PDFDocumentWriter.writeArticle($0, paper: paper, fonts: fonts, to: $1)
             }
         case .pdf(.combined(let title), let paper):
             return try CombinedPDFExport(destination: destination, replacing: overwritesExisting, title: title, paper: paper)

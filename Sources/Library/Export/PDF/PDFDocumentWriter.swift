@@ -2,11 +2,11 @@ import Foundation
 
 /// Writes one article as a PDF file: metadata, the typeset article, and its bookmarks.
 enum PDFDocumentWriter {
-    /// Typesets `article` on `paper` pages into `file`.
-    static func writeArticle(_ article: ArticleSnapshot, paper: PaperSize, to file: OutputFile) throws {
+    /// Typesets `article` on `paper` pages into `file`, with the job's `fonts`.
+    static func writeArticle(_ article: ArticleSnapshot, paper: PaperSize, fonts: PDFFontMap, to file: OutputFile) throws {
         let canvas = try PDFCanvas(paper: paper, file: file)
         canvas.setTitle(PDFTypesetter.displayTitle(article.title))
-        let typesetter = PDFTypesetter(canvas: canvas, drawing: true)
+        let typesetter = PDFTypesetter(canvas: canvas, fonts: fonts, drawing: true)
         typesetter.typesetArticle(article, expandsBookmark: true)
         typesetter.finish()
         try canvas.finish()
@@ -21,6 +21,7 @@ final class CombinedPDFExport: ExportWriter {
     private let file: AtomicFile
     private let title: String
     private let paper: PaperSize
+    private let fonts = PDFFontMap()
     private let measuring: PDFTypesetter
     private var entries: [(title: String, page: Int, destination: String)] = []
     private var drawnArticles = 0
@@ -31,7 +32,7 @@ final class CombinedPDFExport: ExportWriter {
         file = try AtomicFile(destination: destination, replacing: replacing)
         self.title = title
         self.paper = paper
-        measuring = PDFTypesetter(canvas: try PDFCanvas(paper: paper, file: nil), drawing: false)
+        measuring = PDFTypesetter(canvas: try PDFCanvas(paper: paper, file: nil), fonts: fonts, drawing: false)
     }
 
     func add(_ article: ArticleSnapshot, pass: Int) throws {
@@ -60,12 +61,12 @@ final class CombinedPDFExport: ExportWriter {
     /// measured before the contents are drawn with the articles' final page numbers.
     private func startDrawing() throws -> (canvas: PDFCanvas, typesetter: PDFTypesetter) {
         if let drawing { return drawing }
-        let contentsMeasure = PDFTypesetter(canvas: try PDFCanvas(paper: paper, file: nil), drawing: false)
+        let contentsMeasure = PDFTypesetter(canvas: try PDFCanvas(paper: paper, file: nil), fonts: fonts, drawing: false)
         contentsMeasure.typesetContents(title: title, entries: entries)
         let contentsPages = contentsMeasure.pageNumber
         let canvas = try PDFCanvas(paper: paper, file: file.output)
         canvas.setTitle(PDFTypesetter.displayTitle(title))
-        let typesetter = PDFTypesetter(canvas: canvas, drawing: true)
+        let typesetter = PDFTypesetter(canvas: canvas, fonts: fonts, drawing: true)
         typesetter.typesetContents(title: title, entries: entries.map { ($0.title, $0.page + contentsPages, $0.destination) })
         drawing = (canvas, typesetter)
         return (canvas, typesetter)

@@ -11,7 +11,7 @@ struct PDFStyle {
     var headingFamily = "Sans"
     var monospaceFamily = "Monospace"
     var bodySize = 11.0
-    var codeSize = 9.0
+    var codeSize = 9.5
     var titleSize = 21.0
     var metaSize = 9.0
     var footerSize = 9.0
@@ -24,6 +24,8 @@ struct PDFStyle {
     /// Where the page number's baseline sits, measured up from the bottom edge.
     var footerBaseline = 36.0
 
+    /// Line height of body paragraphs as a multiple of the font's (Pango's line spacing factor).
+    var lineSpacing = 1.2
     var paragraphSpacing = 7.0
     var headingSpaceBefore = 13.0
     var headingSpaceAfter = 5.0

@@ -50,11 +50,11 @@ final class PDFTypesetter {
         let color: PDFStyle.Color
     }
 
-    init(canvas: PDFCanvas, style: PDFStyle = PDFStyle(), drawing: Bool) {
+    init(canvas: PDFCanvas, fonts: PDFFontMap, style: PDFStyle = PDFStyle(), drawing: Bool) {
         self.canvas = canvas
         self.style = style
         isDrawing = drawing
-        pango = pango_cairo_create_context(canvas.cairo)!
+        pango = fonts.makeContext(for: canvas.cairo)
         outline = drawing ? PDFOutline(surface: canvas.surface) : nil
         y = style.marginTop
     }
@@ -145,7 +145,7 @@ final class PDFTypesetter {
     private func typesetBlock(_ node: MarkdownNode, frame: Frame) {
         switch node.kind {
         case .paragraph:
-            place(InlineText(node), font: font(style.bodyFamily, size: style.bodySize), frame: frame)
+            place(InlineText(node), font: font(style.bodyFamily, size: style.bodySize), frame: frame, lineSpacing: style.lineSpacing)
             addSpace(frame.isTight ? 2 : style.paragraphSpacing)
         case .heading:
             let level = min(max(node.headingLevel, 1), 6)
@@ -329,9 +329,10 @@ final class PDFTypesetter {
     private func place(
         _ text: InlineText, font: OpaquePointer, frame: Frame,
         background: (left: Double, width: Double, padding: Double)? = nil,
-        wrapsAnywhere: Bool = false, onLine: ((Double, Double, Double) -> Void)? = nil
+        wrapsAnywhere: Bool = false, lineSpacing: Double = 0, onLine: ((Double, Double, Double) -> Void)? = nil
     ) {
         let layout = makeLayout(text, font: font, width: frame.width, wrapsAnywhere: wrapsAnywhere)
+        if lineSpacing > 0 { pango_layout_set_line_spacing(layout, Float(lineSpacing)) }
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         let lastLine = Int(pango_layout_get_line_count(layout)) - 1
         var lineIndex = 0
