@@ -75,7 +75,8 @@ enum SampleArticles {
         "../../etc/x", "<script>alert('x')</script>", String(repeating: "Very long title ", count: 40), "",
         "   ", "Emoji 🎉👩🏽‍💻 party", "שלום עולם — RTL", "مرحبا بالعالم", "Control\u{0}\u{7}\u{1B}[31m chars\n\ttab",
         "Trojan \u{202E}gpj.exe", ".", "..", "CON", "a/b\\c:d*e?f\"g<h>i|j", "\"quoted\" & 'apostrophe'",
-        "key: value # not a comment", "---", "Caf\u{E9} vs Cafe\u{301}",
+        "key: value # not a comment", "---", "Caf\u{E9} vs Cafe\u{301}", "\u{301}leading combining mark",
+        "back\\\u{301}slash and quote\"\u{301}", "'single' '' quotes",
     ]
 
     /// A body that uses every block and inline construct the exporters handle.

@@ -74,19 +74,20 @@ struct FrontMatter {
             let number = firstLine + index
             index += 1
             if Self.isBlankOrComment(line) { continue }
-            if line.first == " " || line.first == "\t" {
+            if line.unicodeScalars.first == " " || line.unicodeScalars.first == "\t" {
                 throw FrontMatterError(line: number, reason: "indented line outside a value")
             }
             guard let colon = Self.keySeparator(in: line) else {
                 throw FrontMatterError(line: number, reason: "expected 'key: value'")
             }
-            let key = String(line[..<colon]).trimmingWhitespace()
-            let rest = line[line.index(after: colon)...]
+            let key = String(line.unicodeScalars[..<colon]).trimmingWhitespace()
+            let rest = Substring(line.unicodeScalars[line.unicodeScalars.index(after: colon)...])
             // Lines indented under the key, and `- item` lines, belong to its value.
             var continuation: [Substring] = []
             while index < lines.count {
                 let next = lines[index]
-                if Self.isBlankOrComment(next) || next.first == " " || next.first == "\t" || next.hasPrefix("- ") || next == "-" {
+                let first = next.unicodeScalars.first
+                if Self.isBlankOrComment(next) || first == " " || first == "\t" || next.hasPrefix("- ") || next == "-" {
                     continuation.append(next)
                     index += 1
                 } else {
@@ -160,13 +161,14 @@ struct FrontMatter {
 
     /// The colon that ends a key: the first followed by a space or the end of the line.
     private static func keySeparator(in line: Substring) -> Substring.Index? {
-        var index = line.startIndex
-        while index < line.endIndex {
-            if line[index] == ":" {
-                let next = line.index(after: index)
-                if next == line.endIndex || line[next] == " " || line[next] == "\t" { return index }
+        let scalars = line.unicodeScalars
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            if scalars[index] == ":" {
+                let next = scalars.index(after: index)
+                if next == scalars.endIndex || scalars[next] == " " || scalars[next] == "\t" { return index }
             }
-            index = line.index(after: index)
+            index = scalars.index(after: index)
         }
         return nil
     }
@@ -178,14 +180,15 @@ struct FrontMatterError: Error {
     let reason: String
 }
 
-/// Reads YAML scalars character by character.
+/// Reads YAML scalars Unicode scalar by scalar: as Characters, a quote or backslash followed by a
+/// combining mark would be one grapheme and hide the quote.
 private struct ScalarReader {
-    private let text: [Character]
+    private let text: [Unicode.Scalar]
     private var index = 0
     private let line: Int
 
     init(_ text: Substring, line: Int) {
-        self.text = Array(text)
+        self.text = Array(text.unicodeScalars)
         self.line = line
     }
 
@@ -194,7 +197,7 @@ private struct ScalarReader {
     }
 
     @discardableResult
-    mutating func skip(_ character: Character) -> Bool {
+    mutating func skip(_ character: Unicode.Scalar) -> Bool {
         guard index < text.count, text[index] == character else { return false }
         index += 1
         return true
@@ -204,11 +207,13 @@ private struct ScalarReader {
     mutating func expectEnd() throws(FrontMatterError) {
         skipWhitespace()
         guard index == text.count || text[index] == "#" else {
-            throw FrontMatterError(line: line, reason: "unexpected text after a value: \(String(text[index...]))")
+            var rest = ""
+            rest.unicodeScalars.append(contentsOf: text[index...])
+            throw FrontMatterError(line: line, reason: "unexpected text after a value: \(rest)")
         }
     }
 
-    mutating func readScalar(stoppingAt stops: Set<Character>) throws(FrontMatterError) -> FrontMatter.Value {
+    mutating func readScalar(stoppingAt stops: Set<Unicode.Scalar>) throws(FrontMatterError) -> FrontMatter.Value {
         skipWhitespace()
         guard index < text.count else { return .null }
         switch text[index] {
@@ -219,7 +224,7 @@ private struct ScalarReader {
             while index < text.count, !stops.contains(text[index]) {
                 // " #" starts a comment.
                 if text[index] == "#", index > 0, text[index - 1] == " " || text[index - 1] == "\t" { break }
-                value.append(text[index])
+                value.unicodeScalars.append(text[index])
                 index += 1
             }
             value = value.trimmingWhitespace()
@@ -241,7 +246,7 @@ private struct ScalarReader {
                 index += 1
                 return value
             }
-            value.append(text[index])
+            value.unicodeScalars.append(text[index])
             index += 1
         }
         throw FrontMatterError(line: line, reason: "unterminated single-quoted string")
@@ -255,7 +260,7 @@ private struct ScalarReader {
             index += 1
             if character == "\"" { return value }
             guard character == "\\" else {
-                value.append(character)
+                value.unicodeScalars.append(character)
                 continue
             }
             guard index < text.count else { break }
@@ -289,8 +294,10 @@ private struct ScalarReader {
     }
 
     private mutating func readHex(digits: Int) throws(FrontMatterError) -> Unicode.Scalar {
+        var digitsText = ""
+        digitsText.unicodeScalars.append(contentsOf: text[index..<min(text.count, index + digits)])
         guard index + digits <= text.count,
-              let value = UInt32(String(text[index..<(index + digits)]), radix: 16),
+              let value = UInt32(digitsText, radix: 16),
               let scalar = Unicode.Scalar(value)
         else { throw FrontMatterError(line: line, reason: "bad \(digits)-digit hexadecimal escape") }
         index += digits

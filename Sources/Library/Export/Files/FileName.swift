@@ -9,8 +9,8 @@ import Foundation
 /// - Path separators and the characters Windows and FAT forbid become `-` (`/`, `\`, `:`, `|`) or
 ///   are dropped (`* ? " < >`), so a title can never name another folder (`../../etc/x` gives `etc-x`).
 /// - Runs of white space collapse to one space; leading dots, dashes and spaces are removed (no
-///   hidden files, no `.` or `..`, nothing a shell takes for an option), and so are trailing dots and
-///   spaces (which Windows strips).
+///   hidden files, no `.` or `..`, nothing a shell takes for an option), and so are leading combining
+///   marks and trailing dots and spaces (which Windows strips).
 /// - The stem is cut to ``maximumStemBytes`` bytes of UTF-8, at a character boundary, leaving room
 ///   in the 255-byte limit of common file systems for a uniqueness suffix and an extension.
 /// - Windows' reserved device names (`CON`, `NUL`, `COM1`, …) get a trailing `_`.
@@ -57,7 +57,11 @@ enum FileName {
                 cleaned.unicodeScalars.append(replacement)
             }
         }
-        var stem = Substring(cleaned).drop { $0 == "." || $0 == "-" || $0 == " " }
+        // Leading dots, dashes, spaces, and combining marks that would attach to nothing (or to the
+        // path separator before the name).
+        var stem = Substring(cleaned.unicodeScalars.drop {
+            $0 == "." || $0 == "-" || $0 == " " || [.nonspacingMark, .enclosingMark, .spacingMark].contains($0.properties.generalCategory)
+        })
         stem = truncated(stem, toBytes: maximumStemBytes)
         while let last = stem.last, last == "." || last == " " { stem.removeLast() }
         guard !stem.isEmpty else { return fallbackStem }
