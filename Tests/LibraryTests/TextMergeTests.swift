@@ -159,6 +159,28 @@ import Testing
         #expect(result.mergedText == expected)
     }
 
+    @Test func randomMergesKeepTheBasicLaws() {
+        var generator = SplitMix64(seed: 2024)
+        let alphabet = ["a\n", "b\n", "c\n", "\n", "d\r\n", "é\n", "x"]
+        func text() -> String {
+            (0..<Int(generator.next() % 8)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }.joined()
+        }
+        for _ in 0..<400 {
+            let base = text()
+            let mine = text()
+            let theirs = text()
+            // One side unchanged: the other side wins, whole.
+            #expect(merge(base, base, theirs).mergedText == theirs)
+            #expect(merge(base, mine, base).mergedText == mine)
+            #expect(merge(base, mine, mine).mergedText == mine)
+            // Swapping the sides swaps the choices.
+            let forward = merge(base, mine, theirs)
+            let backward = merge(base, theirs, mine)
+            #expect(forward.resolved { _ in .mine } == backward.resolved { _ in .theirs })
+            #expect(forward.conflicts.count == backward.conflicts.count)
+        }
+    }
+
     @Test func lineDiffFindsAShortestScript() {
         let diff = LineDiff(from: "a\nb\nc\nd\n", to: "a\nx\nc\nd\ny\n")
         #expect(diff.hunks == [.init(old: 1..<2, new: 1..<2), .init(old: 4..<4, new: 4..<5)])
