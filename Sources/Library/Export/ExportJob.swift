@@ -80,18 +80,18 @@ public struct ExportJob: Sendable {
     private func makeWriter() throws -> any ExportWriter {
         switch format {
         case .markdown:
-            return try FilePerArticleExport(destination: destination, replacing: overwritesExisting, fileExtension: "md") {
+            return try FilePerArticleExport(destination: destination, replacing: overwritesExisting, fileExtension: format.fileExtension) {
                 try $1.write(MarkdownFile.text(for: $0))
             }
         case .html(.filePerArticle):
-            return try FilePerArticleExport(destination: destination, replacing: overwritesExisting, fileExtension: "html") {
+            return try FilePerArticleExport(destination: destination, replacing: overwritesExisting, fileExtension: format.fileExtension) {
                 try $1.write(HTMLDocument.standalone($0))
             }
         case .html(.combined(let title)):
             return try CombinedHTMLExport(destination: destination, replacing: overwritesExisting, title: title)
         case .pdf(.filePerArticle, let paper):
             let fonts = PDFFontMap()
-            return try FilePerArticleExport(destination: destination, replacing: overwritesExisting, fileExtension: "pdf") {
+            return try FilePerArticleExport(destination: destination, replacing: overwritesExisting, fileExtension: format.fileExtension) {
                 try PDFDocumentWriter.writeArticle($0, paper: paper, fonts: fonts, to: $1)
             }
         case .pdf(.combined(let title), let paper):

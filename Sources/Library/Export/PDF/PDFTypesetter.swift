@@ -15,7 +15,7 @@ final class PDFTypesetter {
     private let style: PDFStyle
     private let pango: OpaquePointer
     private let outline: PDFOutline?
-    private var fonts: [String: OpaquePointer] = [:]
+    private var fontDescriptions: [String: OpaquePointer] = [:]
 
     /// The page being filled, from 1.
     private(set) var pageNumber = 1
@@ -60,7 +60,7 @@ final class PDFTypesetter {
     }
 
     deinit {
-        for font in fonts.values { pango_font_description_free(font) }
+        for font in fontDescriptions.values { pango_font_description_free(font) }
         g_object_unref(UnsafeMutableRawPointer(pango))
     }
 
@@ -525,13 +525,13 @@ final class PDFTypesetter {
 
     private func font(_ family: String, size: Double, bold: Bool = false, italic: Bool = false) -> OpaquePointer {
         let key = "\(family) \(size) \(bold) \(italic)"
-        if let font = fonts[key] { return font }
+        if let font = fontDescriptions[key] { return font }
         let font = pango_font_description_new()!
         pango_font_description_set_family(font, family)
         pango_font_description_set_size(font, Int32(size * Double(PANGO_SCALE)))
         if bold { pango_font_description_set_weight(font, PANGO_WEIGHT_BOLD) }
         if italic { pango_font_description_set_style(font, PANGO_STYLE_ITALIC) }
-        fonts[key] = font
+        fontDescriptions[key] = font
         return font
     }
 
