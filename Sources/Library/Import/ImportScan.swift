@@ -27,8 +27,8 @@ public struct ImportScan: Sendable {
     public static func read(_ urls: [URL]) async throws -> ImportScan {
         var scan = ImportScan()
         var firstSource: [UUID: String] = [:]
-        var seenFolders: Set<String> = []
-        var seenTags: Set<String> = []
+        var folders = OrderedNames()
+        var tags = OrderedNames()
         for url in urls {
             for file in files(at: url.standardizedFileURL) {
                 try Task.checkCancellation()
@@ -49,14 +49,12 @@ public struct ImportScan: Sendable {
                     }
                     scan.articles.append(imported)
                 }
-                for folder in found.folders + found.0.compactMap(\.article.folder) where seenFolders.insert(folder).inserted {
-                    scan.folders.append(folder)
-                }
-                for tag in found.tags + found.0.flatMap(\.article.tags) where seenTags.insert(tag).inserted {
-                    scan.tags.append(tag)
-                }
+                (found.folders + found.0.compactMap(\.article.folder)).forEach { folders.insert($0) }
+                (found.tags + found.0.flatMap(\.article.tags)).forEach { tags.insert($0) }
             }
         }
+        scan.folders = folders.names
+        scan.tags = tags.names
         return scan
     }
 

@@ -145,7 +145,6 @@ private struct FieldReader {
         case .scalar(let text, _): raw = text.split(separator: ",").map(String.init)
         case .unsupported(let shape): throw fail(key, entry, "\(shape) is not supported here")
         }
-        var seen: Set<String> = []
-        return raw.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && seen.insert($0).inserted }
+        return OrderedNames(raw.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }).names
     }
 }

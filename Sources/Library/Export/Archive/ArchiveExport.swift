@@ -67,15 +67,3 @@ final class ArchiveExport: ExportWriter {
         }
     }
 }
-
-/// Names in first-seen order, each once.
-private struct OrderedNames {
-    private(set) var names: [String] = []
-    private var seen: Set<String> = []
-
-    init(_ names: [String]) { names.forEach { insert($0) } }
-
-    mutating func insert(_ name: String) {
-        if seen.insert(name).inserted { names.append(name) }
-    }
-}

@@ -3,9 +3,6 @@
 /// (``HTMLText``); article bodies go through cmark-gfm in safe mode (``MarkdownDocument``), and a
 /// Content-Security-Policy forbids scripts in case anything slipped through.
 enum HTMLDocument {
-    /// The title a document shows for an article whose title is empty.
-    static let untitled = "Untitled"
-
     /// Everything up to and including `<body>`.
     static func head(title: String) -> String {
         """
@@ -16,7 +13,7 @@ enum HTMLDocument {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src * data:; style-src 'unsafe-inline'">
         <meta name="generator" content="Quire">
-        <title>\(HTMLText.escape(displayTitle(title)))</title>
+        <title>\(HTMLText.escape(DisplayTitle.of(title)))</title>
         <style>
         \(ExportStyleSheet.css)
         </style>
@@ -36,7 +33,7 @@ enum HTMLDocument {
 
     /// One article: its title, a line of metadata, and its rendered body.
     static func article(_ article: ArticleSnapshot) -> String {
-        var meta: [String] = [statusLabel(article.status)]
+        var meta: [String] = [DisplayTitle.of(article.status)]
         if let folder = article.folder { meta.append("<span class=\"folder\">\(HTMLText.escape(folder))</span>") }
         if !article.tags.isEmpty {
             meta.append(article.tags.map { "<span class=\"tag\">\(HTMLText.escape($0))</span>" }.joined(separator: " "))
@@ -46,7 +43,7 @@ enum HTMLDocument {
         return """
             <article id="\(anchor(for: article))" dir="auto">
             <header>
-            <h1 class="title">\(HTMLText.escape(displayTitle(article.title)))</h1>
+            <h1 class="title">\(HTMLText.escape(DisplayTitle.of(article.title)))</h1>
             <p class="meta">\(meta.joined(separator: " · "))</p>
             </header>
             \(MarkdownDocument(article.body).html())</article>
@@ -57,7 +54,7 @@ enum HTMLDocument {
     /// The opening of the table of contents of a combined document.
     static func contentsStart(title: String) -> String {
         """
-        <header><h1 class="title">\(HTMLText.escape(displayTitle(title)))</h1></header>
+        <header><h1 class="title">\(HTMLText.escape(DisplayTitle.of(title)))</h1></header>
         <nav class="toc">
         <h2>Contents</h2>
         <ol>
@@ -67,7 +64,7 @@ enum HTMLDocument {
 
     /// One line of the table of contents, linking to the article.
     static func contentsEntry(_ article: ArticleSnapshot) -> String {
-        "<li><a href=\"#\(anchor(for: article))\" dir=\"auto\">\(HTMLText.escape(displayTitle(article.title)))</a></li>\n"
+        "<li><a href=\"#\(anchor(for: article))\" dir=\"auto\">\(HTMLText.escape(DisplayTitle.of(article.title)))</a></li>\n"
     }
 
     /// The end of the table of contents.
@@ -77,17 +74,5 @@ enum HTMLDocument {
     /// needs no escaping and is unique.
     static func anchor(for article: ArticleSnapshot) -> String {
         "article-" + article.id.uuidString.lowercased()
-    }
-
-    private static func displayTitle(_ title: String) -> String {
-        title.allSatisfy(\.isWhitespace) ? untitled : title
-    }
-
-    private static func statusLabel(_ status: ArticleStatus) -> String {
-        switch status {
-        case .draft: "Draft"
-        case .ready: "Ready"
-        case .published: "Published"
-        }
     }
 }

@@ -5,7 +5,7 @@ enum PDFDocumentWriter {
     /// Typesets `article` on `paper` pages into `file`, with the job's `fonts`.
     static func writeArticle(_ article: ArticleSnapshot, paper: PaperSize, fonts: PDFFontMap, to file: OutputFile) throws {
         let canvas = try PDFCanvas(paper: paper, file: file)
-        canvas.setTitle(PDFTypesetter.displayTitle(article.title))
+        canvas.setTitle(DisplayTitle.of(article.title))
         let typesetter = PDFTypesetter(canvas: canvas, fonts: fonts, drawing: true)
         typesetter.typesetArticle(article, expandsBookmark: true)
         typesetter.finish()
@@ -65,7 +65,7 @@ final class CombinedPDFExport: ExportWriter {
         contentsMeasure.typesetContents(title: title, entries: entries)
         let contentsPages = contentsMeasure.pageNumber
         let canvas = try PDFCanvas(paper: paper, file: file.output)
-        canvas.setTitle(PDFTypesetter.displayTitle(title))
+        canvas.setTitle(DisplayTitle.of(title))
         let typesetter = PDFTypesetter(canvas: canvas, fonts: fonts, drawing: true)
         typesetter.typesetContents(title: title, entries: entries.map { ($0.title, $0.page + contentsPages, $0.destination) })
         drawing = (canvas, typesetter)

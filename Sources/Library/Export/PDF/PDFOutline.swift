@@ -15,7 +15,7 @@ final class PDFOutline {
     func add(title: String, level: Int, page: Int, y: Double, isOpen: Bool) {
         while let last = ancestors.last, last.level >= level { ancestors.removeLast() }
         let parent = ancestors.last?.id ?? Int32(CAIRO_PDF_OUTLINE_ROOT)
-        let name = PDFTypesetter.displayTitle(title)
+        let name = DisplayTitle.of(title)
         let target = "page=\(page) pos=[0 \(String(format: "%.2f", max(0, y - 4)))]"
         let flags = isOpen ? CAIRO_PDF_OUTLINE_FLAG_OPEN : cairo_pdf_outline_flags_t(rawValue: 0)
         let id = cairo_pdf_surface_add_outline(surface, parent, name, target, flags)

@@ -76,7 +76,7 @@ final class PDFTypesetter {
     /// and, given a `destination` name, a named destination that contents entries can link to.
     func typesetArticle(_ article: ArticleSnapshot, expandsBookmark: Bool, destination: String? = nil) {
         startOnNewPage()
-        let title = Self.displayTitle(article.title)
+        let title = DisplayTitle.of(article.title)
         outline?.add(title: title, level: 0, page: pageNumber, y: y, isOpen: expandsBookmark)
         if isDrawing, let destination {
             cairo_tag_begin(canvas.cairo, CAIRO_TAG_DEST, "name='\(destination)' x=0 y=\(String(format: "%.2f", max(0, y - 4)))")
@@ -84,7 +84,7 @@ final class PDFTypesetter {
         }
         let frame = contentFrame
         place(InlineText(plain: title), font: font(style.headingFamily, size: style.titleSize, bold: true), frame: frame)
-        var meta = [Self.statusLabel(article.status)]
+        var meta = [DisplayTitle.of(article.status)]
         if let folder = article.folder { meta.append(folder) }
         if !article.tags.isEmpty { meta.append(article.tags.joined(separator: ", ")) }
         meta.append("Updated " + Timestamp.string(from: article.updated).prefix(10))
@@ -101,7 +101,7 @@ final class PDFTypesetter {
         startOnNewPage()
         let frame = contentFrame
         outline?.add(title: "Contents", level: 0, page: pageNumber, y: y, isOpen: false)
-        place(InlineText(plain: Self.displayTitle(title)), font: font(style.headingFamily, size: style.titleSize, bold: true), frame: frame)
+        place(InlineText(plain: DisplayTitle.of(title)), font: font(style.headingFamily, size: style.titleSize, bold: true), frame: frame)
         rule(frame: frame, spaceAbove: 6, spaceBelow: 10)
         let numberWidth = 44.0
         var titleFrame = frame
@@ -113,7 +113,7 @@ final class PDFTypesetter {
             var lastBaseline = 0.0
             // Cairo 1.16 drops links to pages that do not exist yet, so entries link to named
             // destinations, which the viewer resolves.
-            place(InlineText(plain: Self.displayTitle(entry.title)), font: bodyFont, frame: titleFrame) { lineTop, lineHeight, baseline in
+            place(InlineText(plain: DisplayTitle.of(entry.title)), font: bodyFont, frame: titleFrame) { lineTop, lineHeight, baseline in
                 lastBaseline = baseline
                 self.tag(link: "dest='\(entry.destination)'", rect: (frame.left, lineTop, frame.width, lineHeight))
             }
@@ -540,22 +540,6 @@ final class PDFTypesetter {
     }
 
     // MARK: Text
-
-    /// A title as documents show it: control characters as spaces, "Untitled" when empty.
-    static func displayTitle(_ title: String) -> String {
-        let cleaned = String(String.UnicodeScalarView(title.unicodeScalars.map {
-            $0.properties.generalCategory == .control ? " " : $0
-        }))
-        return cleaned.allSatisfy(\.isWhitespace) ? HTMLDocument.untitled : cleaned
-    }
-
-    private static func statusLabel(_ status: ArticleStatus) -> String {
-        switch status {
-        case .draft: "Draft"
-        case .ready: "Ready"
-        case .published: "Published"
-        }
-    }
 
     /// `text` for a single-quoted string in a Cairo tag attribute.
     private static func quotedAttribute(_ text: String) -> String {
