@@ -54,11 +54,17 @@ public struct ImportPlan: Sendable {
 
     /// Counts for the preview.
     public struct Summary: Sendable, Hashable {
+        /// Articles that will be new.
         public var created = 0
+        /// Existing articles that will get the imported content.
         public var replaced = 0
+        /// Articles that will be imported as copies beside existing ones.
         public var copied = 0
+        /// Articles left out because the library has them.
         public var skipped = 0
+        /// Articles the library already has exactly so.
         public var unchanged = 0
+        /// Files or articles that could not be read.
         public var failed = 0
     }
 
@@ -163,7 +169,20 @@ public struct LibraryContents: Sendable {
 
 /// A field of an article that an import can change, for the preview's list of differences.
 public enum ArticleField: String, Sendable, Hashable, CaseIterable {
-    case title, body, folder, tags, status, favorite, trashed
+    /// The title.
+    case title
+    /// The body.
+    case body
+    /// The folder.
+    case folder
+    /// The tags.
+    case tags
+    /// The status.
+    case status
+    /// The favorite flag.
+    case favorite
+    /// Whether, and since when, the article is in the trash.
+    case trashed
 
     /// The fields in which `imported` differs from `existing`.
     static func differences(between existing: ArticleSnapshot, and imported: ArticleSnapshot) -> Set<ArticleField> {

@@ -90,15 +90,25 @@ public struct ArchivedArticle: Sendable, Hashable, Codable {
         public var state: ArticleSyncState
     }
 
+    /// The article's domain identifier.
     public var id: UUID
+    /// The title.
     public var title: String
+    /// The Markdown body, exactly.
     public var body: String
+    /// The folder name; `null` at the top of the library.
     public var folder: String?
+    /// The tag names, in order.
     public var tags: [String]
+    /// The workflow status.
     public var status: ArticleStatus
+    /// Whether the writer starred it.
     public var favorite: Bool
+    /// When it was created.
     public var created: Date
+    /// When its content last changed.
     public var updated: Date
+    /// When it went to the trash; `null` when it is not there.
     public var trashed: Date?
     /// The sync metadata; `nil` in an archive written without it.
     public var sync: Sync?
