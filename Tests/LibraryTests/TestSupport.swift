@@ -50,6 +50,22 @@ func run(_ tool: String, _ arguments: [String], input: String? = nil) throws -> 
     return String(decoding: data, as: UTF8.self)
 }
 
+/// Runs this test binary again with only the tests matching `filter`, in a process of its own;
+/// returns its exit status and everything it printed.
+func runOwnTests(filter: String, environment: [String: String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
 struct ToolFailure: Error, CustomStringConvertible {
     let tool: String
     let arguments: [String]
