@@ -5,6 +5,7 @@
 APP_PACKAGES=(
   adwaita-icon-theme
   fonts-dejavu-core
+  fonts-wqy-microhei
   hicolor-icon-theme
   libadwaita-1-dev
   libcairo2-dev

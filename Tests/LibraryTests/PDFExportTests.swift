@@ -28,6 +28,18 @@ import Testing
         #expect(outline.contains("Lists"))
     }
 
+    @Test func chineseAndRightToLeftTextComeOutOfThePDF() async throws {
+        let folder = try TemporaryFolder()
+        let article = SampleArticles.article(
+            "离线同步与冲突", body: "本文讨论离线优先的同步。\n\nשלום עולם, مرحبا بالعالم\n")
+        let result = try await ExportJob(format: .pdf(.filePerArticle, paper: .a4), destination: folder.url)
+            .run(from: ArticleArraySource([article]))
+        let text = try run("pdftotext", [try #require(result.files.first).path, "-"])
+        #expect(text.contains("离线同步与冲突"))
+        #expect(text.contains("本文讨论离线优先的同步。"))
+        #expect(text.contains("שלום") || text.contains("םולש"))
+    }
+
     @Test func longArticleBreaksIntoNumberedPages() async throws {
         let folder = try TemporaryFolder()
         let paragraphs = (1...120).map { "Paragraph \($0) of the long article, which goes on for a while so that it wraps onto a second line of text." }
