@@ -34,6 +34,12 @@ let package = Package(
             name: "CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev", "libfontconfig-dev"])]),
 
+        // MARK: Domain
+
+        // The domain. For now only the parts that need no store: shared value types, export,
+        // import parsing and planning, three-way merge. ObjectGraph and SyncProtocol join later.
+        .target(name: "Library", dependencies: ["CMark", "CPangoCairo"]),
+
         // MARK: GTK binding and the app
 
         // C: what Swift cannot import from GLib and GTK (fundamental types, instance macros).
@@ -56,6 +62,7 @@ let package = Package(
 
         // MARK: Tests
 
+        .testTarget(name: "LibraryTests", dependencies: ["Library"], exclude: ["Fixtures"]),
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "GtkShim", "CGtk"]),
         .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "GtkKit", "CGtk", "quire"]),
     ],

@@ -5,6 +5,7 @@
 APP_PACKAGES=(
   adwaita-icon-theme
   fonts-dejavu-core
+  fonts-wqy-microhei
   hicolor-icon-theme
   libadwaita-1-dev
   libcairo2-dev
@@ -27,6 +28,7 @@ APP_PACKAGES=(
 # Running the test suite and the install check, on top of the app's packages.
 TEST_PACKAGES=(
   appstream
+  cmark-gfm
   dbus
   dbus-x11
   desktop-file-utils

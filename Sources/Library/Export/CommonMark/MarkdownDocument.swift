@@ -1,0 +1,69 @@
+import CMark
+import Foundation
+
+/// A Markdown text parsed by cmark-gfm with the GitHub extensions Quire renders: tables,
+/// strikethrough, autolinks and task lists. Raw HTML is never rendered (it becomes a comment) and
+/// links with dangerous schemes (`javascript:`, `vbscript:`, `file:`, most `data:`) lose their target:
+/// cmark-gfm's safe mode, its default, which Quire never turns off.
+///
+/// cmark-gfm keeps a table of special characters in a process-wide global that every parse with
+/// extensions writes to, so parsing is serialised behind one lock. Every parse in the process must
+/// go through this type (or ``MarkdownHTML``) for that lock to protect it.
+final class MarkdownDocument {
+    /// The extensions Quire enables, by their cmark-gfm names.
+    static let extensionNames = ["table", "strikethrough", "autolink", "tasklist"]
+    /// The parse and render options: none beyond the defaults. `CMARK_OPT_SAFE` is named only to say
+    /// so: safe is the default, and `CMARK_OPT_UNSAFE` is never set.
+    static let options = CMARK_OPT_DEFAULT | CMARK_OPT_SAFE
+
+    private static let parseLock = NSLock()
+    private static let registered: Bool = {
+        cmark_gfm_core_extensions_ensure_registered()
+        return true
+    }()
+
+    /// The document node.
+    let root: OpaquePointer
+    private let parser: OpaquePointer
+
+    /// Parses `text`.
+    init(_ text: String) {
+        _ = Self.registered
+        Self.parseLock.lock()
+        defer { Self.parseLock.unlock() }
+        // cmark allocates with calloc and aborts when that fails, so these are never null.
+        let parser = cmark_parser_new(Self.options)!
+        for name in Self.extensionNames {
+            cmark_parser_attach_syntax_extension(parser, cmark_find_syntax_extension(name))
+        }
+        var text = text
+        text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { cmark_parser_feed(parser, $0.baseAddress, $0.count) }
+        }
+        self.parser = parser
+        root = cmark_parser_finish(parser)!
+    }
+
+    deinit {
+        cmark_node_free(root)
+        cmark_parser_free(parser)
+    }
+
+    /// The document as an HTML fragment, exactly as `cmark-gfm -e table -e strikethrough -e autolink
+    /// -e tasklist` prints it.
+    func html() -> String {
+        guard let rendered = cmark_render_html(root, Self.options, cmark_parser_get_syntax_extensions(parser)) else {
+            return ""
+        }
+        defer { free(rendered) }
+        return String(cString: rendered)
+    }
+}
+
+/// Renders Markdown to an HTML fragment the way every Quire export and preview does.
+public enum MarkdownHTML {
+    /// The HTML fragment for `markdown` (see ``MarkdownDocument`` for the extensions and safety).
+    public static func fragment(_ markdown: String) -> String {
+        MarkdownDocument(markdown).html()
+    }
+}

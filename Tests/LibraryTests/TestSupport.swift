@@ -1,0 +1,137 @@
+import Foundation
+import Library
+
+/// A fresh temporary folder for one test, removed when the test's value goes away.
+final class TemporaryFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("quire-tests-" + UUID().uuidString, isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func appending(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    /// Every entry under the folder (hidden ones included), as paths relative to it, sorted.
+    func contents(of folder: URL? = nil) throws -> [String] {
+        let root = folder ?? url
+        guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return [] }
+        return (enumerator.allObjects as? [String] ?? []).sorted()
+    }
+}
+
+/// Runs a command-line tool and returns what it printed on standard output.
+func run(_ tool: String, _ arguments: [String], input: String? = nil) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [tool] + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    let inputPipe = Pipe()
+    if input != nil { process.standardInput = inputPipe }
+    try process.run()
+    if let input {
+        // Write from another thread so that a large input cannot deadlock against a full output pipe.
+        let handle = inputPipe.fileHandleForWriting
+        let data = Data(input.utf8)
+        DispatchQueue.global().async {
+            handle.write(data)
+            try? handle.close()
+        }
+    }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw ToolFailure(tool: tool, arguments: arguments, status: process.terminationStatus)
+    }
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// Runs this test binary again with only the tests matching `filter`, in a process of its own;
+/// returns its exit status and everything it printed.
+func runOwnTests(filter: String, environment: [String: String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+struct ToolFailure: Error, CustomStringConvertible {
+    let tool: String
+    let arguments: [String]
+    let status: Int32
+    var description: String { "\(tool) \(arguments.joined(separator: " ")) exited with \(status)" }
+}
+
+/// Articles that exercise every field and the tricky corners of text.
+enum SampleArticles {
+    static let created = Date(timeIntervalSince1970: 1_700_000_000.123_456)
+    static let updated = Date(timeIntervalSince1970: 1_714_555_555.5)
+
+    static func article(
+        _ title: String, body: String = "Body text.\n", folder: String? = nil, tags: [String] = [],
+        status: ArticleStatus = .draft, id: UUID = UUID()
+    ) -> ArticleSnapshot {
+        ArticleSnapshot(
+            id: id, title: title, body: body, folder: folder, tags: tags, status: status, isFavorite: false,
+            created: created, updated: updated)
+    }
+
+    static let hostileTitles = [
+        "../../etc/x", "<script>alert('x')</script>", String(repeating: "Very long title ", count: 40), "",
+        "   ", "Emoji 🎉👩🏽‍💻 party", "שלום עולם — RTL", "مرحبا بالعالم", "Control\u{0}\u{7}\u{1B}[31m chars\n\ttab",
+        "Trojan \u{202E}gpj.exe", ".", "..", "CON", "a/b\\c:d*e?f\"g<h>i|j", "\"quoted\" & 'apostrophe'",
+        "key: value # not a comment", "---", "Caf\u{E9} vs Cafe\u{301}", "\u{301}leading combining mark",
+        "back\\\u{301}slash and quote\"\u{301}", "'single' '' quotes",
+    ]
+
+    /// A body that uses every block and inline construct the exporters handle.
+    static let richBody = """
+        # Introduction
+
+        A paragraph with *emphasis*, **strong**, ~~strikethrough~~, `inline code` and a \
+        [link](https://example.com/path?a=1&b=2). An autolink: www.example.org.
+
+        ## Lists
+
+        - first item
+        - second item
+          - nested item
+        - [x] done task
+        - [ ] open task
+
+        1. one
+        2. two
+
+        > A block quote with *style*.
+        >
+        > > A nested quote.
+
+        ```swift
+        let answer = 42
+        print("<not html>")
+        ```
+
+        | Name | Count | Note |
+        |:-----|------:|:----:|
+        | apples | 3 | fresh |
+        | pears | 12 | ~~old~~ |
+
+        ---
+
+        <div>raw html must not appear</div>
+
+        Final paragraph.
+
+        """
+}
