@@ -6,6 +6,7 @@ let package = Package(
     name: "Quire",
     products: [
         .executable(name: "quire-bench", targets: ["quire-bench"]),
+        .executable(name: "quire-server", targets: ["quire-server"]),
     ],
     targets: [
         // MARK: C libraries from Debian, through pkg-config
@@ -33,9 +34,26 @@ let package = Package(
             name: "CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev", "libfontconfig-dev"])]),
 
+        // MARK: Sync
+
+        // Codable wire types shared by the sync client and the server; Foundation only.
+        .target(name: "SyncProtocol"),
+        // The server: HTTP on libmicrohttpd, storage on SQLite or PostgreSQL with its own SQL.
+        .target(
+            name: "SyncServer",
+            dependencies: ["SyncProtocol", "CMicroHTTPD", "CSQLite", "CPostgres"],
+            exclude: ["README.md"]),
+
         // MARK: Executables
 
-        .executableTarget(name: "quire-bench", dependencies: []),
+        .executableTarget(name: "quire-bench", dependencies: ["SyncProtocol", "SyncServer"]),
+        .executableTarget(name: "quire-server", dependencies: ["SyncServer"]),
+
+        // MARK: Tests
+
+        .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
+        // Depends on quire-server so that the executable the process tests spawn is built with them.
+        .testTarget(name: "SyncServerTests", dependencies: ["SyncProtocol", "SyncServer", "quire-server"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,19 @@
+import Foundation
+
+/// The JSON coding both sides use: ISO 8601 dates, sorted keys.
+///
+/// Sorted keys make an encoded answer a stable byte string, which the server stores for replays.
+public enum SyncJSON {
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}
