@@ -7,7 +7,13 @@ import SyncServer
 enum ServeCommand {
     static func run(_ arguments: inout Arguments) throws -> Never {
         var configuration = ServerConfiguration()
-        if let listen = try arguments.value("listen") { configuration.listen = try ListenAddress(parsing: listen) }
+        if let listen = try arguments.value("listen") {
+            do {
+                configuration.listen = try ListenAddress(parsing: listen)
+            } catch {
+                throw UsageError("--listen: \(error)")
+            }
+        }
         let location = try arguments.storageLocation()
         if let threads = try arguments.integer("threads", in: 1...256) { configuration.threads = threads }
         if let bytes = try arguments.integer("max-body-bytes", in: 1024...(1 << 30)) { configuration.maximumBodyBytes = bytes }

@@ -18,7 +18,8 @@ public struct ServerConfiguration: Sendable {
     public var maximumPageSize = 1000
     /// The page size when the request names none.
     public var defaultPageSize = 100
-    /// `--rate-limit`: requests per second per account (bursts of twice as many), or nil for none.
+    /// `--rate-limit`: requests per second per account (bursts of twice as many, at least one), or
+    /// nil for none.
     public var rateLimit: Double? = 200
     /// `--operation-lease`: how long a running idempotency claim blocks its key. After that, a
     /// server that died mid-request no longer blocks the client's retry.

@@ -14,7 +14,7 @@ final class SyncService: Sendable {
         self.storage = storage
         self.configuration = configuration
         self.log = log
-        rateLimiter = configuration.rateLimit.map { RateLimiter(rate: $0, burst: $0 * 2) }
+        rateLimiter = configuration.rateLimit.map { RateLimiter(rate: $0, burst: max(1, $0 * 2)) }
     }
 
     /// The answer to `request`; storage failures become 500 (or 503 for the health check) and are
@@ -26,6 +26,9 @@ final class SyncService: Sendable {
             return rejection.response
         } catch {
             log.write("error: \(request.method) \(Route(path: request.path)?.template ?? "(unknown path)"): \(error)")
+            if let storageError = error as? StorageError, storageError.isTransient {
+                return .problem(.unavailable("the storage is unreachable or busy"), headers: [(SyncHeader.retryAfter, "5")])
+            }
             return .problem(.internalError)
         }
     }

@@ -18,6 +18,17 @@ public enum StorageError: Error, CustomStringConvertible {
     /// A transaction failed with `underlying` and rolling it back failed too.
     case rollbackFailed(underlying: any Error, rollback: any Error)
 
+    /// Whether trying again later may succeed: the database was unreachable, its connection
+    /// broke, or it stayed locked (SQLite `BUSY`) past the timeout.
+    public var isTransient: Bool {
+        switch self {
+        case .cannotOpen: return true
+        case let .postgres(sqlState, _, _): return sqlState == nil || sqlState?.hasPrefix("08") == true
+        case let .sqlite(code, _, _): return code & 0xff == 5 || code & 0xff == 6
+        default: return false
+        }
+    }
+
     public var description: String {
         switch self {
         case let .sqlite(code, message, statement):
