@@ -46,7 +46,7 @@ let package = Package(
 
         // MARK: Executables
 
-        .executableTarget(name: "quire-bench", dependencies: ["SyncProtocol", "SyncServer"]),
+        .executableTarget(name: "quire-bench", dependencies: ["SyncProtocol", "SyncServer", "CSQLite", "CPostgres"]),
         .executableTarget(name: "quire-server", dependencies: ["SyncServer"]),
 
         // MARK: Tests
