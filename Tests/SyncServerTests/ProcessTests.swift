@@ -94,7 +94,7 @@ import Testing
         if kind == .sqlite {
             let storage = try database.open()
             defer { storage.close() }
-            let check = try #require(storage as? any SQLBackedStorage).withConnection(for: .read) { connection in
+            let check = try #require(storage as? any SQLBackedStorage).withConnection(for: .reader) { connection in
                 try connection.first("PRAGMA integrity_check", []) { $0.text(0) }
             }
             #expect(check == "ok")

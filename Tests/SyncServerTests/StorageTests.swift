@@ -337,7 +337,7 @@ import Testing
         storage.close()
         storage = try database.open()
         #expect(try storage.article("a", account: alice)?.article?.content == content("a"))
-        _ = try #require(storage as? any SQLBackedStorage).withConnection(for: .write) { connection in
+        _ = try #require(storage as? any SQLBackedStorage).withConnection(for: .writer) { connection in
             try connection.execute("UPDATE schema_info SET version = 99")
         }
         storage.close()
@@ -387,5 +387,42 @@ final class LockedList<Element>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return elements
+    }
+}
+
+/// The statement batch both engines use for a write: all or nothing inside a transaction, and the
+/// connection stays usable after a failure (PostgreSQL runs it as one pipeline).
+@Suite struct StatementBatchTests {
+    @Test(arguments: StorageKind.allCases)
+    func aFailingBatchRollsBackAndLeavesTheConnectionUsable(_ kind: StorageKind) throws {
+        let database = try TestDatabase(kind)
+        defer { database.remove() }
+        let storage = try database.open()
+        defer { storage.close() }
+        let sqlStorage = try #require(storage as? any SQLBackedStorage)
+        try sqlStorage.withConnection(for: .writer) { connection in
+            try connection.execute("CREATE TABLE batch_test (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+            let insert = "INSERT INTO batch_test (id, name) VALUES ($1, $2)"
+            #expect(try connection.executeBatch([
+                SQLStatement(insert, [.integer(1), .text("one")]), SQLStatement(insert, [.integer(2), .text("two")]),
+                SQLStatement("UPDATE batch_test SET name = $1", [.text("all")]),
+            ]) == [1, 1, 2])
+            #expect(throws: StorageError.self) {
+                try connection.transaction(.write) {
+                    try connection.executeBatch([
+                        SQLStatement(insert, [.integer(3), .text("three")]), SQLStatement(insert, [.integer(1), .text("again")]),
+                        SQLStatement(insert, [.integer(4), .text("four")]),
+                    ])
+                }
+            }
+            #expect(try connection.all("SELECT id, name FROM batch_test ORDER BY id", []) { "\(try $0.integer(0)) \($0.text(1))" }
+                == ["1 all", "2 all"])
+        }
+        // The pool hands the same connection out again; it must work.
+        #expect(try storage.accounts().isEmpty)
+        let count = try sqlStorage.withConnection(for: .writer) { connection in
+            try connection.first("SELECT COUNT(*) FROM batch_test", []) { try $0.integer(0) }
+        }
+        #expect(count == 2)
     }
 }

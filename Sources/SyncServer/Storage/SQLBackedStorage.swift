@@ -2,15 +2,15 @@ import Foundation
 import SyncProtocol
 
 /// `SyncStorage` over SQL that both engines share; an engine only says how it hands out
-/// connections for each kind of transaction.
+/// connections for each role.
 protocol SQLBackedStorage: SyncStorage {
-    /// Runs `body` with a connection that no other thread uses meanwhile, suited to `kind`.
-    func withConnection<T>(for kind: TransactionKind, _ body: (any SQLConnection) throws -> T) throws -> T
+    /// Runs `body` with a connection of `role` that no other thread uses meanwhile.
+    func withConnection<T>(for role: ConnectionRole, _ body: (any SQLConnection) throws -> T) throws -> T
 }
 
 extension SQLBackedStorage {
     private func inTransaction<T>(_ kind: TransactionKind, _ body: (any SQLConnection) throws -> T) throws -> T {
-        try withConnection(for: kind) { connection in
+        try withConnection(for: kind == .read ? .reader : .writer) { connection in
             try connection.transaction(kind) { try body(connection) }
         }
     }
@@ -28,11 +28,11 @@ extension SQLBackedStorage {
     }
 
     func account(tokenHash: String) throws -> AccountID? {
-        try withConnection(for: .read) { try $0.activeAccount(tokenHash: tokenHash) }
+        try withConnection(for: .reader) { try $0.activeAccount(tokenHash: tokenHash) }
     }
 
     func article(_ id: String, account: AccountID) throws -> ArticleChange? {
-        try withConnection(for: .read) { try $0.currentVersion(of: id, account: account) }
+        try withConnection(for: .reader) { try $0.currentVersion(of: id, account: account) }
     }
 
     func changes(account: AccountID, since: Int64, limit: Int) throws -> ChangeFeedRead {
@@ -55,44 +55,49 @@ extension SQLBackedStorage {
     }
 
     func claimOperation(_ claim: OperationClaim, account: AccountID, now: Date) throws -> ClaimOutcome {
-        try inTransaction(.claim) { connection in
-            if try connection.insertClaim(claim, account: account, at: now) { return .claimed }
-            guard let (stored, holder) = try connection.storedOperationAndClaim(key: claim.key, account: account) else {
-                throw StorageError.unreadableValue(table: "operations", column: "key", detail: "claim neither inserted nor found")
+        try withConnection(for: .claims) { connection in
+            // Each statement is atomic on its own; a key that changes between them is read again.
+            for _ in 0..<3 {
+                if try connection.insertClaim(claim, account: account, at: now) { return .claimed }
+                guard let (stored, holder) = try connection.storedOperationAndClaim(key: claim.key, account: account) else {
+                    continue
+                }
+                guard case let .running(leaseUntil) = stored.state, leaseUntil <= now,
+                      stored.fingerprint == claim.fingerprint, let holder
+                else { return .existing(stored) }
+                if try connection.takeOverClaim(claim, from: holder, account: account) { return .claimed }
             }
-            if case let .running(leaseUntil) = stored.state, leaseUntil <= now, stored.fingerprint == claim.fingerprint,
-               let holder, try connection.takeOverClaim(claim, from: holder, account: account) {
-                return .claimed
-            }
-            return .existing(stored)
+            throw StorageError.contention("idempotency key \(claim.key) kept changing while it was claimed")
         }
     }
 
     func abandonOperation(_ claim: OperationClaim, account: AccountID) throws {
-        try inTransaction(.claim) { try $0.deleteClaim(claim, account: account) }
+        try withConnection(for: .claims) { try $0.deleteClaim(claim, account: account) }
     }
 
     func operation(key: String, account: AccountID) throws -> StoredOperation? {
-        try withConnection(for: .read) { try $0.storedOperation(key: key, account: account) }
+        try withConnection(for: .reader) { try $0.storedOperation(key: key, account: account) }
     }
 
     func apply(_ command: ArticleCommand, account: AccountID, claim: OperationClaim?, now: Date) throws -> StoredAnswer? {
         do {
             return try inTransaction(.write) { connection in
-                guard var head = try connection.feedCounters(account, locking: true)?.head else {
+                guard let state = try connection.writeState(account: account, articleID: command.articleID, key: claim?.key) else {
                     throw StorageError.unreadableValue(table: "accounts", column: "id", detail: "no account \(account)")
                 }
-                let current = try connection.currentVersion(of: command.articleID, account: account)
-                let answer = try command.answer(current: current) { content in
-                    head += 1
-                    try connection.insertVersion(of: command.articleID, content: content, cursor: head, account: account, at: now)
-                    let article = content.map { Article(id: command.articleID, revision: head, updatedAt: now, content: $0) }
-                    return ArticleChange(cursor: head, id: command.articleID, revision: head, deleted: content == nil,
+                if let claim, state.claimHolder != claim.claimID { throw ClaimTakenOver() }
+                var statements: [SQLStatement] = []
+                let answer = try command.answer(current: state.current) { content in
+                    let cursor = state.head + 1
+                    statements = try connection.versionStatements(
+                        of: command.articleID, content: content, cursor: cursor, account: account, at: now)
+                    let article = content.map { Article(id: command.articleID, revision: cursor, updatedAt: now, content: $0) }
+                    return ArticleChange(cursor: cursor, id: command.articleID, revision: cursor, deleted: content == nil,
                                          changedAt: now, article: article)
                 }
-                if let claim, try !connection.completeClaim(claim, answer: answer, account: account, at: now) {
-                    throw ClaimTakenOver()
-                }
+                if let claim { statements.append(connection.completion(of: claim, answer: answer, account: account, at: now)) }
+                let changed = try connection.executeBatch(statements)
+                if claim != nil, changed.last != 1 { throw ClaimTakenOver() }
                 return answer
             }
         } catch is ClaimTakenOver {
@@ -109,12 +114,12 @@ extension SQLBackedStorage {
                 report.supersededRevisions += try connection.purgeSupersededRevisions(account: account.id, before: cutoff)
             }
         }
-        report.operations = try inTransaction(.claim) { try $0.purgeOperations(before: cutoff) }
+        report.operations = try withConnection(for: .claims) { try $0.purgeOperations(before: cutoff) }
         return report
     }
 
     func checkHealth() throws {
-        try withConnection(for: .read) { connection in
+        try withConnection(for: .reader) { connection in
             _ = try connection.first("SELECT version FROM schema_info", []) { try $0.integer(0) }
         }
     }

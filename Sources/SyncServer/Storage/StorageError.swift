@@ -15,6 +15,8 @@ public enum StorageError: Error, CustomStringConvertible {
     case accountExists(name: String)
     /// A stored value that the server cannot read back, such as tags that are not a JSON array.
     case unreadableValue(table: String, column: String, detail: String)
+    /// Concurrent requests kept changing what this one needed; trying again later will do.
+    case contention(String)
     /// A transaction failed with `underlying` and rolling it back failed too.
     case rollbackFailed(underlying: any Error, rollback: any Error)
 
@@ -22,7 +24,7 @@ public enum StorageError: Error, CustomStringConvertible {
     /// broke, or it stayed locked (SQLite `BUSY`) past the timeout.
     public var isTransient: Bool {
         switch self {
-        case .cannotOpen: return true
+        case .cannotOpen, .contention: return true
         case let .postgres(sqlState, _, _): return sqlState == nil || sqlState?.hasPrefix("08") == true
         case let .sqlite(code, _, _): return code & 0xff == 5 || code & 0xff == 6
         default: return false
@@ -45,6 +47,8 @@ public enum StorageError: Error, CustomStringConvertible {
             return "an account named '\(name)' exists"
         case let .unreadableValue(table, column, detail):
             return "unreadable \(table).\(column): \(detail)"
+        case let .contention(detail):
+            return "contention: \(detail)"
         case let .rollbackFailed(underlying, rollback):
             return "\(underlying); rolling back failed too: \(rollback)"
         }

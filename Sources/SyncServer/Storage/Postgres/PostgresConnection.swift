@@ -8,9 +8,15 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     let dialect = SQLDialect.postgres
     private let handle: OpaquePointer
     private var statementNames: [String: String] = [:]
+    /// Statements run on connecting and again after every reset, such as `SET synchronous_commit`.
+    private let session: [String]
+    /// Set when a failure left the connection in a state nobody can vouch for; the next
+    /// `restoreIfBroken` resets it.
+    private var needsReset = false
 
-    /// Connects to `url` (a libpq connection URI). Errors name the host, never the password.
-    init(url: String) throws {
+    /// Connects to `url` (a libpq connection URI) and runs `session`. Errors name the host,
+    /// never the password.
+    init(url: String, session: [String] = []) throws {
         guard let handle = PQconnectdb(url) else {
             throw StorageError.cannotOpen(location: "PostgreSQL", reason: "libpq could not allocate a connection")
         }
@@ -20,20 +26,25 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
             throw StorageError.cannotOpen(location: "PostgreSQL", reason: reason)
         }
         self.handle = handle
+        self.session = session
         // Notices (such as "relation already exists, skipping") would go to stderr otherwise.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        for statement in session { try execute(statement) }
     }
 
     deinit { PQfinish(handle) }
 
-    /// Whether the connection still works; a broken one is reset, dropping its prepared statements.
+    /// Resets a broken connection, which drops its prepared statements and session settings,
+    /// and sets it up again.
     func restoreIfBroken() throws {
-        guard PQstatus(handle) != CONNECTION_OK else { return }
+        guard needsReset || PQstatus(handle) != CONNECTION_OK else { return }
         statementNames.removeAll()
         PQreset(handle)
         guard PQstatus(handle) == CONNECTION_OK else {
             throw StorageError.cannotOpen(location: "PostgreSQL", reason: Self.message(handle))
         }
+        needsReset = false
+        for statement in session { try execute(statement) }
     }
 
     @discardableResult
@@ -41,6 +52,64 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
         let result = try run(sql, parameters)
         defer { PQclear(result) }
         return Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
+    /// Sends every statement in pipeline mode and reads the answers after one sync: one round
+    /// trip. After a failure PostgreSQL skips the rest, and the first error is thrown.
+    func executeBatch(_ statements: [SQLStatement]) throws -> [Int] {
+        guard statements.count > 1 else { return try statements.map { try execute($0.sql, $0.parameters) } }
+        let names = try statements.map { try statementName(for: $0.sql) }
+        guard PQenterPipelineMode(handle) == 1 else {
+            throw StorageError.postgres(sqlState: nil, message: Self.message(handle), statement: "(entering pipeline mode)")
+        }
+        // Until the pipeline is drained the connection is unusable; if anything below throws
+        // early, the next checkout resets it.
+        needsReset = true
+        for (statement, name) in zip(statements, names) {
+            let sent = withCStrings(statement.parameters.map(\.text)) { pointers in
+                PQsendQueryPrepared(handle, name, Int32(pointers.count), pointers, nil, nil, 0)
+            }
+            guard sent == 1 else {
+                throw StorageError.postgres(sqlState: nil, message: Self.message(handle), statement: statement.sql)
+            }
+        }
+        guard PQpipelineSync(handle) == 1 else {
+            throw StorageError.postgres(sqlState: nil, message: Self.message(handle), statement: "(pipeline sync)")
+        }
+        var counts: [Int] = []
+        var firstError: StorageError?
+        for statement in statements {
+            guard let result = PQgetResult(handle) else {
+                throw StorageError.postgres(sqlState: nil, message: Self.message(handle), statement: statement.sql)
+            }
+            switch PQresultStatus(result) {
+            case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
+                counts.append(Int(String(cString: PQcmdTuples(result))) ?? 0)
+            case PGRES_PIPELINE_ABORTED:
+                break
+            default:
+                let sqlState = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+                firstError = firstError ?? .postgres(
+                    sqlState: sqlState, message: String(cString: PQresultErrorMessage(result)).trimmingTrailingNewlines(),
+                    statement: statement.sql)
+            }
+            PQclear(result)
+            // Each statement's results end with a NULL.
+            if let unexpected = PQgetResult(handle) {
+                PQclear(unexpected)
+                throw StorageError.postgres(sqlState: nil, message: "a second result in a pipeline", statement: statement.sql)
+            }
+        }
+        guard let sync = PQgetResult(handle), PQresultStatus(sync) == PGRES_PIPELINE_SYNC else {
+            throw StorageError.postgres(sqlState: nil, message: Self.message(handle), statement: "(pipeline sync)")
+        }
+        PQclear(sync)
+        guard PQexitPipelineMode(handle) == 1 else {
+            throw StorageError.postgres(sqlState: nil, message: Self.message(handle), statement: "(leaving pipeline mode)")
+        }
+        needsReset = false
+        if let firstError { throw firstError }
+        return counts
     }
 
     func query(_ sql: String, _ parameters: [SQLValue], _ body: (SQLRow) throws -> Void) throws {
@@ -53,14 +122,7 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
 
     private func run(_ sql: String, _ parameters: [SQLValue]) throws -> OpaquePointer {
         let name = try statementName(for: sql)
-        let texts: [String?] = parameters.map { value in
-            switch value {
-            case let .integer(number): return String(number)
-            case let .text(text): return text
-            case .null: return nil
-            }
-        }
-        let result = withCStrings(texts) { pointers in
+        let result = withCStrings(parameters.map(\.text)) { pointers in
             PQexecPrepared(handle, name, Int32(pointers.count), pointers, nil, nil, 0)
         }
         return try checked(result, sql)
@@ -98,6 +160,17 @@ private func withCStrings<R>(_ texts: [String?], _ body: ([UnsafePointer<CChar>?
     let copies = texts.map { $0.map { strdup($0) } ?? nil }
     defer { copies.forEach { free($0) } }
     return body(copies.map { $0.map { UnsafePointer($0) } })
+}
+
+extension SQLValue {
+    /// The parameter in PostgreSQL's text format; nil is NULL.
+    fileprivate var text: String? {
+        switch self {
+        case let .integer(number): return String(number)
+        case let .text(text): return text
+        case .null: return nil
+        }
+    }
 }
 
 extension String {

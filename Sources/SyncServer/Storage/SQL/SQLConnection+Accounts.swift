@@ -29,11 +29,10 @@ extension SQLConnection {
         return try first(sql, [.text(tokenHash)]) { AccountID(rawValue: try $0.integer(0)) }
     }
 
-    /// The account's last assigned cursor and its tombstone horizon. On PostgreSQL inside a write
-    /// transaction this locks the account row, which serializes the account's writers across
-    /// processes.
+    /// The account's last assigned cursor and its tombstone horizon; with `locking`, on
+    /// PostgreSQL, the account's row stays locked until the write transaction ends.
     func feedCounters(_ account: AccountID, locking: Bool) throws -> (head: Int64, horizon: Int64)? {
-        let sql = locking ? dialect.lockAccount : "SELECT head, horizon FROM accounts WHERE id = $1"
+        let sql = "SELECT ac.head, ac.horizon FROM accounts ac WHERE ac.id = $1" + (locking ? dialect.lockingRows(of: "ac") : "")
         return try first(sql, [.integer(account.rawValue)]) { (try $0.integer(0), try $0.integer(1)) }
     }
 }

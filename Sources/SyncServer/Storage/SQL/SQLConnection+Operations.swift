@@ -9,8 +9,8 @@ extension SQLConnection {
         try storedOperationAndClaim(key: key, account: account)?.operation
     }
 
-    /// Inserts the claim unless the key exists. Both engines wait for a concurrent insert of the
-    /// same key to commit, so exactly one request claims a new key.
+    /// Inserts the claim unless the key exists, in one atomic statement: of concurrent requests
+    /// with a new key exactly one inserts it.
     func insertClaim(_ claim: OperationClaim, account: AccountID, at date: Date) throws -> Bool {
         let sql = """
             INSERT INTO operations (account_id, key, fingerprint, method, article_id, claim_id, lease_until, created_at)
@@ -22,7 +22,8 @@ extension SQLConnection {
         ]) == 1
     }
 
-    /// Moves a running key from the claim `previousClaimID` (whose lease ended) to `claim`.
+    /// Moves a running key from the claim `previousClaimID` (whose lease ended) to `claim`, unless
+    /// another request moved or completed it first.
     func takeOverClaim(_ claim: OperationClaim, from previousClaimID: String, account: AccountID) throws -> Bool {
         let sql = """
             UPDATE operations SET claim_id = $3, lease_until = $4
@@ -34,17 +35,17 @@ extension SQLConnection {
         ]) == 1
     }
 
-    /// Stores the answer under the key, if `claim` still holds it.
-    func completeClaim(_ claim: OperationClaim, answer: StoredAnswer, account: AccountID, at date: Date) throws -> Bool {
-        let sql = """
+    /// The statement that stores the answer under the key, if `claim` still holds it (it then
+    /// changes one row).
+    func completion(of claim: OperationClaim, answer: StoredAnswer, account: AccountID, at date: Date) -> SQLStatement {
+        SQLStatement(
+            """
             UPDATE operations SET claim_id = NULL, lease_until = NULL, status = $3, etag = $4, response = $5,
                 completed_at = $6
             WHERE account_id = $1 AND key = $2 AND claim_id = $7 AND completed_at IS NULL
-            """
-        return try execute(sql, [
-            .integer(account.rawValue), .text(claim.key), .integer(Int64(answer.status)), SQLValue(answer.eTag),
-            .text(String(decoding: answer.body, as: UTF8.self)), SQLValue(date), .text(claim.claimID),
-        ]) == 1
+            """,
+            [.integer(account.rawValue), .text(claim.key), .integer(Int64(answer.status)), SQLValue(answer.eTag),
+             .text(String(decoding: answer.body, as: UTF8.self)), SQLValue(date), .text(claim.claimID)])
     }
 
     func deleteClaim(_ claim: OperationClaim, account: AccountID) throws {

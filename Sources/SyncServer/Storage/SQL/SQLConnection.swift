@@ -9,6 +9,10 @@ protocol SQLConnection: AnyObject {
 
     /// Runs a query and hands each row to `body`; the row is valid only during the call.
     func query(_ sql: String, _ parameters: [SQLValue], _ body: (SQLRow) throws -> Void) throws
+
+    /// Runs statements that return no rows, in order, stopping at the first that fails, and
+    /// answers how many rows each changed. PostgreSQL sends them in one round trip.
+    func executeBatch(_ statements: [SQLStatement]) throws -> [Int]
 }
 
 extension SQLConnection {
@@ -34,7 +38,7 @@ extension SQLConnection {
     /// Runs `body` in a transaction of `kind`: commits when it returns, rolls back when it throws.
     @discardableResult
     func transaction<T>(_ kind: TransactionKind, _ body: () throws -> T) throws -> T {
-        for statement in dialect.begin(kind) { try execute(statement) }
+        try execute(dialect.begin(kind))
         do {
             let result = try body()
             try execute("COMMIT")

@@ -20,23 +20,21 @@ enum SQLDialect: Sendable {
     }
 
     /// Starts a transaction of `kind`.
-    func begin(_ kind: TransactionKind) -> [String] {
+    func begin(_ kind: TransactionKind) -> String {
         switch (self, kind) {
-        case (.sqlite, .read): return ["BEGIN DEFERRED"]
-        // SQLite runs claims on a connection of their own opened with `synchronous = NORMAL`.
-        case (.sqlite, .write), (.sqlite, .claim): return ["BEGIN IMMEDIATE"]
-        case (.postgres, .read): return ["BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"]
-        case (.postgres, .write): return ["BEGIN"]
-        case (.postgres, .claim): return ["BEGIN", "SET LOCAL synchronous_commit TO OFF"]
+        case (.sqlite, .read): return "BEGIN DEFERRED"
+        case (.sqlite, .write): return "BEGIN IMMEDIATE"
+        case (.postgres, .read): return "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+        case (.postgres, .write): return "BEGIN"
         }
     }
 
-    /// Reads the account's feed counters and, on PostgreSQL, locks its row until the transaction
-    /// ends. SQLite needs no row lock: `BEGIN IMMEDIATE` already serializes every writer.
-    var lockAccount: String {
+    /// Appended to a query that must lock the rows of `table` (alias) it reads until the write
+    /// transaction ends. SQLite needs none: `BEGIN IMMEDIATE` already serializes every writer.
+    func lockingRows(of table: String) -> String {
         switch self {
-        case .sqlite: return "SELECT head, horizon FROM accounts WHERE id = $1"
-        case .postgres: return "SELECT head, horizon FROM accounts WHERE id = $1 FOR UPDATE"
+        case .sqlite: return ""
+        case .postgres: return " FOR UPDATE OF \(table)"
         }
     }
 
@@ -55,7 +53,16 @@ enum TransactionKind: Sendable {
     case read
     /// A durable write.
     case write
-    /// A write whose loss in a crash is harmless, so it skips waiting for the disk: an idempotency
-    /// claim (its request never got an answer). The next durable commit flushes it anyway.
-    case claim
+}
+
+/// Which connection a storage call needs.
+enum ConnectionRole: Sendable {
+    /// Reads, from a pool.
+    case reader
+    /// Durable writes: acknowledged means on disk.
+    case writer
+    /// Idempotency claims, in autocommit on connections that do not wait for the disk: losing a
+    /// claim in a crash is harmless (its request never got an answer), and the next durable
+    /// commit flushes it anyway.
+    case claims
 }

@@ -39,6 +39,10 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
         return Int(sqlite3_changes(handle))
     }
 
+    func executeBatch(_ statements: [SQLStatement]) throws -> [Int] {
+        try statements.map { try execute($0.sql, $0.parameters) }
+    }
+
     func query(_ sql: String, _ parameters: [SQLValue], _ body: (SQLRow) throws -> Void) throws {
         let statement = try prepared(sql, parameters)
         defer { sqlite3_reset(statement) }

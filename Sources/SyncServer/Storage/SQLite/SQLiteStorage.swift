@@ -11,7 +11,7 @@ final class SQLiteStorage: SQLBackedStorage, @unchecked Sendable {
     private struct Writers {
         /// Article writes, `synchronous = FULL`: acknowledged means on disk.
         let durable: SQLiteConnection
-        /// Idempotency claims, `synchronous = NORMAL` (see `TransactionKind.claim`).
+        /// Idempotency claims, `synchronous = NORMAL` (see `ConnectionRole.claims`).
         let claims: SQLiteConnection
     }
 
@@ -65,17 +65,18 @@ final class SQLiteStorage: SQLBackedStorage, @unchecked Sendable {
 
     deinit { close() }
 
-    func withConnection<T>(for kind: TransactionKind, _ body: (any SQLConnection) throws -> T) throws -> T {
-        switch kind {
-        case .read:
+    func withConnection<T>(for role: ConnectionRole, _ body: (any SQLConnection) throws -> T) throws -> T {
+        switch role {
+        case .reader:
             return try readers.withConnection(body)
-        case .write, .claim:
+        case .writer, .claims:
+            // One lock for both writers: SQLite lets one connection write at a time anyway.
             writerLock.lock()
             defer { writerLock.unlock() }
             guard let writers else {
                 throw StorageError.cannotOpen(location: Self.fileName, reason: "the storage was closed")
             }
-            return try body(kind == .write ? writers.durable : writers.claims)
+            return try body(role == .writer ? writers.durable : writers.claims)
         }
     }
 
