@@ -8,6 +8,7 @@ public struct ArticleChange: Codable, Hashable, Sendable {
     /// The change's position in the account's feed. Pass the last one seen as `since`.
     /// Clients must not assume any relation between cursors and revisions.
     public var cursor: Int64
+    /// The article's ID.
     public var id: String
     /// The revision this change created. After a deletion it is the tombstone's revision.
     public var revision: Int64
@@ -18,6 +19,7 @@ public struct ArticleChange: Codable, Hashable, Sendable {
     /// The article as this change left it; absent for a deletion.
     public var article: Article?
 
+    /// A change as the server answers with it.
     public init(cursor: Int64, id: String, revision: Int64, deleted: Bool, changedAt: Date, article: Article?) {
         self.cursor = cursor
         self.id = id

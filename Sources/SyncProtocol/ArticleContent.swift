@@ -3,15 +3,20 @@
 ///
 /// A `PUT` replaces the whole content: an optional field left out is absent afterwards.
 public struct ArticleContent: Codable, Hashable, Sendable {
+    /// The title; may be empty.
     public var title: String
     /// Markdown.
     public var body: String
     /// The folder's name; absent when the article is in no folder.
     public var folder: String?
+    /// Tag names, in the writer's order.
     public var tags: [String]?
+    /// Where the article is in the writer's process.
     public var status: ArticleStatus?
+    /// Whether the writer marked the article as a favorite.
     public var favorite: Bool?
 
+    /// Content with the given fields; optional ones left out are absent on the wire.
     public init(
         title: String, body: String, folder: String? = nil, tags: [String]? = nil,
         status: ArticleStatus? = nil, favorite: Bool? = nil
@@ -65,12 +70,15 @@ public struct ArticleContent: Codable, Hashable, Sendable {
 public struct FieldViolation: Hashable, Sendable, CustomStringConvertible {
     /// The JSON path of the field (`title`, `tags[2]`) or the header name (`If-Match`).
     public var field: String
+    /// Why, as words that follow the field's name: "must be a string".
     public var reason: String
 
+    /// A violation of `field`.
     public init(field: String, reason: String) {
         self.field = field
         self.reason = reason
     }
 
+    /// `tags[2] must be a string`.
     public var description: String { "\(field) \(reason)" }
 }

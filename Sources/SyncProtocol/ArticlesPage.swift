@@ -13,6 +13,7 @@ public struct ArticlesPage: Codable, Hashable, Sendable {
     /// Whether more articles follow; then pass the last article's ID as `after`.
     public var hasMore: Bool
 
+    /// A page as the server answers with it.
     public init(articles: [Article], cursor: Int64, hasMore: Bool) {
         self.articles = articles
         self.cursor = cursor

@@ -10,6 +10,7 @@ public struct ChangesPage: Codable, Hashable, Sendable {
     /// Whether more changes follow right away.
     public var hasMore: Bool
 
+    /// A page as the server answers with it.
     public init(changes: [ArticleChange], nextCursor: Int64, hasMore: Bool) {
         self.changes = changes
         self.nextCursor = nextCursor

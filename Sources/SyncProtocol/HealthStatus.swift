@@ -10,6 +10,7 @@ public struct HealthStatus: Codable, Hashable, Sendable {
     /// The largest page `changes` and `articles` return.
     public var maximumPageSize: Int
 
+    /// A health answer as the server gives it.
     public init(status: String, protocolVersion: Int, maximumBodyBytes: Int, maximumPageSize: Int) {
         self.status = status
         self.protocolVersion = protocolVersion

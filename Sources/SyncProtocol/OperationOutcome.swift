@@ -5,6 +5,7 @@
 /// resending it with the same key is safe. A resend is safe in every state: a completed key
 /// returns the stored answer again.
 public struct OperationOutcome: Codable, Hashable, Sendable {
+    /// Whether the first request with the key has finished.
     public enum State: String, Codable, Hashable, Sendable {
         /// The first request with the key has not finished; ask again after a moment.
         case running
@@ -12,10 +13,13 @@ public struct OperationOutcome: Codable, Hashable, Sendable {
         case completed
     }
 
+    /// The idempotency key asked about.
     public var key: String
+    /// `running` or `completed`.
     public var state: State
     /// `PUT` or `DELETE`.
     public var method: String
+    /// The article the write was for (`articleId` on the wire).
     public var articleID: String
     /// The stored answer's HTTP status, when completed.
     public var status: Int?
@@ -28,6 +32,7 @@ public struct OperationOutcome: Codable, Hashable, Sendable {
     /// The stored answer when it was an error (412, 404).
     public var problem: Problem?
 
+    /// An outcome as the server answers with it.
     public init(
         key: String, state: State, method: String, articleID: String, status: Int? = nil,
         eTag: String? = nil, article: Article? = nil, change: ArticleChange? = nil, problem: Problem? = nil

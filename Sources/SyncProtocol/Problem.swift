@@ -3,6 +3,7 @@
 ///     {"type": "urn:quire:problem:staleRevision", "title": "The base revision is not current",
 ///      "status": 412, "current": {"cursor": 57, "id": "5F0C…", "revision": 57, …}}
 public struct Problem: Codable, Hashable, Sendable, Error {
+    /// What went wrong; clients decide by it.
     public var type: ProblemType
     /// A short summary for people, the same for every problem of a type.
     public var title: String
@@ -15,6 +16,7 @@ public struct Problem: Codable, Hashable, Sendable, Error {
     /// For `staleRevision` and `notFound` on an article: the server's current version of it.
     public var current: ArticleChange?
 
+    /// A problem as the server answers with it.
     public init(
         type: ProblemType, title: String, status: Int, detail: String? = nil, field: String? = nil,
         current: ArticleChange? = nil

@@ -3,18 +3,23 @@
 /// Clients decide by the type, never by `title` or `detail`, which are for people. The set is
 /// open: a newer server may send a type this build does not name.
 public struct ProblemType: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+    /// The URI, `urn:quire:problem:<name>`.
     public var rawValue: String
 
+    /// The type with this URI, known to this build or not.
     public init(rawValue: String) { self.rawValue = rawValue }
 
     private init(_ name: String) { rawValue = "urn:quire:problem:\(name)" }
 
+    /// The URI.
     public var description: String { rawValue }
 
+    /// Reads the URI from a JSON string.
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)
     }
 
+    /// Writes the URI as a JSON string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)

@@ -4,6 +4,7 @@ import Foundation
 ///
 /// Sorted keys make an encoded answer a stable byte string, which the server stores for replays.
 public enum SyncJSON {
+    /// An encoder for request and answer bodies.
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
@@ -11,6 +12,7 @@ public enum SyncJSON {
         return encoder
     }
 
+    /// A decoder for request and answer bodies.
     public static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601

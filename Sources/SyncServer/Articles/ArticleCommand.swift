@@ -11,20 +11,26 @@ public struct ArticleCommand: Hashable, Sendable {
         case revision(Int64)
     }
 
+    /// What the write does.
     public enum Action: Hashable, Sendable {
+        /// `PUT`: replace the content, on the condition.
         case put(ArticleContent, Precondition)
         /// `DELETE` with `If-Match: "<revision>"`.
         case delete(revision: Int64)
     }
 
+    /// The article written, from the path.
     public var articleID: String
+    /// What is done to it, on which condition.
     public var action: Action
 
+    /// A command for the article `articleID`.
     public init(articleID: String, action: Action) {
         self.articleID = articleID
         self.action = action
     }
 
+    /// `PUT` or `DELETE`, as the request said.
     public var method: String {
         switch action {
         case .put: return "PUT"

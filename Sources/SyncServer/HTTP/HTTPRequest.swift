@@ -1,15 +1,15 @@
 /// A complete request as the daemon received it.
-public struct HTTPRequest: Sendable {
-    public var method: String
+struct HTTPRequest: Sendable {
+    var method: String
     /// The decoded path, without the query.
-    public var path: String
+    var path: String
     /// Query parameters; a parameter given without a value maps to "".
-    public var query: [String: String]
+    var query: [String: String]
     /// Header values by lowercase name; a header sent twice holds both values joined by ", ".
-    public var headers: [String: String]
-    public var body: [UInt8]
+    var headers: [String: String]
+    var body: [UInt8]
 
-    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
+    init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
                 body: [UInt8] = []) {
         self.method = method
         self.path = path
@@ -19,5 +19,5 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The value of the header `name`, in any case.
-    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    func header(_ name: String) -> String? { headers[name.lowercased()] }
 }

@@ -1,15 +1,15 @@
 import SyncProtocol
 
 /// An answer to send: status, headers and body.
-public struct HTTPResponse: Sendable {
-    public var status: Int
-    public var headers: [(name: String, value: String)]
-    public var body: [UInt8]
+struct HTTPResponse: Sendable {
+    var status: Int
+    var headers: [(name: String, value: String)]
+    var body: [UInt8]
     /// Words for the access log beside method, path and status (the account, a replay); never
     /// article text or tokens. Not sent.
-    public var logNote: String?
+    var logNote: String?
 
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], logNote: String? = nil) {
+    init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], logNote: String? = nil) {
         self.status = status
         self.headers = headers
         self.body = body

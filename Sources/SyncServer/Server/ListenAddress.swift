@@ -3,12 +3,17 @@ import Glibc
 /// The address `serve` binds: `127.0.0.1:7740` by default, `[::1]:7740` for IPv6, port 0 for any
 /// free port. Loopback unless the operator names another address.
 public struct ListenAddress: Hashable, Sendable, CustomStringConvertible {
+    /// An IPv4 or IPv6 address (no brackets).
     public var host: String
+    /// The TCP port; 0 asks the system for a free one.
     public var port: UInt16
 
+    /// The port `serve` uses unless told otherwise.
     public static let defaultPort: UInt16 = 7740
+    /// `127.0.0.1:7740`, the default.
     public static let loopback = ListenAddress(host: "127.0.0.1", port: defaultPort)
 
+    /// The address `host:port`.
     public init(host: String, port: UInt16) {
         self.host = host
         self.port = port
@@ -32,6 +37,7 @@ public struct ListenAddress: Hashable, Sendable, CustomStringConvertible {
         self.init(host: String(host), port: port)
     }
 
+    /// `HOST:PORT`, or `[HOST]:PORT` for IPv6.
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     /// A listening TCP socket bound to this address, and the port it got (port 0 picks one).

@@ -32,5 +32,6 @@ public struct ServerConfiguration: Sendable {
     /// How long shutdown waits for requests that have started.
     public var shutdownGrace: TimeInterval = 10
 
+    /// The defaults listed above.
     public init() {}
 }

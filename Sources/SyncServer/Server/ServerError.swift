@@ -7,6 +7,7 @@ public enum ServerError: Error, CustomStringConvertible {
     /// The libmicrohttpd found at run time is older than the one this code was checked with.
     case unsupportedLibrary(String)
 
+    /// One line for the operator.
     public var description: String {
         switch self {
         case let .invalidListenAddress(text): return "'\(text)' is not HOST:PORT with an IPv4 or [IPv6] address"

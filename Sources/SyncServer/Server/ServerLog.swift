@@ -19,6 +19,7 @@ public struct ServerLog: Sendable {
     /// A log that drops every line, for benchmarks.
     public static let discarding = ServerLog { _ in }
 
+    /// Writes `message` after a timestamp. Callers must keep article text and tokens out of it.
     public func write(_ message: String) {
         sink("\(Date().formatted(.iso8601)) \(message)")
     }

@@ -17,11 +17,20 @@ final class SyncService: Sendable {
         rateLimiter = configuration.rateLimit.map { RateLimiter(rate: $0, burst: max(1, $0 * 2)) }
     }
 
-    /// The answer to `request`; storage failures become 500 (or 503 for the health check) and are
-    /// logged with their SQL and codes, never with article text.
+    /// The answer to `request`. Storage failures become 500, or 503 when the storage is
+    /// unreachable or busy, and are logged with their SQL and codes, never with article text.
     func respond(to request: HTTPRequest) -> HTTPResponse {
         do {
-            return try route(request)
+            let route = Route(path: request.path)
+            if route == .health, request.method == "GET" { return health() }
+            let account = try authenticate(request)
+            let response: HTTPResponse
+            do {
+                response = try handle(request, route: route, account: account)
+            } catch let rejection as Rejection {
+                response = rejection.response
+            }
+            return response.noting(account)
         } catch let rejection as Rejection {
             return rejection.response
         } catch {
@@ -33,31 +42,21 @@ final class SyncService: Sendable {
         }
     }
 
-    private func route(_ request: HTTPRequest) throws -> HTTPResponse {
-        let route = Route(path: request.path)
-        if route == .health, request.method == "GET" { return health() }
-        let account = try authenticate(request)
+    private func handle(_ request: HTTPRequest, route: Route?, account: AccountID) throws -> HTTPResponse {
         if let rateLimiter, let retryAfter = rateLimiter.admit(account) {
             return .problem(.rateLimited(retryAfter: retryAfter), headers: [(SyncHeader.retryAfter, String(retryAfter))])
-                .noting(account)
         }
-        guard let route else { return HTTPResponse.problem(.notFound("no route \(request.path)")).noting(account) }
-        guard route.methods.contains(request.method) else {
-            return HTTPResponse.problem(.methodNotAllowed(request.method, allowed: route.methods),
-                                        headers: [(SyncHeader.allow, route.methods.joined(separator: ", "))]).noting(account)
-        }
-        do {
-            switch (route, request.method) {
-            case let (.article(id), "GET"): return try readArticle(id, account: account).noting(account)
-            case let (.article(id), "PUT"): return try put(id, request, account: account).noting(account)
-            case let (.article(id), "DELETE"): return try delete(id, request, account: account).noting(account)
-            case (.articles, _): return try snapshot(request, account: account).noting(account)
-            case (.changes, _): return try changes(request, account: account).noting(account)
-            case let (.operation(key), _): return try operation(key, account: account).noting(account)
-            default: return HTTPResponse.problem(.methodNotAllowed(request.method, allowed: route.methods)).noting(account)
-            }
-        } catch let rejection as Rejection {
-            return rejection.response.noting(account)
+        guard let route else { return .problem(.notFound("no route \(request.path)")) }
+        switch (route, request.method) {
+        case let (.article(id), "GET"): return try readArticle(id, account: account)
+        case let (.article(id), "PUT"): return try put(id, request, account: account)
+        case let (.article(id), "DELETE"): return try delete(id, request, account: account)
+        case (.articles, "GET"): return try snapshot(request, account: account)
+        case (.changes, "GET"): return try changes(request, account: account)
+        case let (.operation(key), "GET"): return try operation(key, account: account)
+        default:
+            return .problem(.methodNotAllowed(request.method, allowed: route.methods),
+                            headers: [(SyncHeader.allow, route.methods.joined(separator: ", "))])
         }
     }
 
@@ -114,45 +113,46 @@ final class SyncService: Sendable {
         return try perform(command, request, account: account)
     }
 
-    /// Applies a checked write. With an idempotency key: claims it first (answering 422, 409 or
-    /// the stored answer when it is known), then applies the write and stores its answer in one
-    /// transaction.
+    /// Applies a checked write. With an idempotency key it claims the key first, answering 422,
+    /// 409 or the stored answer when the key is known, and the write stores its answer under the
+    /// key in its own transaction.
     private func perform(_ command: ArticleCommand, _ request: HTTPRequest, account: AccountID) throws -> HTTPResponse {
-        guard let key = request.header(SyncHeader.idempotencyKey) else {
-            guard let answer = try storage.apply(command, account: account, claim: nil, now: Date()) else {
-                throw StorageError.unreadableValue(table: "operations", column: "claim_id", detail: "no claim, yet taken over")
+        let now = Date()
+        var claim: OperationClaim?
+        if let key = request.header(SyncHeader.idempotencyKey) {
+            try checkIdentifier(key, field: SyncHeader.idempotencyKey)
+            let candidate = OperationClaim(key: key, fingerprint: try command.fingerprint(), method: command.method,
+                                           articleID: command.articleID, leaseUntil: now + configuration.operationLease)
+            switch try storage.claimOperation(candidate, account: account, now: now) {
+            case let .existing(stored) where stored.fingerprint != candidate.fingerprint:
+                return .problem(.idempotencyKeyReused(key))
+            case let .existing(stored):
+                guard case let .completed(answer) = stored.state else { return operationInProgress(key) }
+                return response(answer, for: command, replayed: true)
+            case .claimed:
+                claim = candidate
+            }
+        }
+        do {
+            // Nil when the claim's lease ran out and a retry took the key over meanwhile.
+            guard let answer = try storage.apply(command, account: account, claim: claim, now: now) else {
+                return operationInProgress(claim?.key ?? "")
             }
             return response(answer, for: command, replayed: false)
-        }
-        try checkIdentifier(key, field: SyncHeader.idempotencyKey)
-        let now = Date()
-        let claim = OperationClaim(key: key, fingerprint: try command.fingerprint(), method: command.method,
-                                   articleID: command.articleID, leaseUntil: now + configuration.operationLease)
-        switch try storage.claimOperation(claim, account: account, now: now) {
-        case let .existing(stored) where stored.fingerprint != claim.fingerprint:
-            return .problem(.idempotencyKeyReused(key))
-        case .existing(let stored):
-            switch stored.state {
-            case .running:
-                return .problem(.operationInProgress(key), headers: [(SyncHeader.retryAfter, "1")])
-            case let .completed(answer):
-                return response(answer, for: command, replayed: true)
-            }
-        case .claimed:
-            do {
-                guard let answer = try storage.apply(command, account: account, claim: claim, now: now) else {
-                    return .problem(.operationInProgress(key), headers: [(SyncHeader.retryAfter, "1")])
-                }
-                return response(answer, for: command, replayed: false)
-            } catch {
+        } catch {
+            if let claim {
                 do {
                     try storage.abandonOperation(claim, account: account)
                 } catch let abandonError {
                     log.write("error: releasing idempotency key after a failed write (its lease will end): \(abandonError)")
                 }
-                throw error
             }
+            throw error
         }
+    }
+
+    private func operationInProgress(_ key: String) -> HTTPResponse {
+        .problem(.operationInProgress(key), headers: [(SyncHeader.retryAfter, "1")])
     }
 
     private func response(_ answer: StoredAnswer, for command: ArticleCommand, replayed: Bool) -> HTTPResponse {

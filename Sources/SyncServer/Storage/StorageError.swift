@@ -31,6 +31,7 @@ public enum StorageError: Error, CustomStringConvertible {
         }
     }
 
+    /// One line for the log, with codes and the statement.
     public var description: String {
         switch self {
         case let .sqlite(code, message, statement):
