@@ -57,15 +57,4 @@ import Testing
         let account = try #require(try reopened.account(tokenHash: token.hash))
         #expect(try reopened.article("a", account: account)?.article?.content.title == "In flight")
     }
-
-    @Test func aStorageThatStopsAnsweringGets503() throws {
-        let server = try TestServer()
-        defer { server.stop() }
-        server.storage.close()
-        let health = try server.client(nil).send("GET", SyncPath.health)
-        #expect(health.status == 503)
-        #expect(try health.decode(HealthStatus.self).status == "unavailable")
-        let answer = try server.client("qtk_any").send("GET", SyncPath.changes)
-        #expect(answer.status == 503 && answer.problem?.type == .unavailable && answer.header(SyncHeader.retryAfter) == "5")
-    }
 }
