@@ -7,8 +7,10 @@ import SyncProtocol
 /// `handler` synchronously for complete requests.
 ///
 /// The daemon itself enforces what must be decided before a body arrives: header size (431),
-/// declared body size (413), and refusing new requests while it shuts down (503). Connections
-/// idle longer than the timeout are closed, which also ends slow clients.
+/// declared body size (413), and refusing new requests while it shuts down (503). A connection
+/// that sends nothing for the timeout, mid-request or between requests, is closed. (A client
+/// that keeps trickling bytes within the timeout is not cut off: libmicrohttpd 0.9.75 has no
+/// timeout for a whole request.)
 ///
 /// `@unchecked Sendable`: `daemon` is written once before any callback runs and read after; the
 /// in-flight count is guarded by `condition`.
@@ -37,7 +39,7 @@ final class HTTPDaemon: @unchecked Sendable {
     init(configuration: Configuration, log: ServerLog, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws {
         let version = String(cString: MHD_get_version())
         let parts = version.split(separator: ".").map { Int($0) ?? 0 }
-        guard parts.lexicographicallyPrecedes(Self.minimumLibraryVersion) == false else {
+        guard !parts.lexicographicallyPrecedes(Self.minimumLibraryVersion) else {
             throw ServerError.unsupportedLibrary("libmicrohttpd \(version) is older than 0.9.75")
         }
         self.configuration = configuration

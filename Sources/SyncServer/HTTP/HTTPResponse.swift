@@ -29,8 +29,4 @@ struct HTTPResponse: Sendable {
         return HTTPResponse(status: problem.status, headers: [(SyncHeader.contentType, SyncMediaType.problem)] + headers,
                             body: body)
     }
-
-    func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
-    }
 }
