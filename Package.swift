@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "quire", targets: ["quire"]),
         .executable(name: "quire-bench", targets: ["quire-bench"]),
+        .executable(name: "quire-server", targets: ["quire-server"]),
     ],
     targets: [
         // MARK: C libraries from Debian, through pkg-config
@@ -34,11 +35,24 @@ let package = Package(
             name: "CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev", "libfontconfig-dev"])]),
 
+        // MARK: Sync protocol
+
+        // Codable wire types shared by the sync client and the server; Foundation only.
+        .target(name: "SyncProtocol"),
+
         // MARK: Domain
 
         // The domain. For now only the parts that need no store: shared value types, export,
         // import parsing and planning, three-way merge. ObjectGraph and SyncProtocol join later.
         .target(name: "Library", dependencies: ["CMark", "CPangoCairo"]),
+
+        // MARK: Server
+
+        // HTTP on libmicrohttpd, storage on SQLite or PostgreSQL with its own SQL.
+        .target(
+            name: "SyncServer",
+            dependencies: ["SyncProtocol", "CMicroHTTPD", "CSQLite", "CPostgres"],
+            exclude: ["README.md"]),
 
         // MARK: GTK binding and the app
 
@@ -51,7 +65,8 @@ let package = Package(
         // MARK: Executables
 
         .executableTarget(name: "quire", dependencies: ["QuireUI", "GtkKit"]),
-        .executableTarget(name: "quire-bench", dependencies: []),
+        .executableTarget(name: "quire-server", dependencies: ["SyncServer"]),
+        .executableTarget(name: "quire-bench", dependencies: ["SyncProtocol", "SyncServer", "CSQLite", "CPostgres"]),
 
         // MARK: Build tools
 
@@ -62,6 +77,9 @@ let package = Package(
 
         // MARK: Tests
 
+        .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
+        // Depends on quire-server so that the executable the process tests spawn is built with them.
+        .testTarget(name: "SyncServerTests", dependencies: ["SyncProtocol", "SyncServer", "quire-server"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library"], exclude: ["Fixtures"]),
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "GtkShim", "CGtk"]),
         .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "GtkKit", "CGtk", "quire"]),

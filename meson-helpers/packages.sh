@@ -37,6 +37,7 @@ TEST_PACKAGES=(
   ninja-build
   poppler-utils
   postgresql
+  python3-yaml
   xauth
   xdotool
   xvfb

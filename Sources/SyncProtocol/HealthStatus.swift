@@ -1,0 +1,20 @@
+/// The answer to `GET /v1/health`: 200 when the server and its storage answer, 503 otherwise.
+/// It tells nothing about accounts and needs no token.
+public struct HealthStatus: Codable, Hashable, Sendable {
+    /// `ok`, or `unavailable` with 503.
+    public var status: String
+    /// `SyncPath.version` of the server.
+    public var protocolVersion: Int
+    /// The largest request body the server accepts, in bytes.
+    public var maximumBodyBytes: Int
+    /// The largest page `changes` and `articles` return.
+    public var maximumPageSize: Int
+
+    /// A health answer as the server gives it.
+    public init(status: String, protocolVersion: Int, maximumBodyBytes: Int, maximumPageSize: Int) {
+        self.status = status
+        self.protocolVersion = protocolVersion
+        self.maximumBodyBytes = maximumBodyBytes
+        self.maximumPageSize = maximumPageSize
+    }
+}

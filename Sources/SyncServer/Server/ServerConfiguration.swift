@@ -1,0 +1,37 @@
+import Foundation
+
+/// How `serve` runs; every field has a command-line option.
+public struct ServerConfiguration: Sendable {
+    /// `--listen`.
+    public var listen = ListenAddress.loopback
+    /// `--threads`: libmicrohttpd's thread pool, and the most database connections used at once.
+    public var threads = 8
+    /// `--max-body-bytes`: larger bodies get 413.
+    public var maximumBodyBytes = 4 * 1024 * 1024
+    /// `--max-header-bytes`: larger header sections get 431.
+    public var maximumHeaderBytes = 16 * 1024
+    /// Open connections at once; more wait in the listen queue.
+    public var maximumConnections = 512
+    /// `--client-timeout`: a connection that sends or reads nothing for this long is closed.
+    public var clientTimeoutSeconds = 30
+    /// `--page-size`: the largest page of `changes` and `articles`; larger limits are capped.
+    public var maximumPageSize = 1000
+    /// The page size when the request names none.
+    public var defaultPageSize = 100
+    /// `--rate-limit`: requests per second per account (bursts of twice as many, at least one), or
+    /// nil for none.
+    public var rateLimit: Double? = 200
+    /// `--operation-lease`: how long a running idempotency claim blocks its key. After that, a
+    /// server that died mid-request no longer blocks the client's retry.
+    public var operationLease: TimeInterval = 30
+    /// `--retention`: how long tombstones, superseded revisions and answers stored for
+    /// idempotency keys are kept. A client offline for longer resyncs from a snapshot.
+    public var retention: TimeInterval = 30 * 24 * 3600
+    /// `--purge-interval`: how often the server removes what is past retention (0: never).
+    public var purgeInterval: TimeInterval = 3600
+    /// How long shutdown waits for requests that have started.
+    public var shutdownGrace: TimeInterval = 10
+
+    /// The defaults listed above.
+    public init() {}
+}

@@ -1,0 +1,266 @@
+import Foundation
+import SyncProtocol
+
+/// Answers sync requests: authentication, rate limit, routing, the idempotent write path, reads.
+///
+/// It holds no state but the rate limiter; everything else is in `storage`.
+final class SyncService: Sendable {
+    private let storage: any SyncStorage
+    private let configuration: ServerConfiguration
+    private let rateLimiter: RateLimiter?
+    private let log: ServerLog
+
+    init(storage: any SyncStorage, configuration: ServerConfiguration, log: ServerLog) {
+        self.storage = storage
+        self.configuration = configuration
+        self.log = log
+        rateLimiter = configuration.rateLimit.map { RateLimiter(rate: $0, burst: max(1, $0 * 2)) }
+    }
+
+    /// The answer to `request`. Storage failures become 500, or 503 when the storage is
+    /// unreachable or busy, and are logged with their SQL and codes, never with article text.
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        do {
+            let route = Route(path: request.path)
+            if route == .health, request.method == "GET" { return health() }
+            let account = try authenticate(request)
+            let response: HTTPResponse
+            do {
+                response = try handle(request, route: route, account: account)
+            } catch let rejection as Rejection {
+                response = rejection.response
+            }
+            return response.noting(account)
+        } catch let rejection as Rejection {
+            return rejection.response
+        } catch {
+            log.write("error: \(request.method) \(Route(path: request.path)?.template ?? "(unknown path)"): \(error)")
+            if let storageError = error as? StorageError, storageError.isTransient {
+                return .problem(.unavailable("the storage is unreachable or busy"), headers: [(SyncHeader.retryAfter, "5")])
+            }
+            return .problem(.internalError)
+        }
+    }
+
+    private func handle(_ request: HTTPRequest, route: Route?, account: AccountID) throws -> HTTPResponse {
+        if let rateLimiter, let retryAfter = rateLimiter.admit(account) {
+            return .problem(.rateLimited(retryAfter: retryAfter), headers: [(SyncHeader.retryAfter, String(retryAfter))])
+        }
+        guard let route else { return .problem(.notFound("no route \(request.path)")) }
+        switch (route, request.method) {
+        case let (.article(id), "GET"): return try readArticle(id, account: account)
+        case let (.article(id), "PUT"): return try put(id, request, account: account)
+        case let (.article(id), "DELETE"): return try delete(id, request, account: account)
+        case (.articles, "GET"): return try snapshot(request, account: account)
+        case (.changes, "GET"): return try changes(request, account: account)
+        case let (.operation(key), "GET"): return try operation(key, account: account)
+        default:
+            return .problem(.methodNotAllowed(request.method, allowed: route.methods),
+                            headers: [(SyncHeader.allow, route.methods.joined(separator: ", "))])
+        }
+    }
+
+    // MARK: Authentication
+
+    private func authenticate(_ request: HTTPRequest) throws -> AccountID {
+        let challenge = "Bearer realm=\"quire\""
+        guard let header = request.header(SyncHeader.authorization) else {
+            throw Rejection(.problem(.unauthorized("send Authorization: Bearer <token>"),
+                                     headers: [(SyncHeader.wwwAuthenticate, challenge)]))
+        }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty,
+              let account = try storage.account(tokenHash: AccountToken(text: String(parts[1])).hash)
+        else {
+            throw Rejection(.problem(.unauthorized("the token is unknown or revoked"),
+                                     headers: [(SyncHeader.wwwAuthenticate, challenge + ", error=\"invalid_token\"")]))
+        }
+        return account
+    }
+
+    // MARK: Writes
+
+    private func put(_ id: String, _ request: HTTPRequest, account: AccountID) throws -> HTTPResponse {
+        try checkIdentifier(id, field: "id")
+        let contentType = request.header(SyncHeader.contentType)
+        let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard mediaType == SyncMediaType.json else { throw Rejection(.problem(.unsupportedMediaType(contentType))) }
+        let precondition: ArticleCommand.Precondition
+        switch (request.header(SyncHeader.ifMatch), request.header(SyncHeader.ifNoneMatch)) {
+        case (nil, nil):
+            throw Rejection(.problem(.preconditionRequired))
+        case (_?, _?):
+            throw invalid(SyncHeader.ifNoneMatch, "cannot be sent with If-Match")
+        case let (ifMatch?, nil):
+            precondition = .revision(try revision(ifMatch))
+        case let (nil, ifNoneMatch?):
+            guard ifNoneMatch.trimmingCharacters(in: .whitespaces) == "*" else { throw invalid(SyncHeader.ifNoneMatch, "must be *") }
+            precondition = .absent
+        }
+        switch ArticleContentDecoder.decode(request.body) {
+        case let .failure(problem):
+            return .problem(problem)
+        case let .success(content):
+            return try perform(ArticleCommand(articleID: id, action: .put(content, precondition)), request, account: account)
+        }
+    }
+
+    private func delete(_ id: String, _ request: HTTPRequest, account: AccountID) throws -> HTTPResponse {
+        try checkIdentifier(id, field: "id")
+        if request.header(SyncHeader.ifNoneMatch) != nil { throw invalid(SyncHeader.ifNoneMatch, "is not allowed on DELETE") }
+        guard let ifMatch = request.header(SyncHeader.ifMatch) else { throw Rejection(.problem(.preconditionRequired)) }
+        let command = ArticleCommand(articleID: id, action: .delete(revision: try revision(ifMatch)))
+        return try perform(command, request, account: account)
+    }
+
+    /// Applies a checked write. With an idempotency key it claims the key first, answering 422,
+    /// 409 or the stored answer when the key is known, and the write stores its answer under the
+    /// key in its own transaction.
+    private func perform(_ command: ArticleCommand, _ request: HTTPRequest, account: AccountID) throws -> HTTPResponse {
+        let now = Date()
+        var claim: OperationClaim?
+        if let key = request.header(SyncHeader.idempotencyKey) {
+            try checkIdentifier(key, field: SyncHeader.idempotencyKey)
+            let candidate = OperationClaim(key: key, fingerprint: try command.fingerprint(), method: command.method,
+                                           articleID: command.articleID, leaseUntil: now + configuration.operationLease)
+            switch try storage.claimOperation(candidate, account: account, now: now) {
+            case let .existing(stored) where stored.fingerprint != candidate.fingerprint:
+                return .problem(.idempotencyKeyReused(key))
+            case let .existing(stored):
+                guard case let .completed(answer) = stored.state else { return operationInProgress(key) }
+                return response(answer, for: command, replayed: true)
+            case .claimed:
+                claim = candidate
+            }
+        }
+        do {
+            // Nil when the claim's lease ran out and a retry took the key over meanwhile.
+            guard let answer = try storage.apply(command, account: account, claim: claim, now: now) else {
+                return operationInProgress(claim?.key ?? "")
+            }
+            return response(answer, for: command, replayed: false)
+        } catch {
+            if let claim {
+                do {
+                    try storage.abandonOperation(claim, account: account)
+                } catch let abandonError {
+                    log.write("error: releasing idempotency key after a failed write (its lease will end): \(abandonError)")
+                }
+            }
+            throw error
+        }
+    }
+
+    private func operationInProgress(_ key: String) -> HTTPResponse {
+        .problem(.operationInProgress(key), headers: [(SyncHeader.retryAfter, "1")])
+    }
+
+    private func response(_ answer: StoredAnswer, for command: ArticleCommand, replayed: Bool) -> HTTPResponse {
+        var headers = [(SyncHeader.contentType, answer.isSuccess ? SyncMediaType.json : SyncMediaType.problem)]
+        if let eTag = answer.eTag { headers.append((SyncHeader.eTag, eTag)) }
+        if answer.status == 201 { headers.append((SyncHeader.location, SyncPath.article(command.articleID))) }
+        if replayed { headers.append((SyncHeader.idempotentReplayed, "true")) }
+        return HTTPResponse(status: answer.status, headers: headers, body: answer.body, logNote: replayed ? "replayed" : nil)
+    }
+
+    // MARK: Reads
+
+    private func health() -> HTTPResponse {
+        var status = HealthStatus(status: "ok", protocolVersion: SyncPath.version,
+                                  maximumBodyBytes: configuration.maximumBodyBytes,
+                                  maximumPageSize: configuration.maximumPageSize)
+        do {
+            try storage.checkHealth()
+            return try .json(200, status)
+        } catch {
+            log.write("error: health check: \(error)")
+            status.status = "unavailable"
+            // HealthStatus holds strings and integers: JSONEncoder cannot fail on it.
+            return try! .json(503, status, headers: [(SyncHeader.retryAfter, "5")])
+        }
+    }
+
+    private func readArticle(_ id: String, account: AccountID) throws -> HTTPResponse {
+        try checkIdentifier(id, field: "id")
+        let current = try storage.article(id, account: account)
+        guard let current, let article = current.article else { return .problem(.articleNotFound(id, current: current)) }
+        return try .json(200, article, headers: [(SyncHeader.eTag, RevisionTag.format(article.revision))])
+    }
+
+    private func changes(_ request: HTTPRequest, account: AccountID) throws -> HTTPResponse {
+        var since: Int64 = 0
+        if let text = request.query[SyncPath.Query.since] {
+            guard let value = Int64(text), value >= 0 else { throw invalid(SyncPath.Query.since, "must be a cursor (an integer ≥ 0)") }
+            since = value
+        }
+        switch try storage.changes(account: account, since: since, limit: try pageLimit(request)) {
+        case let .page(page): return try .json(200, page)
+        case .resyncRequired: return .problem(.resyncRequired)
+        }
+    }
+
+    private func snapshot(_ request: HTTPRequest, account: AccountID) throws -> HTTPResponse {
+        let after = request.query[SyncPath.Query.after]
+        if let after { try checkIdentifier(after, field: SyncPath.Query.after) }
+        return try .json(200, try storage.snapshot(account: account, after: after, limit: try pageLimit(request)))
+    }
+
+    private func operation(_ key: String, account: AccountID) throws -> HTTPResponse {
+        try checkIdentifier(key, field: "key")
+        guard let stored = try storage.operation(key: key, account: account) else {
+            return .problem(.notFound("no operation with this key"))
+        }
+        var outcome = OperationOutcome(key: key, state: .running, method: stored.method, articleID: stored.articleID)
+        if case let .completed(answer) = stored.state {
+            outcome.state = .completed
+            outcome.status = answer.status
+            outcome.eTag = answer.eTag
+            let decoder = SyncJSON.decoder()
+            let body = Data(answer.body)
+            switch (answer.isSuccess, stored.method) {
+            case (true, "DELETE"): outcome.change = try decoder.decode(ArticleChange.self, from: body)
+            case (true, _): outcome.article = try decoder.decode(Article.self, from: body)
+            case (false, _): outcome.problem = try decoder.decode(Problem.self, from: body)
+            }
+        }
+        return try .json(200, outcome)
+    }
+
+    // MARK: Checks
+
+    private func pageLimit(_ request: HTTPRequest) throws -> Int {
+        guard let text = request.query[SyncPath.Query.limit] else { return configuration.defaultPageSize }
+        guard let value = Int(text), value >= 1 else { throw invalid(SyncPath.Query.limit, "must be an integer ≥ 1") }
+        return min(value, configuration.maximumPageSize)
+    }
+
+    private func revision(_ ifMatch: String) throws -> Int64 {
+        guard let revision = RevisionTag.parse(ifMatch) else { throw invalid(SyncHeader.ifMatch, "must be one strong tag \"<revision>\"") }
+        return revision
+    }
+
+    private func checkIdentifier(_ text: String, field: String) throws {
+        guard SyncIdentifier.isValid(text) else {
+            throw invalid(field, "must be 1 to \(SyncIdentifier.maximumLength) characters of A-Z a-z 0-9 - . _ ~")
+        }
+    }
+
+    private func invalid(_ field: String, _ reason: String) -> Rejection {
+        Rejection(.problem(.invalidField(FieldViolation(field: field, reason: reason))))
+    }
+}
+
+/// A request refused before it reached storage; its answer travels up as an error.
+private struct Rejection: Error {
+    let response: HTTPResponse
+    init(_ response: HTTPResponse) { self.response = response }
+}
+
+extension HTTPResponse {
+    /// Adds the account to the access log line.
+    fileprivate func noting(_ account: AccountID) -> HTTPResponse {
+        var response = self
+        response.logNote = "account=\(account)" + (logNote.map { " \($0)" } ?? "")
+        return response
+    }
+}

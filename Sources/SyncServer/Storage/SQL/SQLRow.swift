@@ -1,0 +1,62 @@
+import CPostgres
+import CSQLite
+
+/// The current row of a query, read by column index (no lookups by name in the loops).
+struct SQLRow {
+    fileprivate enum Source {
+        case sqlite(OpaquePointer)
+        case postgres(OpaquePointer, row: Int32)
+    }
+
+    private let source: Source
+    /// For errors: the statement that produced the row.
+    let statement: String
+
+    init(sqlite statement: OpaquePointer, sql: String) {
+        source = .sqlite(statement)
+        self.statement = sql
+    }
+
+    init(postgres result: OpaquePointer, row: Int32, sql: String) {
+        source = .postgres(result, row: row)
+        self.statement = sql
+    }
+
+    func isNull(_ column: Int32) -> Bool {
+        switch source {
+        case let .sqlite(handle): return sqlite3_column_type(handle, column) == SQLITE_NULL
+        case let .postgres(result, row): return PQgetisnull(result, row, column) == 1
+        }
+    }
+
+    func integer(_ column: Int32) throws -> Int64 {
+        switch source {
+        case let .sqlite(handle):
+            return sqlite3_column_int64(handle, column)
+        case let .postgres(result, row):
+            let text = String(cString: PQgetvalue(result, row, column))
+            guard let value = Int64(text) else {
+                throw StorageError.unreadableValue(table: "result", column: "\(column)", detail: "'\(text)' in: \(statement)")
+            }
+            return value
+        }
+    }
+
+    func text(_ column: Int32) -> String {
+        switch source {
+        case let .sqlite(handle):
+            guard let bytes = sqlite3_column_text(handle, column) else { return "" }
+            let count = Int(sqlite3_column_bytes(handle, column))
+            return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        case let .postgres(result, row):
+            let count = Int(PQgetlength(result, row, column))
+            return PQgetvalue(result, row, column).withMemoryRebound(to: UInt8.self, capacity: count) {
+                String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+            }
+        }
+    }
+
+    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+
+    func optionalInteger(_ column: Int32) throws -> Int64? { isNull(column) ? nil : try integer(column) }
+}

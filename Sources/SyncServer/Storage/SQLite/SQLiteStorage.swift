@@ -1,0 +1,91 @@
+import Foundation
+import Glibc
+
+/// Storage in one SQLite file, `quire-server.sqlite3` in the data folder: WAL, `synchronous =
+/// FULL` for writes, one writer at a time and a pool of readers. One serving process per folder;
+/// the account verbs may run beside it.
+final class SQLiteStorage: SQLBackedStorage, @unchecked Sendable {
+    /// The database file's name inside the data folder.
+    static let fileName = "quire-server.sqlite3"
+
+    private struct Writers {
+        /// Article writes, `synchronous = FULL`: acknowledged means on disk.
+        let durable: SQLiteConnection
+        /// Idempotency claims, `synchronous = NORMAL` (see `ConnectionRole.claims`).
+        let claims: SQLiteConnection
+    }
+
+    /// `@unchecked Sendable` is sound because `writers` and `servingLock` are only touched under
+    /// `writerLock`, and the pool guards its own state.
+    private let writerLock = NSLock()
+    private var writers: Writers?
+    private var servingLock: Int32?
+    private let readers: ConnectionPool<SQLiteConnection>
+
+    /// Opens (creating) the database in `directory`. With `serving`, takes the folder's lock so
+    /// that a second server cannot use it, and drops idempotency claims left by a server that
+    /// died: no other process can hold a live one.
+    init(directory: URL, readers readerCount: Int, serving: Bool) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        if serving {
+            let lockPath = directory.appendingPathComponent("serve.lock").path
+            let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else {
+                throw StorageError.cannotOpen(location: lockPath, reason: String(cString: strerror(errno)))
+            }
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                Glibc.close(descriptor)
+                throw StorageError.dataDirectoryInUse(path: directory.path)
+            }
+            servingLock = descriptor
+        }
+        let path = directory.appendingPathComponent(Self.fileName).path
+        do {
+            let durable = try SQLiteConnection(path: path, pragmas: [
+                "PRAGMA busy_timeout = 10000", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL",
+                "PRAGMA foreign_keys = ON",
+            ])
+            let claims = try SQLiteConnection(path: path, pragmas: [
+                "PRAGMA busy_timeout = 10000", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON",
+            ])
+            try StorageSchema.migrate(durable)
+            if serving {
+                try durable.transaction(.write) { try durable.execute("DELETE FROM operations WHERE completed_at IS NULL") }
+            }
+            writers = Writers(durable: durable, claims: claims)
+        } catch {
+            if let servingLock { Glibc.close(servingLock) }
+            throw error
+        }
+        readers = ConnectionPool(capacity: readerCount) {
+            try SQLiteConnection(path: path, pragmas: ["PRAGMA busy_timeout = 10000", "PRAGMA query_only = ON"])
+        }
+    }
+
+    deinit { close() }
+
+    func withConnection<T>(for role: ConnectionRole, _ body: (any SQLConnection) throws -> T) throws -> T {
+        switch role {
+        case .reader:
+            return try readers.withConnection(body)
+        case .writer, .claims:
+            // One lock for both writers: SQLite lets one connection write at a time anyway.
+            writerLock.lock()
+            defer { writerLock.unlock() }
+            guard let writers else {
+                throw StorageError.cannotOpen(location: Self.fileName, reason: "the storage was closed")
+            }
+            return try body(role == .writer ? writers.durable : writers.claims)
+        }
+    }
+
+    func close() {
+        readers.close()
+        writerLock.lock()
+        writers = nil
+        if let servingLock { Glibc.close(servingLock) }
+        servingLock = nil
+        writerLock.unlock()
+    }
+}

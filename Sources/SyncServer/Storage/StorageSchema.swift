@@ -1,0 +1,87 @@
+/// The tables both engines share, and their version.
+///
+/// The change feed is the `revisions` table: one row per committed change, keyed by the account's
+/// cursor. `accounts.head` is the last cursor assigned; the write transaction locks the account,
+/// increments it and inserts the revision, so cursors commit in order and a reader never sees a
+/// later cursor before an earlier one. An article's revision is the cursor of the change that made
+/// it, which keeps revisions unique per article forever, even across delete and re-create.
+enum StorageSchema {
+    /// Bumped by every change to the tables below; a server refuses a newer database.
+    static let version = 1
+
+    static func statements(_ dialect: SQLDialect) -> [String] {
+        let id = "TEXT\(dialect.bytewiseCollation) NOT NULL"
+        return [
+            """
+            CREATE TABLE IF NOT EXISTS accounts (
+                \(dialect.accountIDColumn),
+                name TEXT NOT NULL UNIQUE,
+                token_hash TEXT NOT NULL UNIQUE,
+                created_at BIGINT NOT NULL,
+                revoked_at BIGINT,
+                head BIGINT NOT NULL DEFAULT 0,
+                horizon BIGINT NOT NULL DEFAULT 0)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS revisions (
+                account_id BIGINT NOT NULL REFERENCES accounts (id),
+                cursor BIGINT NOT NULL,
+                article_id \(id),
+                deleted SMALLINT NOT NULL,
+                changed_at BIGINT NOT NULL,
+                title TEXT,
+                body TEXT,
+                folder TEXT,
+                tags TEXT,
+                status TEXT,
+                favorite SMALLINT,
+                PRIMARY KEY (account_id, cursor))
+            """,
+            "CREATE INDEX IF NOT EXISTS revisions_by_article ON revisions (account_id, article_id)",
+            """
+            CREATE TABLE IF NOT EXISTS articles (
+                account_id BIGINT NOT NULL REFERENCES accounts (id),
+                article_id \(id),
+                revision BIGINT NOT NULL,
+                deleted SMALLINT NOT NULL,
+                changed_at BIGINT NOT NULL,
+                PRIMARY KEY (account_id, article_id))
+            """,
+            "CREATE INDEX IF NOT EXISTS articles_tombstones ON articles (changed_at) WHERE deleted = 1",
+            """
+            CREATE TABLE IF NOT EXISTS operations (
+                account_id BIGINT NOT NULL REFERENCES accounts (id),
+                key TEXT NOT NULL,
+                fingerprint TEXT NOT NULL,
+                method TEXT NOT NULL,
+                article_id TEXT NOT NULL,
+                claim_id TEXT,
+                lease_until BIGINT,
+                status INTEGER,
+                etag TEXT,
+                response TEXT,
+                created_at BIGINT NOT NULL,
+                completed_at BIGINT,
+                PRIMARY KEY (account_id, key))
+            """,
+            "CREATE TABLE IF NOT EXISTS schema_info (version INTEGER NOT NULL)",
+        ]
+    }
+
+    /// Creates the tables when they are missing and checks the version of existing ones.
+    static func migrate(_ connection: any SQLConnection) throws {
+        try connection.transaction(.write) {
+            if let lock = connection.dialect.migrationLock { try connection.execute(lock) }
+            for statement in statements(connection.dialect) { try connection.execute(statement) }
+            let found = try connection.first("SELECT version FROM schema_info", []) { try $0.integer(0) }
+            switch found {
+            case nil:
+                try connection.execute("INSERT INTO schema_info (version) VALUES ($1)", [.integer(Int64(version))])
+            case let found? where found > version:
+                throw StorageError.incompatibleSchema(found: Int(found), supported: version)
+            default:
+                break
+            }
+        }
+    }
+}

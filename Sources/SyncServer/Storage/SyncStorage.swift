@@ -1,0 +1,61 @@
+import Foundation
+import SyncProtocol
+
+/// Everything the server keeps, behind one interface with two implementations: `SQLiteStorage`
+/// (one process, the default) and `PostgresStorage` (any number of processes on one database).
+///
+/// The server holds no state of its own beyond a per-process rate limit, so whatever one
+/// process commits here every other process serves at once. Every method that touches articles,
+/// keys or cursors takes the account, and every statement filters by it.
+public protocol SyncStorage: Sendable {
+    /// Creates an account whose token has the SHA-256 `tokenHash`.
+    /// Throws `StorageError.accountExists` when the name is taken.
+    func addAccount(name: String, tokenHash: String, at date: Date) throws -> Account
+
+    /// Every account, revoked ones included, by name.
+    func accounts() throws -> [Account]
+
+    /// Stops the account's token from working; its articles stay. False when there is no such
+    /// active account.
+    func revokeAccount(name: String, at date: Date) throws -> Bool
+
+    /// The active account whose token hashes to `tokenHash`.
+    func account(tokenHash: String) throws -> AccountID?
+
+    /// The article's current server version: its content, its tombstone, or nil.
+    func article(_ id: String, account: AccountID) throws -> ArticleChange?
+
+    /// Changes after `since` in commit order, at most `limit`, or `.resyncRequired` when `since`
+    /// is older than the tombstone horizon or newer than anything this account's feed gave.
+    func changes(account: AccountID, since: Int64, limit: Int) throws -> ChangeFeedRead
+
+    /// Live articles with IDs after `after` (bytewise), at most `limit`, with the feed position.
+    func snapshot(account: AccountID, after: String?, limit: Int) throws -> ArticlesPage
+
+    /// Records that a request with `claim.key` is running, unless the key is known: then it
+    /// returns what is stored (a completed answer, or another request's live claim). A running
+    /// claim whose lease ended (its server died) is taken over when the fingerprints agree.
+    func claimOperation(_ claim: OperationClaim, account: AccountID, now: Date) throws -> ClaimOutcome
+
+    /// Drops a running claim whose request failed without an answer worth keeping (a 500).
+    func abandonOperation(_ claim: OperationClaim, account: AccountID) throws
+
+    /// What is stored under the idempotency key.
+    func operation(key: String, account: AccountID) throws -> StoredOperation?
+
+    /// Applies `command` in one serialized write transaction: checks the precondition against the
+    /// current version, assigns the next cursor of the account's feed when it writes, and stores
+    /// the answer under `claim`'s key in the same transaction. Returns nil, writing nothing, when
+    /// the claim was taken over meanwhile.
+    func apply(_ command: ArticleCommand, account: AccountID, claim: OperationClaim?, now: Date) throws -> StoredAnswer?
+
+    /// Removes what is older than `cutoff`: tombstones (moving each account's horizon past them),
+    /// revisions that a later one superseded, completed operations and dead claims.
+    func purge(before cutoff: Date) throws -> PurgeReport
+
+    /// Throws when the database does not answer.
+    func checkHealth() throws
+
+    /// Releases the database (and SQLite's serving lock); every later call throws.
+    func close()
+}

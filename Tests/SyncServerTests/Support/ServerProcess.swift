@@ -1,0 +1,94 @@
+import Foundation
+import Glibc
+
+/// A real `quire-server` executable, started by the test, with its log in a file.
+final class ServerProcess {
+    let process = Process()
+    let port: UInt16
+    let logFile: URL
+
+    /// The `quire-server` built beside the test bundle.
+    static var executable: URL {
+        get throws {
+            var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            // The test runner may run from inside the bundle's folder structure.
+            for _ in 0..<4 {
+                let candidate = folder.appendingPathComponent("quire-server")
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+                folder.deleteLastPathComponent()
+            }
+            throw ProcessError("quire-server is not beside the tests (\(CommandLine.arguments[0])); build it with `swift build`")
+        }
+    }
+
+    /// Runs a verb to completion (`account add NAME --data DIR`) and answers its standard output.
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = try executable
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Starts `quire-server serve` on an ephemeral port with `arguments` (storage options and
+    /// limits) and waits for its "listening" line.
+    init(serve arguments: [String], logFile: URL) throws {
+        self.logFile = logFile
+        process.executableURL = try Self.executable
+        process.arguments = ["serve", "--listen", "127.0.0.1:0"] + arguments
+        guard FileManager.default.createFile(atPath: logFile.path, contents: nil) else {
+            throw ProcessError("cannot create \(logFile.path)")
+        }
+        process.standardError = try FileHandle(forWritingTo: logFile)
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty {
+                process.waitUntilExit()
+                let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+                throw ProcessError("quire-server exited with \(process.terminationStatus) before listening: \(log)")
+            }
+            line += chunk
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let portText = text.split(separator: ":").last, let port = UInt16(portText) else {
+            process.terminate()
+            throw ProcessError("unexpected first line '\(text)'")
+        }
+        self.port = port
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+    }
+
+    /// `kill -9`: no chance to finish anything.
+    func crash() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// SIGTERM, then waits for the exit; answers the exit status.
+    func terminate() -> Int32 {
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+}
+
+struct ProcessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
