@@ -22,8 +22,8 @@ final class PresentedSelection<Source: ListSource>: SelectionAnswering {
     var model: OpaquePointer?
     /// Called after every change of the selection, by the writer or by the list.
     var changed: (@MainActor () -> Void)?
-    /// The selection before the list's current publication.
-    private var beforePublication: ListSelection<Identity>?
+    /// Whether the list's current publication changes which rows are selected.
+    private var publicationChangesSelection = false
 
     init(list: PresentedList<Source>, mode: SelectionMode) {
         self.list = list
@@ -37,16 +37,19 @@ final class PresentedSelection<Source: ListSource>: SelectionAnswering {
     private func listChanged(_ event: PresentedList<Source>.Event) {
         switch event {
         case .willApply(let plan):
-            beforePublication = selection
+            publicationChangesSelection = plan.deleted.contains(where: selection.contains)
             selection.rowsLeft(plan.deleted)
             selection.rowsArrived(plan.inserted)
         case .willReload:
-            beforePublication = selection
+            let before = selection
             let source = list.source
             selection.keepRows { source.index(of: $0) != nil }
+            // Which rows a select-all covers changes with the rows, and telling which of the
+            // old rows left would mean reading them all.
+            publicationChangesSelection = if case .allExcept = before { true } else { before != selection }
         case .didApply, .didReload:
-            if beforePublication != selection { changed?() }
-            beforePublication = nil
+            if publicationChangesSelection { changed?() }
+            publicationChangesSelection = false
         }
     }
 

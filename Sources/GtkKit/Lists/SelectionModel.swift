@@ -45,7 +45,7 @@ public final class SelectionModel<Source: ListSource> {
     public var selection: ListSelection<Source.Identity> { presented.selection }
 
     /// Called after every change of the selection: by the writer, by code, or because
-    /// selected rows left the list.
+    /// selected rows left the list (and after every reload while every row is selected).
     public var onChanged: (@MainActor () -> Void)? {
         get { presented.changed }
         set { presented.changed = newValue }
