@@ -54,6 +54,12 @@ final class PresentedList<Source: ListSource>: ListModelAnswering {
     /// How many row items were created.
     private(set) var itemsCreated = 0
 
+    /// Starts counting `get_item` calls and created items from zero.
+    func resetItemRequests() {
+        itemRequests = 0
+        itemsCreated = 0
+    }
+
     init(source: Source, inconsistencyHandler: @escaping @MainActor (ListChangeError) -> Void) {
         self.source = source
         self.count = source.count
