@@ -32,7 +32,6 @@ public final class ListRowFactory<Source: ListSource, Row: ListRowView> {
     public let object: Object
     /// The height of every row, in pixels.
     public let rowHeight: Int
-    let binder: RowBinder<Source, Row>
 
     /// A factory for the rows of `model`.
     ///
@@ -56,7 +55,6 @@ public final class ListRowFactory<Source: ListSource, Row: ListRowView> {
         let binder = RowBinder(
             list: model.presented, rowHeight: rowHeight, prefetchCount: prefetchCount,
             makeRow: makeRow, bind: bind, unbind: unbind)
-        self.binder = binder
         object = Object(owning: gtk_signal_list_item_factory_new())
         // The factory instance keeps these handlers, and through them the binder, alive.
         object.connect(.listItemSetup) { listItem in binder.setUp(OpaquePointer(listItem!)) }

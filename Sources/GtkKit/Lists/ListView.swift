@@ -35,7 +35,6 @@ public final class ListView<Source: ListSource> {
     public let widget: Widget
     /// The selection, over the list model.
     public let selection: SelectionModel<Source>
-    private let factory: Object
     private var anchor: ScrollAnchor?
 
     /// A new `GtkListView` over `selection` with rows from `factory`.
@@ -49,7 +48,6 @@ public final class ListView<Source: ListSource> {
         precondition(listView.isA(gtk_list_view_get_type()), "\(listView.typeName) is not a GtkListView")
         widget = listView
         self.selection = selection
-        self.factory = factory.object
         gtk_list_view_set_factory(listView.opaquePointer, factory.object.opaquePointer)
         gtk_list_view_set_model(listView.opaquePointer, selection.object.opaquePointer)
         selection.model.presented.observe { [weak self] event in

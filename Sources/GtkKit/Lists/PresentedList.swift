@@ -66,8 +66,6 @@ final class PresentedList<Source: ListSource>: ListModelAnswering {
         self.inconsistencyHandler = inconsistencyHandler
     }
 
-    var presentedCount: Int { count }
-
     /// The number of row items alive and in the list.
     var liveItemCount: Int { rows.count }
 
@@ -222,7 +220,8 @@ final class PresentedList<Source: ListSource>: ListModelAnswering {
 /// generic ``PresentedList`` through this protocol.
 @MainActor
 protocol ListModelAnswering: AnyObject {
-    var presentedCount: Int { get }
+    /// The number of items.
+    var count: Int { get }
     /// A new reference to the item at `position`, or nil past the end.
     func rowItem(at position: Int) -> OpaquePointer?
 }
@@ -232,7 +231,7 @@ extension ListModelAnswering {
     func makeListModel() -> OpaquePointer {
         var callbacks = GtkShimListModelCallbacks(
             get_n_items: { data in
-                MainActor.assumeIsolated { guint(answering(data).presentedCount) }
+                MainActor.assumeIsolated { guint(answering(data).count) }
             },
             get_item: { data, position in
                 MainActor.assumeIsolated {

@@ -66,7 +66,8 @@ final class PresentedSelection<Source: ListSource>: SelectionAnswering {
         let bitset = gtk_bitset_new_empty()!
         let range = min(start, count)..<min(start + length, count)
         let named = selection.named
-        // Look up what the selection names when that is less work than reading the range.
+        // Read the identities in the range, unless looking up those the selection names is less
+        // work (and possible: not while a change is being published).
         if list.isPublishing || named.count >= range.count {
             for position in range where selection.contains(list.identity(at: position)) {
                 gtk_bitset_add(bitset, guint(position))
