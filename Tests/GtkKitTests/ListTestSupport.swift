@@ -110,22 +110,20 @@ struct RandomListChanges {
 
         let removed = Set(deletes).union(moves)
         var new = old.indices.filter { !removed.contains($0) }.map { old[$0] }
-        var arriving = moves.map { old[$0] }
-        for _ in 0..<insertCount {
-            arriving.append(nextIdentity)
-            nextIdentity += 1
-        }
-        for identity in arriving.shuffled(using: &random) {
+        let moved = moves.map { old[$0] }
+        let inserted = (0..<insertCount).map { nextIdentity + $0 }
+        nextIdentity += insertCount
+        for identity in (moved + inserted).shuffled(using: &random) {
             new.insert(identity, at: Int.random(in: 0...new.count, using: &random))
         }
+        let arriving = Set(moved + inserted)
         var newIndex: [Int: Int] = [:]
-        let arrivingSet = Set(arriving)
-        for (index, identity) in new.enumerated() where arrivingSet.contains(identity) { newIndex[identity] = index }
+        for (index, identity) in new.enumerated() where arriving.contains(identity) { newIndex[identity] = index }
 
         var changes: [ListChange<Int>] = deletes.map { .delete(old[$0], at: $0) }
         changes += moves.map { .move(old[$0], from: $0, to: newIndex[old[$0]]!) }
         changes += updates.map { .update(old[$0], at: $0) }
-        changes += arriving.filter { !moves.map { old[$0] }.contains($0) }.map { .insert($0, at: newIndex[$0]!) }
+        changes += inserted.map { .insert($0, at: newIndex[$0]!) }
         return (new, changes.shuffled(using: &random))
     }
 
