@@ -47,6 +47,20 @@ extension Object {
         return connect(signal.name, after: after, SignalSignature(.uint), handler, trampoline)
     }
 
+    /// Connects a handler of two `guint`s, such as
+    /// `GtkSelectionModel::selection-changed(position, n_items)`.
+    @discardableResult
+    public func connect(
+        _ signal: Signal<(UInt32, UInt32) -> Void>, after: Bool = false,
+        _ handler: @escaping @MainActor (UInt32, UInt32) -> Void
+    ) -> SignalConnection {
+        let trampoline: @convention(c) (gpointer?, guint, guint, gpointer?) -> Void = { _, first, second, data in
+            let handler = SignalHandlerBox<@MainActor (UInt32, UInt32) -> Void>.handler(from: data)
+            MainActor.assumeIsolated { handler(first, second) }
+        }
+        return connect(signal.name, after: after, SignalSignature(.uint, .uint), handler, trampoline)
+    }
+
     /// Connects a handler of three `guint`s, such as `GListModel::items-changed(position, removed, added)`.
     @discardableResult
     public func connect(

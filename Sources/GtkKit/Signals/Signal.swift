@@ -17,12 +17,13 @@ import CGtk
 /// ```
 ///
 /// Supported handler types, each with an ``Object`` `connect` overload:
-/// `() -> Void`, `() -> Bool`, `(UInt32) -> Void`, `(UInt32, UInt32, UInt32) -> Void`,
-/// `(Double) -> Void`, `(Double, Double) -> Void`, `(Double, Double) -> Bool`,
-/// `(Int32, Double, Double) -> Void`, `(UInt32, UInt32, GdkModifierType) -> Bool`,
-/// `(String) -> Void` and `(UnsafeMutableRawPointer?) -> Void` (an object, boxed, variant or
-/// param-spec argument). `Bool` results are the signal's `gboolean` (true stops other handlers
-/// for event signals, vetoes for `close-request`).
+/// `() -> Void`, `() -> Bool`, `(UInt32) -> Void`, `(UInt32, UInt32) -> Void`,
+/// `(UInt32, UInt32, UInt32) -> Void`, `(Double) -> Void`, `(Double, Double) -> Void`,
+/// `(Double, Double) -> Bool`, `(Int32, Double, Double) -> Void`,
+/// `(UInt32, UInt32, GdkModifierType) -> Bool`, `(String) -> Void` and
+/// `(UnsafeMutableRawPointer?) -> Void` (an object, boxed, variant or param-spec argument).
+/// `Bool` results are the signal's `gboolean` (true stops other handlers for event signals,
+/// vetoes for `close-request`).
 public struct Signal<Handler>: Sendable {
     /// The detailed signal name, such as `clicked` or `notify::default-width`.
     public let name: String
@@ -71,4 +72,10 @@ extension Signal where Handler == (UnsafeMutableRawPointer?) -> Void {
 extension Signal where Handler == (String) -> Void {
     /// `AdwMessageDialog::response`, with the response id.
     public static var response: Self { Self("response") }
+}
+
+extension Signal where Handler == (UInt32, UInt32) -> Void {
+    /// `GtkSelectionModel::selection-changed(position, n_items)`: the selection of some rows in
+    /// that range may have changed.
+    public static var selectionChanged: Self { Self("selection-changed") }
 }
