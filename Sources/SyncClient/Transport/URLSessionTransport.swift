@@ -11,10 +11,13 @@ import SyncProtocol
 ///     let answer = try await transport.send(entry.request!)
 ///
 /// Every request but `health` carries `Authorization: Bearer <token>`; writes carry their
-/// precondition and `Idempotency-Key`. A request with no answer within `requestTimeout` of
-/// silence ends as `outcomeUnknown`, as does a connection cut after it was written; only a
-/// connection that could not be made at all is `notSent`. Answers over `maximumAnswerBytes` are
-/// refused (`invalidAnswer`); ask for smaller pages when a page hits the limit.
+/// precondition and `Idempotency-Key`. A request that has not finished within `requestTimeout`
+/// ends as `outcomeUnknown`, as does a connection cut after it was written; only a connection
+/// that could not be made at all is `notSent`. Answers over `maximumAnswerBytes` are refused
+/// (`invalidAnswer`); ask for smaller pages when a page hits the limit.
+///
+/// libcurl may resend a request by itself when a kept-alive connection dies before any answer
+/// byte; under an idempotency key that is harmless, which is one more reason every write has one.
 public final class URLSessionTransport: SyncTransport {
     /// Where and how to connect.
     public struct Configuration: Sendable {
@@ -22,22 +25,20 @@ public final class URLSessionTransport: SyncTransport {
         public var server: URL
         /// The account's bearer token.
         public var token: String
-        /// How long a request may wait for the next bytes of its answer before it is given up.
+        /// How long a request may take in all, in whole seconds (at least 1). FoundationNetworking
+        /// on Linux truncates the interval to whole seconds and does not restart it as bytes
+        /// arrive, so it bounds the whole request: leave room for the largest page asked for.
         public var requestTimeout: TimeInterval
-        /// How long a request may take in all, however steadily a server trickles its answer.
-        public var resourceTimeout: TimeInterval
         /// The largest answer body read; larger ones are refused.
         public var maximumAnswerBytes: Int
 
         /// A configuration; the defaults suit a desktop client.
         public init(
-            server: URL, token: String, requestTimeout: TimeInterval = 30, resourceTimeout: TimeInterval = 300,
-            maximumAnswerBytes: Int = 64 * 1024 * 1024
+            server: URL, token: String, requestTimeout: TimeInterval = 60, maximumAnswerBytes: Int = 64 * 1024 * 1024
         ) {
             self.server = server
             self.token = token
-            self.requestTimeout = requestTimeout
-            self.resourceTimeout = resourceTimeout
+            self.requestTimeout = max(1, requestTimeout.rounded(.up))
             self.maximumAnswerBytes = maximumAnswerBytes
         }
     }
@@ -52,7 +53,7 @@ public final class URLSessionTransport: SyncTransport {
         self.configuration = configuration
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.timeoutIntervalForRequest = configuration.requestTimeout
-        sessionConfiguration.timeoutIntervalForResource = configuration.resourceTimeout
+        sessionConfiguration.timeoutIntervalForResource = configuration.requestTimeout
         sessionConfiguration.httpShouldSetCookies = false
         sessionConfiguration.httpCookieAcceptPolicy = .never
         sessionConfiguration.urlCache = nil
