@@ -18,6 +18,7 @@ extension Outbox {
         var result: [OutboxEntry] = []
         var rewritten: [String: OutboxEntry] = [:]
         var removed: [String] = []
+        var absorbedInto: [String: String] = [:]
         // Index in `result` of the article's open run, the last entry of the article when pending.
         var openRun: [String: Int] = [:]
         for entry in entries.sorted(by: { $0.sequence < $1.sequence }) {
@@ -30,12 +31,13 @@ extension Outbox {
                 result[index].change = entry.change
                 rewritten[result[index].id] = result[index]
                 removed.append(entry.id)
+                absorbedInto[entry.id] = result[index].id
             } else {
                 openRun[entry.articleID] = result.count
                 result.append(entry)
             }
         }
         let rewrittenInOrder = result.filter { rewritten[$0.id] != nil }
-        return OutboxCoalescing(entries: result, rewritten: rewrittenInOrder, removed: removed)
+        return OutboxCoalescing(entries: result, rewritten: rewrittenInOrder, removed: removed, absorbedInto: absorbedInto)
     }
 }

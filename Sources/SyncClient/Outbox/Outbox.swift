@@ -3,6 +3,17 @@ import Foundation
 /// Pure functions over the outbox's entries that decide which to act on, in which order, and when
 /// to wake up. The store hands in its rows as `OutboxEntry` values; nothing here touches it.
 ///
+/// A worker's round, in one local transaction per step:
+///
+///     let coalescing = Outbox.coalesce(entries)        // store: rewrite and delete rows
+///     for head in Outbox.ready(coalescing.entries, at: now) {
+///         let event: OperationEvent = head.state == .pending ? .sendStarted(base: articleBase) : .retryDue
+///         let step = reducer.reduce(head, event, now: now, random: &random)  // store: persist step.entry
+///         perform(step.effects)                        // send, look up, schedule a wake-up, …
+///     }
+///     // after every later step (an answer arrived): run the round again, since a final state
+///     // frees the article's next entry; sleep until `Outbox.nextWakeUp` otherwise.
+///
 /// Order and blocking, per article (entries of different articles never wait for each other):
 /// - Entries of one article go to the server one at a time, in `sequence` order: the first entry
 ///   that is not final is the article's *head*, and only the head is sent. A later entry's base
