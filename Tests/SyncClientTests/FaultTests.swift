@@ -132,6 +132,21 @@ import Testing
         #expect(try await setup.changes().count == 1)
     }
 
+    @Test func cancellingTheCallerCancelsTheRequestAsAnUnknownOutcome() async throws {
+        let setup = try setUp()
+        defer { setup.stop() }
+        setup.proxy.script([.delay(5)])
+        let transport = setup.proxied(timeout: 30)
+        let send = Task { try await transport.send(create("cancelled")) }
+        try await Task.sleep(for: .milliseconds(200))
+        send.cancel()
+        // Had the cancel not reached the request, the held request would be answered 201.
+        guard case .failure(TransportError.outcomeUnknown) = await send.result else {
+            Issue.record("a cancelled write may have been applied: its outcome is unknown")
+            return
+        }
+    }
+
     @Test func answersOfAnOverloadedServerAskToRetryAfterTheirDelay() async throws {
         let setup = try setUp()
         defer { setup.stop() }

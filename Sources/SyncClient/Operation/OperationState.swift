@@ -36,9 +36,24 @@ public enum OperationState: Sendable, Hashable, Codable {
     /// The server refused the write for good and retrying cannot help. Final; shown to the writer.
     case terminalFailure(RequestRejection)
 
-    /// The states' names, for a store column and for logs.
+    /// The states' names without their values, for a store column and for logs.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
-        case pending, sending, waitingRetry, unknownOutcome, lookingUp, acknowledged, conflicted, terminalFailure
+        /// `pending`.
+        case pending
+        /// `sending(attempt:)`.
+        case sending
+        /// `waitingRetry(attempt:next:)`.
+        case waitingRetry
+        /// `unknownOutcome(attempt:nextLookup:)`.
+        case unknownOutcome
+        /// `lookingUp(attempt:)`.
+        case lookingUp
+        /// `acknowledged(revision:)`.
+        case acknowledged
+        /// `conflicted`.
+        case conflicted
+        /// `terminalFailure(_:)`.
+        case terminalFailure
     }
 
     /// This state's name.

@@ -13,7 +13,7 @@ import SyncProtocol
 ///   article's base at that moment with `OperationEvent.sendStarted(base:)`, and the reducer
 ///   fixes it for every later send. A store may set it before (a conflict resolution names the
 ///   server revision it resolved against); a set precondition is never replaced.
-public struct OutboxEntry: Sendable, Hashable, Identifiable {
+public struct OutboxEntry: Sendable, Hashable, Codable, Identifiable {
     /// The operation ID and idempotency key: 1 to 128 of `A-Z a-z 0-9 - . _ ~` (a UUID string).
     public var id: String
     /// The article written.
