@@ -58,7 +58,7 @@ let package = Package(
 
         // The sync worker's parts that need no local store: outbox entries and their coalescing,
         // the per-operation state machine, the retry policy, the HTTP transport on URLSession.
-        .target(name: "SyncClient", dependencies: ["SyncProtocol"]),
+        .target(name: "SyncClient", dependencies: ["SyncProtocol"], exclude: ["README.md"]),
 
         // MARK: GTK binding and the app
 

@@ -13,7 +13,8 @@ public struct RequestRejection: Sendable, Hashable, Codable, Error, CustomString
         /// 422: the idempotency key was used for another request. A client bug: an operation's
         /// request must never change once sent.
         case idempotencyKeyReused
-        /// Never sent: an identifier or the content breaks the protocol's rules.
+        /// Not sent: an identifier or the content breaks the protocol's rules, or the outbox entry
+        /// lost the precondition it was first sent with.
         case refusedBeforeSending
         /// Another 4xx the protocol does not name.
         case unexpectedStatus

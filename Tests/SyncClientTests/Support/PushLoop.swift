@@ -56,9 +56,9 @@ struct PushLoop {
             group.addTask { try? await Task.sleep(for: editInterval); return .edit }
             while true {
                 round()
-                for effect in requests {
+                for (id, effect) in requests {
                     switch effect {
-                    case let (id, .send(request)):
+                    case let .send(request):
                         running += 1
                         group.addTask { [transport] in
                             do throws(TransportError) {
@@ -67,7 +67,7 @@ struct PushLoop {
                                 return .result(id, .sendFinished(.failure(error)))
                             }
                         }
-                    case let (id, .lookUp(request)):
+                    case let .lookUp(request):
                         running += 1
                         group.addTask { [transport] in
                             do throws(TransportError) {
@@ -81,7 +81,10 @@ struct PushLoop {
                     }
                 }
                 requests = []
-                if !editing, running == 0, entries.values.allSatisfy(\.state.isFinal) { break }
+                if !editing, running == 0, entries.values.allSatisfy(\.state.isFinal) {
+                    group.cancelAll()
+                    break
+                }
                 if !ticking, let wake = Outbox.nextWakeUp(Array(entries.values)) {
                     ticking = true
                     let delay = max(0, wake.timeIntervalSinceNow)
