@@ -103,7 +103,9 @@ import Testing
 
     @Test func requestsThatBreakTheProtocolAreNotSent() async throws {
         // Nothing listens on this port: any request that left would fail as notSent.
-        let transport = URLSessionTransport(configuration: .init(server: URL(string: "http://127.0.0.1:\(try closedPort())")!, token: "qtk_x"))
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let transport = URLSessionTransport(configuration: .init(server: refusing.url, token: "qtk_x"))
         let nul = try await transport.send(put("a1", ArticleContent(title: "A\u{0}B", body: ""), .absent, key: "k1"))
         #expect(nul == .rejected(RequestRejection(reason: .refusedBeforeSending, status: nil,
                                                   detail: "title must not contain U+0000", field: "title")))
@@ -115,7 +117,9 @@ import Testing
     }
 
     @Test func aServerThatIsNotThereMeansNotSent() async throws {
-        let transport = URLSessionTransport(configuration: .init(server: URL(string: "http://127.0.0.1:\(try closedPort())")!, token: "qtk_x"))
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let transport = URLSessionTransport(configuration: .init(server: refusing.url, token: "qtk_x"))
         await #expect {
             _ = try await transport.send(put("a1", content, .absent, key: "k1"))
         } throws: { error in
@@ -217,19 +221,32 @@ extension WriteAnswer {
     }
 }
 
-/// A loopback port nothing listens on.
-func closedPort() throws -> UInt16 {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-            bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
+/// A loopback port nothing listens on: bound but not listening, so connections are refused and
+/// no other test's server can take the port while the test runs. `close()` frees it.
+struct RefusingPort {
+    let port: UInt16
+    private let descriptor: Int32
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
+            }
         }
+        guard bound else {
+            Glibc.close(descriptor)
+            throw ProxyError("bind: errno \(errno)")
+        }
+        self.descriptor = descriptor
+        port = UInt16(bigEndian: address.sin_port)
     }
-    guard bound else { throw ProxyError("bind: errno \(errno)") }
-    return UInt16(bigEndian: address.sin_port)
+
+    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    func close() { Glibc.close(descriptor) }
 }

@@ -25,9 +25,10 @@ public final class URLSessionTransport: SyncTransport {
         public var server: URL
         /// The account's bearer token.
         public var token: String
-        /// How long a request may take in all, in whole seconds (at least 1). FoundationNetworking
-        /// on Linux truncates the interval to whole seconds and does not restart it as bytes
-        /// arrive, so it bounds the whole request: leave room for the largest page asked for.
+        /// How long a request may take in all, rounded up to whole seconds (at least 1):
+        /// FoundationNetworking on Linux truncates the interval to whole seconds and does not
+        /// restart it as bytes arrive, so it bounds the whole request. Leave room for the largest
+        /// page asked for.
         public var requestTimeout: TimeInterval
         /// The largest answer body read; larger ones are refused.
         public var maximumAnswerBytes: Int
@@ -38,7 +39,7 @@ public final class URLSessionTransport: SyncTransport {
         ) {
             self.server = server
             self.token = token
-            self.requestTimeout = max(1, requestTimeout.rounded(.up))
+            self.requestTimeout = requestTimeout
             self.maximumAnswerBytes = maximumAnswerBytes
         }
     }
@@ -47,13 +48,16 @@ public final class URLSessionTransport: SyncTransport {
     public let configuration: Configuration
     private let session: URLSession
     private let loader: AnswerLoader
+    /// `requestTimeout` as FoundationNetworking can honour it: whole seconds, at least one.
+    private let timeout: TimeInterval
 
     /// A transport with its own URLSession (no cookies, no cache, no redirects).
     public init(configuration: Configuration) {
         self.configuration = configuration
+        timeout = max(1, configuration.requestTimeout.rounded(.up))
         let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.timeoutIntervalForRequest = configuration.requestTimeout
-        sessionConfiguration.timeoutIntervalForResource = configuration.requestTimeout
+        sessionConfiguration.timeoutIntervalForRequest = timeout
+        sessionConfiguration.timeoutIntervalForResource = timeout
         sessionConfiguration.httpShouldSetCookies = false
         sessionConfiguration.httpCookieAcceptPolicy = .never
         sessionConfiguration.urlCache = nil
@@ -183,7 +187,7 @@ public final class URLSessionTransport: SyncTransport {
               url.scheme == "http" || url.scheme == "https" else {
             throw .notSent(TransportFailure(method: method, path: path, reason: "the server URL \(base) is not an http(s) URL"))
         }
-        var request = URLRequest(url: url, timeoutInterval: configuration.requestTimeout)
+        var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = method
         request.setValue(SyncMediaType.json, forHTTPHeaderField: "Accept")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
