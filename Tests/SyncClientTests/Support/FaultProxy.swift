@@ -62,14 +62,6 @@ final class FaultProxy: @unchecked Sendable {
         }
     }
 
-    /// Stops random faults: requests pass through from now on.
-    func calm() {
-        state.withLock {
-            $0.random = nil
-            $0.script = []
-        }
-    }
-
     /// Each request's start line (`PUT /v1/articles/a1`) and the fault it got, in arrival order.
     var log: [(request: String, fault: Fault)] { state.withLock { $0.log } }
 

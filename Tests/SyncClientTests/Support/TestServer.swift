@@ -11,7 +11,6 @@ final class TestServer: Sendable {
     let server: QuireServer
 
     var port: UInt16 { server.address.port }
-    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     init(configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-syncclient-test-\(UUID().uuidString)")
