@@ -54,6 +54,12 @@ let package = Package(
             dependencies: ["SyncProtocol", "CMicroHTTPD", "CSQLite", "CPostgres"],
             exclude: ["README.md"]),
 
+        // MARK: Sync client
+
+        // The sync worker's parts that need no local store: outbox entries and their coalescing,
+        // the per-operation state machine, the retry policy, the HTTP transport on URLSession.
+        .target(name: "SyncClient", dependencies: ["SyncProtocol"], exclude: ["README.md"]),
+
         // MARK: GTK binding and the app
 
         // C: what Swift cannot import from GLib and GTK (fundamental types, instance macros).
@@ -80,6 +86,8 @@ let package = Package(
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
         // Depends on quire-server so that the executable the process tests spawn is built with them.
         .testTarget(name: "SyncServerTests", dependencies: ["SyncProtocol", "SyncServer", "quire-server"]),
+        // Runs the transport against an in-process quire-server, directly and through a fault proxy.
+        .testTarget(name: "SyncClientTests", dependencies: ["SyncClient", "SyncProtocol", "SyncServer"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library"], exclude: ["Fixtures"]),
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "GtkShim", "CGtk"]),
         .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "GtkKit", "CGtk", "quire"]),

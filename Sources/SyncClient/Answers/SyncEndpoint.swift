@@ -1,0 +1,18 @@
+/// The requests the sync client makes; a status means different things on different ones.
+public enum SyncEndpoint: String, Sendable, Hashable, CaseIterable {
+    /// `PUT /v1/articles/{id}`.
+    case putArticle
+    /// `DELETE /v1/articles/{id}`.
+    case deleteArticle
+    /// `GET /v1/changes`.
+    case changes
+    /// `GET /v1/articles` (snapshot pages).
+    case snapshot
+    /// `GET /v1/operations/{key}`.
+    case operation
+    /// `GET /v1/health`.
+    case health
+
+    /// Whether the endpoint writes (and carries an idempotency key).
+    public var isWrite: Bool { self == .putArticle || self == .deleteArticle }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import SyncClient
+import SyncServer
+
+/// A `QuireServer` in the test process on an ephemeral loopback port, with a SQLite database in
+/// a temporary folder (the approach of SyncServerTests' `TestServer`, through SyncServer's public
+/// interface only).
+final class TestServer: Sendable {
+    let folder: URL
+    let storage: any SyncStorage
+    let server: QuireServer
+
+    var port: UInt16 { server.address.port }
+
+    init(configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-syncclient-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var configuration = ServerConfiguration()
+        configuration.listen = ListenAddress(host: "127.0.0.1", port: 0)
+        configuration.threads = 4
+        configuration.rateLimit = nil
+        configuration.purgeInterval = 0
+        // Requests a fault cut in half would hold a longer shutdown for the whole grace.
+        configuration.shutdownGrace = 0.2
+        configure(&configuration)
+        storage = try StorageLocation.sqlite(directory: folder.appendingPathComponent("data")).open(serving: true, connections: 4)
+        server = try QuireServer(configuration: configuration, storage: storage, log: .discarding)
+    }
+
+    /// Adds an account and answers its token.
+    func addAccount(_ name: String = "alice") throws -> String {
+        let token = AccountToken.generate()
+        _ = try storage.addAccount(name: name, tokenHash: token.hash, at: Date())
+        return token.text
+    }
+
+    /// A transport straight to the server (or to `port`, a proxy in front of it).
+    func transport(token: String, port: UInt16? = nil, timeout: TimeInterval = 10, maximumAnswerBytes: Int = 64 << 20)
+        -> URLSessionTransport
+    {
+        URLSessionTransport(configuration: .init(
+            server: URL(string: "http://127.0.0.1:\(port ?? self.port)")!, token: token, requestTimeout: timeout,
+            maximumAnswerBytes: maximumAnswerBytes))
+    }
+
+    func stop() {
+        server.shutdown()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
