@@ -33,9 +33,17 @@ let package = Package(
             name: "CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev", "libfontconfig-dev"])]),
 
+        // MARK: Libraries
+
+        .target(name: "ObjectGraph", dependencies: ["CSQLite"], exclude: ["README.md"]),
+
         // MARK: Executables
 
-        .executableTarget(name: "quire-bench", dependencies: []),
+        .executableTarget(name: "quire-bench", dependencies: ["ObjectGraph", "CSQLite"]),
+
+        // MARK: Tests
+
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "CSQLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

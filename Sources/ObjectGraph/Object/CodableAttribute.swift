@@ -1,0 +1,98 @@
+import Foundation
+
+/// A property holding any `Codable` value, stored as JSON in an attribute of type `.json`.
+///
+///     @CodableAttribute("layout") var layout: PageLayout?
+///     @CodableAttribute("margins", default: Margins()) var margins: Margins
+///
+/// The value is decoded on every read; keep such values small. A stored value that no longer
+/// decodes (its type changed without a migration) reads as the default; `value(forKey:)` and
+/// ``ManagedObject/decodedValue(forKey:as:)`` throw the decoding error instead.
+@propertyWrapper
+public struct CodableAttribute<Value: Codable> {
+    /// The attribute's name in the entity.
+    public let key: String
+    /// What the property reads while the attribute is nil or does not decode.
+    let defaultValue: Value
+
+    /// An optional value: nil while the attribute is nil.
+    public init(_ key: String) where Value: ExpressibleByNilLiteral {
+        self.key = key
+        self.defaultValue = nil
+    }
+
+    /// A value that reads as `default` while the attribute is nil.
+    public init(_ key: String, default defaultValue: Value) {
+        self.key = key
+        self.defaultValue = defaultValue
+    }
+
+    @available(*, unavailable, message: "@CodableAttribute is only for properties of ManagedObject subclasses")
+    public var wrappedValue: Value {
+        get { fatalError() }
+        set { fatalError() }
+    }
+
+    public static subscript<Owner: ManagedObject>(
+        _enclosingInstance object: Owner,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Owner, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Owner, CodableAttribute<Value>>
+    ) -> Value {
+        get {
+            let wrapper = object[keyPath: storageKeyPath]
+            if object.probe != nil { return wrapper.defaultValue }
+            return (try? object.decodedValue(forKey: wrapper.key, as: Value.self)) ?? wrapper.defaultValue
+        }
+        set {
+            let key = object[keyPath: storageKeyPath].key
+            guard let index = object.entityModel.attributeIndex[key] else {
+                preconditionFailure("\(object.entityModel.name) has no attribute '\(key)'")
+            }
+            object.setPrimitiveValue(JSONAttributeCoding.encode(newValue), at: index)
+        }
+    }
+}
+
+extension CodableAttribute: DeclaredProperty {
+    var declaredKey: String { key }
+    var declaredKind: DeclaredPropertyKind { .codable }
+}
+
+/// How `.json` attributes turn into text and back; sorted keys keep equal values equal in the store.
+enum JSONAttributeCoding {
+    static func encode<Value: Encodable>(_ value: Value) -> PrimitiveValue {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(value) else { return .null }
+        let text = String(decoding: data, as: UTF8.self)
+        return text == "null" ? .null : .string(text)
+    }
+
+    static func decode<Value: Decodable>(_ stored: PrimitiveValue, as type: Value.Type) throws -> Value {
+        let text: String
+        switch stored {
+        case .string(let json): text = json
+        case .null: text = "null"
+        default: throw DecodingError.typeMismatch(Value.self, .init(codingPath: [], debugDescription: "stored value is \(stored.kindName)"))
+        }
+        return try JSONDecoder().decode(Value.self, from: Data(text.utf8))
+    }
+}
+
+extension ManagedObject {
+    /// Decodes a `.json` attribute, throwing the decoding error rather than falling back.
+    public final func decodedValue<Value: Decodable>(forKey key: String, as type: Value.Type) throws -> Value {
+        guard let index = entityModel.attributeIndex[key] else {
+            throw ObjectGraphError.unknownKey(entity: entityModel.name, key: key)
+        }
+        if let context {
+            context.checkAccess()
+            try context.fulfillFault(of: self)
+        }
+        do {
+            return try JSONAttributeCoding.decode(values[index], as: Value.self)
+        } catch {
+            throw ObjectGraphError.undecodableValue(entity: entityModel.name, key: key, reason: String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// A typed to-one relationship property of a ``ManagedObject`` subclass.
+///
+///     @ToOne("folder") var folder: Folder?
+///
+/// Setting it updates the inverse on both the old and the new destination. Reading it may load the
+/// destination's row lazily: the destination is a fault until one of its properties is read.
+@propertyWrapper
+public struct ToOne<Target: ManagedObject> {
+    /// The relationship's name in the entity.
+    public let key: String
+
+    public init(_ key: String) {
+        self.key = key
+    }
+
+    @available(*, unavailable, message: "@ToOne is only for properties of ManagedObject subclasses")
+    public var wrappedValue: Target? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+
+    public static subscript<Owner: ManagedObject>(
+        _enclosingInstance object: Owner,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Owner, Target?>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Owner, ToOne<Target>>
+    ) -> Target? {
+        get {
+            let key = object[keyPath: storageKeyPath].key
+            if let probe = object.probe { return probe.follow(key, to: Target.self) }
+            return object.destination(forKey: key).map { unsafeDowncast($0, to: Target.self) }
+        }
+        set {
+            object.setDestination(newValue, forKey: object[keyPath: storageKeyPath].key)
+        }
+    }
+}
+
+extension ToOne: DeclaredProperty {
+    var declaredKey: String { key }
+    var declaredKind: DeclaredPropertyKind { .toOne(Target.self) }
+}
