@@ -1,7 +1,9 @@
 import Foundation
 
 /// Every suite `quire-bench` can run. A new suite is a file of its own plus one line here.
-let suites: [any BenchmarkSuite.Type] = []
+let suites: [any BenchmarkSuite.Type] = [
+    ObjectGraphSuite.self,
+]
 
 let usage = """
     usage: quire-bench SUITE [--rows N] [--repetitions N] [--json]

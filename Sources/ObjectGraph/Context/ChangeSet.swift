@@ -11,8 +11,20 @@ public struct ChangeSet: Sendable, CustomStringConvertible {
     public internal(set) var insertedTemporaryIDs: [ManagedObjectID] = []
     /// IDs of the updated objects.
     public internal(set) var updated: [ManagedObjectID] = []
-    /// For each updated object, the names of the properties whose stored values changed.
-    public internal(set) var changedKeys: [ManagedObjectID: Set<String>] = [:]
+    /// The changed properties of each updated object, in the order of `updated` (kept as masks so a
+    /// large save builds no sets of names).
+    var updatedProperties: [PropertyMask] = []
+
+    /// For each updated object, the names of the properties it changed.
+    public var changedKeys: [ManagedObjectID: Set<String>] {
+        var keys: [ManagedObjectID: Set<String>] = [:]
+        for (objectID, mask) in zip(updated, updatedProperties) {
+            var names = Set<String>()
+            mask.forEach { names.insert(objectID.entity.propertyName(at: $0)) }
+            keys[objectID] = names
+        }
+        return keys
+    }
     /// IDs of the deleted objects.
     public internal(set) var deleted: [ManagedObjectID] = []
 

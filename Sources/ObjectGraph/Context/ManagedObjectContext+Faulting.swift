@@ -85,7 +85,7 @@ extension ManagedObjectContext {
     }
 
     /// Reads one row without registering anything.
-    func readRow(of entity: EntityModel, key: Int64) throws -> (values: ContiguousArray<PrimitiveValue>, version: Int64)? {
+    func readRow(of entity: EntityModel, key: Int64) throws -> (values: ValueList, version: Int64)? {
         try persistentStore.read { connection in
             let statement = try connection.statement(entity.rowsByKeySQL)
             defer { statement.reset() }
@@ -101,37 +101,50 @@ extension ManagedObjectContext {
     /// they have no changes.
     @inline(__always)
     func registerRow(_ statement: Statement, of entity: EntityModel, firstColumn: Int32 = 0, refreshing: Bool = false) -> ManagedObject {
-        let key = statement.int64(firstColumn)
-        if let existing = registered[entity.number][key] {
-            if existing.flags.contains(.fault) || (refreshing && !existing.hasChanges) {
-                existing.values = readValues(statement, of: entity, firstColumn: firstColumn + 2)
-                existing.rowVersion = statement.int64(firstColumn + 1)
-                existing.flags.remove(.fault)
-                existing.faultGroup = nil
-                if refreshing { existing.relations = nil }
-            }
+        if let existing = registeredObject(forRow: statement, of: entity, firstColumn: firstColumn, refreshing: refreshing) {
             return existing
         }
-        let object = entity.objectClass.init(ObjectInitialization(
-            entity: entity, key: key, values: readValues(statement, of: entity, firstColumn: firstColumn + 2),
-            rowVersion: statement.int64(firstColumn + 1)))
-        object.context = self
-        registered[entity.number][key] = object
+        let object = makeObject(forRow: statement, of: entity, firstColumn: firstColumn)
+        registered[entity.number][object.key] = object
         return object
     }
 
-    /// An object's values from a row: stored columns by index, transients at their defaults.
+    /// The registered object for the row, filled if it was a fault (see `registerRow`); nil when the
+    /// row has no object yet.
     @inline(__always)
-    func readValues(_ statement: Statement, of entity: EntityModel, firstColumn: Int32) -> ContiguousArray<PrimitiveValue> {
-        var values = entity.defaultValues
-        values.withUnsafeMutableBufferPointer { buffer in
-            var column = firstColumn
-            for read in entity.readPlan {
-                buffer[read.slot] = statement.value(column, as: read.type)
-                column += 1
+    func registeredObject(forRow statement: Statement, of entity: EntityModel, firstColumn: Int32, refreshing: Bool) -> ManagedObject? {
+        guard let existing = registered[entity.number][statement.int64(firstColumn)] else { return nil }
+        if existing.flags.contains(.fault) || (refreshing && !existing.hasChanges) {
+            existing.values = readValues(statement, of: entity, firstColumn: firstColumn + 2)
+            existing.rowVersion = statement.int64(firstColumn + 1)
+            existing.flags.remove(.fault)
+            existing.faultGroup = nil
+            if refreshing { existing.relations = nil }
+        }
+        return existing
+    }
+
+    /// A new object for the row, not yet registered.
+    @inline(__always)
+    func makeObject(forRow statement: Statement, of entity: EntityModel, firstColumn: Int32) -> ManagedObject {
+        let object = entity.objectClass.init(ObjectInitialization(
+            entity: entity, key: statement.int64(firstColumn),
+            values: readValues(statement, of: entity, firstColumn: firstColumn + 2),
+            rowVersion: statement.int64(firstColumn + 1)))
+        object.context = self
+        return object
+    }
+
+    /// An object's values from a row: stored columns by index, transients at their defaults. Each
+    /// slot is written once, into a buffer of the exact size.
+    @inline(__always)
+    func readValues(_ statement: Statement, of entity: EntityModel, firstColumn: Int32) -> ValueList {
+        ValueList(count: entity.valueCount) { elements in
+            for (slot, read) in entity.slotReads.enumerated() {
+                let value = read.column >= 0 ? statement.value(firstColumn + read.column, as: read.type) : entity.defaultValues[slot]
+                (elements + slot).initialize(to: value)
             }
         }
-        return values
     }
 
     // MARK: Prefetching

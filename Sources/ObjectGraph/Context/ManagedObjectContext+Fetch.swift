@@ -42,9 +42,7 @@ extension ManagedObjectContext {
                 objects = try merge(objects.map { Entry(key: $0.key, object: $0) }, additions, plan).map { $0.object! }
             }
             if !prefetch.isEmpty { try self.prefetch(prefetch, for: objects, of: plan.entity) }
-            return FetchedResults(storage: .init(
-                context: self, entity: plan.entity, keys: objects.map(\.key), objects: objects,
-                batchSize: 0, loadsBatches: true, prefetch: prefetch))
+            return FetchedResults(storage: .init(context: self, entity: plan.entity, objects: objects))
         }
 
         let entries = try entries(plan, pending)
@@ -220,25 +218,44 @@ extension ManagedObjectContext {
             .rows, from: plan.entity, model: model, where: plan.predicate, sortedBy: plan.sort,
             limit: limit, offset: merging ? 0 : plan.offset)
         let excluded = Set(pending.changed.map(\.key))
+        let entity = plan.entity
         var objects: [ManagedObject] = []
+        // New objects join the identity map after the loop, in one go, so the map grows once.
+        var fresh: [Int] = []
         try persistentStore.read { connection in
             let statement = try connection.statement(query.sql)
             defer { statement.reset() }
             statement.bind(query.bindings)
-            let entity = plan.entity
             while try statement.step() {
-                let object = registerRow(statement, of: entity, refreshing: refreshing)
-                if merging && excluded.contains(object.key) { continue }
-                objects.append(object)
+                if let object = registeredObject(forRow: statement, of: entity, firstColumn: 0, refreshing: refreshing) {
+                    if merging && excluded.contains(object.key) { continue }
+                    objects.append(object)
+                } else {
+                    fresh.append(objects.count)
+                    objects.append(makeObject(forRow: statement, of: entity, firstColumn: 0))
+                }
+            }
+        }
+        registered[entity.number].reserveCapacity(fresh.count)
+        for index in fresh {
+            // A key met twice in one result (possible only in inconsistent data) keeps one object.
+            let registeredObject = registered[entity.number].insertIfAbsent(objects[index], for: objects[index].key)
+            if registeredObject !== objects[index] {
+                objects[index].context = nil
+                objects[index] = registeredObject
             }
         }
         return objects
     }
 
+    /// The matching keys in the plan's order.
     private func keys(_ plan: FetchPlan) throws -> [Int64] {
         let query = try QueryBuilder.select(
             .keys, from: plan.entity, model: model, where: plan.predicate, sortedBy: plan.sort, limit: plan.limit, offset: plan.offset)
-        return try persistentStore.read { try $0.integers(query.sql, query.bindings) }
+        var keys = try persistentStore.read { try $0.integers(query.sql, query.bindings) }
+        // Without sort descriptors or a limit the query has no ORDER BY (see `QueryBuilder`).
+        if plan.sort.isEmpty && plan.limit == 0 && plan.offset == 0 && !keys.isSorted { keys.sort() }
+        return keys
     }
 
     /// The results as keys, with unsaved changes merged in when there are any.
@@ -301,5 +318,16 @@ extension ManagedObjectContext {
             if isLast { return .toOne(entity) }
         }
         throw ObjectGraphError.invalidKeyPath(entity: root.name, keyPath: "", reason: "the key path names no property")
+    }
+}
+
+extension Array where Element == Int64 {
+    var isSorted: Bool {
+        var previous = Int64.min
+        for key in self {
+            if key < previous { return false }
+            previous = key
+        }
+        return true
     }
 }

@@ -50,6 +50,9 @@ extension ManagedObjectContext {
 
         changes.insertedTemporaryIDs = temporaryKeys.enumerated().map { ManagedObjectID(entity: inserts[$0.offset].entityModel, key: $0.element) }
         changes.inserted.reserveCapacity(inserts.count)
+        for (number, count) in Dictionary(inserts.map { ($0.entityModel.number, 1) }, uniquingKeysWith: +) {
+            registered[number].reserveCapacity(count)
+        }
         for object in inserts {
             registered[object.entityModel.number][object.key] = object
             object.flags.remove(.inserted)
@@ -57,11 +60,11 @@ extension ManagedObjectContext {
             didSave(object)
             changes.inserted.append(object.objectID)
         }
+        changes.updated.reserveCapacity(written.count)
+        changes.updatedProperties.reserveCapacity(written.count)
         for object in written {
-            var keys = Set<String>()
-            for position in object.changedProperties.positions { keys.insert(object.entityModel.propertyName(at: position)) }
-            changes.changedKeys[object.objectID] = keys
             changes.updated.append(object.objectID)
+            changes.updatedProperties.append(object.changedProperties)
             object.rowVersion += 1
         }
         for object in updates {
@@ -313,24 +316,24 @@ extension ManagedObjectContext {
 
     /// The stored columns whose values changed since the object was read (foreign keys included),
     /// and whether a relationship without a column (a to-many) changed.
-    func persistentChanges(of object: ManagedObject) -> (slots: [Int], relationshipsChanged: Bool) {
+    func persistentChanges(of object: ManagedObject) -> (slots: PropertyMask, relationshipsChanged: Bool) {
         let entity = object.entityModel
         let committed = object.committedValues ?? object.values
-        var slots: [Int] = []
+        var slots = PropertyMask()
         var relationshipsChanged = false
-        for position in object.changedProperties.positions {
+        object.changedProperties.forEach { position in
             if position < entity.attributes.count {
                 if !entity.attributes[position].isTransient && object.values[position] != committed[position] {
-                    slots.append(position)
+                    slots.insert(position)
                 }
-                continue
+                return
             }
             let relationship = entity.relationships[position - entity.attributes.count]
             guard let slot = relationship.foreignKeySlot else {
                 relationshipsChanged = true
-                continue
+                return
             }
-            if foreignKeyValue(of: object, relationship, slot: slot) != committed[slot] { slots.append(slot) }
+            if foreignKeyValue(of: object, relationship, slot: slot) != committed[slot] { slots.insert(slot) }
         }
         return (slots, relationshipsChanged)
     }
@@ -346,90 +349,115 @@ extension ManagedObjectContext {
     /// temporary ones if this throws).
     private func write(inserts: [ManagedObject], updates: [ManagedObject], deletes: [ManagedObject]) throws -> [ManagedObject] {
         try persistentStore.write { connection in
-            var conflicts: [MergeConflict] = []
-
-            // Keys first, so foreign keys between new objects can be written.
-            let needingKeys = Dictionary(grouping: inserts.filter { $0.key <= 0 }) { $0.entityModel.number }
-            for (number, objects) in needingKeys.sorted(by: { $0.key < $1.key }) {
-                var key = try persistentStore.reserveKeys(connection, entity: model.entities[number], count: objects.count)
-                for object in objects {
-                    object.key = key
-                    key += 1
-                }
-            }
-
-            for object in deletes {
-                let entity = object.entityModel
-                for relationship in entity.relationships {
-                    if case .joinTable(let table, let ownColumn, _) = relationship.storage {
-                        try connection.run("DELETE FROM \(table) WHERE \(ownColumn) = ?", [.integer(object.key)])
-                    }
-                }
-                let statement = try connection.statement("DELETE FROM \(entity.table) WHERE _pk = ? AND _version = ?")
-                statement.bind(object.key, at: 1)
-                statement.bind(object.rowVersion, at: 2)
-                try statement.run()
-                if connection.changes == 0 { conflicts.append(try conflict(object, connection)) }
-            }
-
-            for (number, objects) in Dictionary(grouping: inserts, by: { $0.entityModel.number }).sorted(by: { $0.key < $1.key }) {
-                let entity = model.entities[number]
-                let columns = entity.columns
-                let placeholders = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
-                let names = (["_pk"] + columns.map { SQL.quote($0.name) }).joined(separator: ", ")
-                let statement = try connection.statement("INSERT INTO \(entity.table) (\(names)) VALUES (\(placeholders))")
-                let foreignKeys = entity.relationships.compactMap { relationship in relationship.foreignKeySlot.map { (relationship, $0) } }
-                for object in objects {
-                    statement.bind(object.key, at: 1)
-                    for (offset, column) in columns.enumerated() where column.slot < entity.attributes.count {
-                        statement.bind(object.values[column.slot], at: Int32(offset + 2))
-                    }
-                    for (relationship, slot) in foreignKeys {
-                        let offset = columns.firstIndex { $0.slot == slot }!
-                        statement.bind(foreignKeyValue(of: object, relationship, slot: slot), at: Int32(offset + 2))
-                    }
-                    try statement.run()
-                }
-            }
-
-            var groups: [[Int]: [ManagedObject]] = [:]
-            var written: [ManagedObject] = []
-            for object in updates {
-                let changes = persistentChanges(of: object)
-                if changes.slots.isEmpty && !changes.relationshipsChanged { continue }
-                groups[[object.entityModel.number] + changes.slots, default: []].append(object)
-                written.append(object)
-            }
-            for (signature, objects) in groups.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-                let entity = model.entities[signature[0]]
-                let slots = Array(signature.dropFirst())
-                let assignments = slots.map { slot in
-                    "\(SQL.quote(entity.columns.first { $0.slot == slot }!.name)) = ?"
-                } + ["_version = _version + 1"]
-                let statement = try connection.statement(
-                    "UPDATE \(entity.table) SET \(assignments.joined(separator: ", ")) WHERE _pk = ? AND _version = ?")
-                for object in objects {
-                    for (offset, slot) in slots.enumerated() {
-                        let value: PrimitiveValue
-                        if slot < entity.attributes.count {
-                            value = object.values[slot]
-                        } else {
-                            let relationship = entity.relationships.first { $0.foreignKeySlot == slot }!
-                            value = foreignKeyValue(of: object, relationship, slot: slot)
-                        }
-                        statement.bind(value, at: Int32(offset + 1))
-                    }
-                    statement.bind(object.key, at: Int32(slots.count + 1))
-                    statement.bind(object.rowVersion, at: Int32(slots.count + 2))
-                    try statement.run()
-                    if connection.changes == 0 { conflicts.append(try conflict(object, connection)) }
-                }
-            }
-
+            try assignKeys(inserts, connection)
+            var conflicts = try writeDeletes(deletes, connection)
+            try writeInserts(inserts, connection)
+            let (written, updateConflicts) = try writeUpdates(updates, connection)
+            conflicts += updateConflicts
             try writeJoinRows(inserts + updates, connection)
             if !conflicts.isEmpty { throw ObjectGraphError.mergeConflicts(conflicts) }
             return written
         }
+    }
+
+    /// Reserves primary keys for new objects first, so foreign keys between them can be written.
+    private func assignKeys(_ inserts: [ManagedObject], _ connection: SQLiteConnection) throws {
+        let needingKeys = Dictionary(grouping: inserts.filter { $0.key <= 0 }) { $0.entityModel.number }
+        for (number, objects) in needingKeys.sorted(by: { $0.key < $1.key }) {
+            var key = try persistentStore.reserveKeys(connection, entity: model.entities[number], count: objects.count)
+            for object in objects {
+                object.key = key
+                key += 1
+            }
+        }
+    }
+
+    /// Deletes rows (and their join rows) whose version is still the one read.
+    private func writeDeletes(_ deletes: [ManagedObject], _ connection: SQLiteConnection) throws -> [MergeConflict] {
+        var conflicts: [MergeConflict] = []
+        for object in deletes {
+            let entity = object.entityModel
+            for join in entity.relationships.compactMap(\.joinTable) {
+                try connection.run("DELETE FROM \(join.table) WHERE \(join.ownColumn) = ?", [.integer(object.key)])
+            }
+            let statement = try connection.statement("DELETE FROM \(entity.table) WHERE _pk = ? AND _version = ?")
+            statement.bind(object.key, at: 1)
+            statement.bind(object.rowVersion, at: 2)
+            try statement.run()
+            if connection.changes == 0 { conflicts.append(try conflict(object, connection)) }
+        }
+        return conflicts
+    }
+
+    /// Inserts rows through one prepared statement per entity.
+    private func writeInserts(_ inserts: [ManagedObject], _ connection: SQLiteConnection) throws {
+        for (number, objects) in Dictionary(grouping: inserts, by: { $0.entityModel.number }).sorted(by: { $0.key < $1.key }) {
+            let entity = model.entities[number]
+            let columns = entity.columns
+            let placeholders = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
+            let names = (["_pk"] + columns.map { SQL.quote($0.name) }).joined(separator: ", ")
+            let statement = try connection.statement("INSERT INTO \(entity.table) (\(names)) VALUES (\(placeholders))")
+            let attributeColumns = columns.enumerated().filter { $0.element.slot < entity.attributes.count }
+                .map { (parameter: Int32($0.offset + 2), slot: $0.element.slot) }
+            let foreignKeys = entity.relationships.compactMap { relationship -> (parameter: Int32, relationship: RelationshipModel, slot: Int)? in
+                guard let slot = relationship.foreignKeySlot else { return nil }
+                return (Int32(columns.firstIndex { $0.slot == slot }! + 2), relationship, slot)
+            }
+            for object in objects {
+                statement.bind(object.key, at: 1)
+                for column in attributeColumns { statement.bind(object.values[column.slot], at: column.parameter) }
+                for foreignKey in foreignKeys {
+                    statement.bind(foreignKeyValue(of: object, foreignKey.relationship, slot: foreignKey.slot), at: foreignKey.parameter)
+                }
+                try statement.run()
+            }
+        }
+    }
+
+    /// Updates changed columns and the row version, grouped by the set of changed columns so each
+    /// group reuses one statement; returns the objects written and the conflicts found.
+    private func writeUpdates(_ updates: [ManagedObject], _ connection: SQLiteConnection) throws -> ([ManagedObject], [MergeConflict]) {
+        var groups: [UpdateSignature: [ManagedObject]] = [:]
+        var written: [ManagedObject] = []
+        for object in updates {
+            let changes = persistentChanges(of: object)
+            if changes.slots.isEmpty && !changes.relationshipsChanged { continue }
+            groups[UpdateSignature(entity: object.entityModel.number, slots: changes.slots), default: []].append(object)
+            written.append(object)
+        }
+        var conflicts: [MergeConflict] = []
+        let ordered = groups.sorted { lhs, rhs in
+            lhs.key.entity != rhs.key.entity ? lhs.key.entity < rhs.key.entity
+                : lhs.key.slots.positions.lexicographicallyPrecedes(rhs.key.slots.positions)
+        }
+        for (signature, objects) in ordered {
+            let entity = model.entities[signature.entity]
+            let slots = signature.slots.positions
+            let foreignKeys = Dictionary(uniqueKeysWithValues: entity.relationships.compactMap { relationship in
+                relationship.foreignKeySlot.map { ($0, relationship) }
+            })
+            let assignments = slots.map { slot in "\(SQL.quote(entity.columns.first { $0.slot == slot }!.name)) = ?" }
+                + ["_version = _version + 1"]
+            let statement = try connection.statement(
+                "UPDATE \(entity.table) SET \(assignments.joined(separator: ", ")) WHERE _pk = ? AND _version = ?")
+            for object in objects {
+                for (offset, slot) in slots.enumerated() {
+                    let value = foreignKeys[slot].map { foreignKeyValue(of: object, $0, slot: slot) } ?? object.values[slot]
+                    statement.bind(value, at: Int32(offset + 1))
+                }
+                statement.bind(object.key, at: Int32(slots.count + 1))
+                statement.bind(object.rowVersion, at: Int32(slots.count + 2))
+                try statement.run()
+                if connection.changes == 0 { conflicts.append(try conflict(object, connection)) }
+            }
+        }
+        return (written, conflicts)
+    }
+
+    /// The entity and changed columns of an update, which decide its SQL.
+    private struct UpdateSignature: Hashable {
+        let entity: Int
+        let slots: PropertyMask
     }
 
     /// Adds and removes the join rows of changed many-to-many relationships, from the side that
@@ -438,7 +466,7 @@ extension ManagedObjectContext {
         for object in objects {
             guard let relations = object.relations else { continue }
             for relationship in object.entityModel.relationships {
-                guard case .joinTable(let table, let ownColumn, let otherColumn) = relationship.storage, ownColumn == "source",
+                guard let (table, ownColumn, otherColumn) = relationship.joinTable, ownColumn == "source",
                       case .toMany(let storage) = relations[relationship.index] else { continue }
                 let committed = storage.committed ?? (object.flags.contains(.inserted) ? [] : storage.members)
                 for removed in committed.subtracting(storage.members) where removed.key > 0 {

@@ -46,7 +46,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var shouldDeleteInaccessibleFaults = true
 
     /// Registered objects with permanent IDs, one dictionary per entity, by primary key.
-    var registered: [[Int64: ManagedObject]]
+    var registered: [IdentityMap]
     /// Objects inserted since the last save (entries whose object was deleted again are skipped).
     var pendingInserts: [ManagedObject] = []
     /// Objects changed since the last save (an object is listed once, when it first changes).
@@ -72,7 +72,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         violationHandler = concurrency.violationHandler
         self.temporaryKeys = temporaryKeys
         self.label = label
-        registered = Array(repeating: [:], count: store.model.entities.count)
+        registered = Array(repeating: IdentityMap(), count: store.model.entities.count)
     }
 
     deinit {
@@ -304,7 +304,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         checkAccess()
         for index in registered.indices {
             for object in registered[index].values { object.context = nil }
-            registered[index] = [:]
+            registered[index] = IdentityMap()
         }
         for object in pendingInserts { object.context = nil }
         pendingInserts = []

@@ -7,6 +7,8 @@ public struct FetchedResults<Element: ManagedObject>: RandomAccessCollection {
     final class Storage {
         let context: ManagedObjectContext
         let entity: EntityModel
+        /// Every object, when the fetch loaded them all (then `keys` and `objects` are unused).
+        let loaded: [ManagedObject]?
         /// The primary key of each result (negative for unsaved inserted objects).
         let keys: [Int64]
         /// The object of each result, once it was asked for.
@@ -17,18 +19,34 @@ public struct FetchedResults<Element: ManagedObject>: RandomAccessCollection {
         let loadsBatches: Bool
         let prefetch: [[String]]
 
+        /// Results held as keys, made into objects batch by batch.
         init(
             context: ManagedObjectContext, entity: EntityModel, keys: [Int64], objects: [ManagedObject?],
             batchSize: Int, loadsBatches: Bool, prefetch: [[String]]
         ) {
             self.context = context
             self.entity = entity
+            loaded = nil
             self.keys = keys
             self.objects = objects
             self.batchSize = batchSize
             self.loadsBatches = loadsBatches
             self.prefetch = prefetch
         }
+
+        /// Results already loaded.
+        init(context: ManagedObjectContext, entity: EntityModel, objects: [ManagedObject]) {
+            self.context = context
+            self.entity = entity
+            loaded = objects
+            keys = []
+            self.objects = []
+            batchSize = 0
+            loadsBatches = true
+            prefetch = []
+        }
+
+        var count: Int { loaded?.count ?? keys.count }
 
         /// Registers the objects of the batch containing `position` as one fault group, and loads
         /// the group when asked to.
@@ -56,16 +74,18 @@ public struct FetchedResults<Element: ManagedObject>: RandomAccessCollection {
     let storage: Storage
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { storage.keys.count }
+    public var endIndex: Int { storage.count }
 
     public subscript(position: Int) -> Element {
+        if let loaded = storage.loaded { return unsafeDowncast(loaded[position], to: Element.self) }
         if let object = storage.objects[position] { return unsafeDowncast(object, to: Element.self) }
         return unsafeDowncast(storage.materialize(batchContaining: position), to: Element.self)
     }
 
     /// The IDs of the results, without loading any object.
     public var objectIDs: [ManagedObjectID] {
-        storage.keys.indices.map { index in
+        if let loaded = storage.loaded { return loaded.map(\.objectID) }
+        return storage.keys.indices.map { index in
             storage.objects[index]?.objectID ?? ManagedObjectID(entity: storage.entity, key: storage.keys[index])
         }
     }

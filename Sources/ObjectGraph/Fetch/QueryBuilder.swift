@@ -61,8 +61,15 @@ struct QueryBuilder {
         let scope = builder.makeScope(entity)
         let condition = try node.map { try builder.condition($0, in: scope, negated: false) }
         var order: [String] = []
-        if case .count = selection {} else {
-            for key in sort { order.append(try builder.orderTerm(key.path, ascending: key.ascending, order: key.order, in: scope)) }
+        for key in sort { order.append(try builder.orderTerm(key.path, ascending: key.ascending, order: key.order, in: scope)) }
+        switch selection {
+        case .count:
+            order = []
+        case .keys where sort.isEmpty && limit == 0 && offset == 0:
+            // Key order is restored by the caller; without ORDER BY, SQLite may read the keys from a
+            // small covering index instead of every page of the table.
+            break
+        default:
             order.append("\(scope.alias)._pk")
         }
         let columns: String

@@ -11,9 +11,11 @@ final class EntityModel: Sendable {
         let type: AttributeType
     }
 
-    /// A stored column's slot and type.
-    struct ColumnRead: Sendable {
-        let slot: Int
+    /// Where one value slot comes from when a row is read: a column (offset after `_pk` and
+    /// `_version`) or, for transients, the default.
+    struct SlotRead: Sendable {
+        /// -1 for a slot without a column.
+        let column: Int32
         let type: AttributeType
     }
 
@@ -27,25 +29,32 @@ final class EntityModel: Sendable {
     let attributeIndex: [String: Int]
     let relationships: [RelationshipModel]
     let relationshipIndex: [String: Int]
+    /// Attribute positions by the literal address of the object class's property keys.
+    private let attributeKeys: [(bits: UInt, index: Int)]
+    /// Relationship positions by the literal address of the object class's property keys.
+    private let relationshipKeys: [(bits: UInt, index: Int)]
     /// Stored columns, in table order.
     let columns: [Column]
-    /// Where each stored column goes in an object's values, without names, for the row-reading loop.
-    let readPlan: [ColumnRead]
+    /// How each value slot is read from a row, in slot order, without names: the row-reading loop.
+    let slotReads: [SlotRead]
     /// The number of values an object keeps: attributes, then owned foreign keys.
     let valueCount: Int
     /// What a new object starts with.
-    let defaultValues: ContiguousArray<PrimitiveValue>
+    let defaultValues: ValueList
     /// Value slots that must hold distinct values together, one list per constraint.
     let uniqueSlotSets: [[Int]]
     /// The table name, quoted for SQL.
     let table: String
     /// `SELECT` of full rows by primary key, `keyBatchSize` keys at a time (unused ones bound NULL).
     let rowsByKeySQL: String
+    /// The column list of full rows for the root table of a query (alias `t0`).
+    let rootSelectList: String
     /// Whether any relationship points from this entity at all.
     var hasRelationships: Bool { !relationships.isEmpty }
 
     init(
-        description: EntityDescription, number: Int, relationships: [RelationshipModel], storeIdentifier: UUID
+        description: EntityDescription, number: Int, relationships: [RelationshipModel], storeIdentifier: UUID,
+        declaredKeys: [PropertyKey] = []
     ) {
         self.description = description
         self.name = description.name
@@ -63,12 +72,14 @@ final class EntityModel: Sendable {
         var relationshipIndex: [String: Int] = [:]
         for relationship in relationships { relationshipIndex[relationship.name] = relationship.index }
         self.relationshipIndex = relationshipIndex
+        attributeKeys = declaredKeys.compactMap { key in attributeIndex[key.name].map { (key.bits, $0) } }
+        relationshipKeys = declaredKeys.compactMap { key in relationshipIndex[key.name].map { (key.bits, $0) } }
 
         var columns: [Column] = []
         for (index, attribute) in description.attributes.enumerated() where !attribute.isTransient {
             columns.append(Column(name: attribute.name, slot: index, type: attribute.type))
         }
-        var defaults = ContiguousArray(description.attributes.map { $0.defaultValue.flatMap($0.type.coerce) ?? .null })
+        var defaults = description.attributes.map { $0.defaultValue.flatMap($0.type.coerce) ?? .null }
         for relationship in relationships {
             if case .foreignKey(let column, let slot) = relationship.storage {
                 columns.append(Column(name: column, slot: slot, type: .integer64))
@@ -76,9 +87,11 @@ final class EntityModel: Sendable {
             }
         }
         self.columns = columns
-        self.readPlan = columns.map { ColumnRead(slot: $0.slot, type: $0.type) }
+        var slotReads = Array(repeating: SlotRead(column: -1, type: .string), count: defaults.count)
+        for (offset, column) in columns.enumerated() { slotReads[column.slot] = SlotRead(column: Int32(offset), type: column.type) }
+        self.slotReads = slotReads
         self.valueCount = defaults.count
-        self.defaultValues = defaults
+        self.defaultValues = ValueList(defaults)
 
         var slotByName: [String: Int] = attributeIndex
         for relationship in relationships {
@@ -94,6 +107,7 @@ final class EntityModel: Sendable {
         self.uniqueSlotSets = uniqueSlotSets
 
         let selectList = Self.selectList(table: table, columns: columns, alias: "t0")
+        rootSelectList = selectList
         let placeholders = Array(repeating: "?", count: Self.keyBatchSize).joined(separator: ", ")
         rowsByKeySQL = "SELECT \(selectList) FROM \(table) AS t0 WHERE t0._pk IN (\(placeholders))"
     }
@@ -107,6 +121,21 @@ final class EntityModel: Sendable {
     /// How many keys one batch load binds.
     static let keyBatchSize = 100
 
+    /// The position of the attribute a property wrapper names: by literal address for the keys of
+    /// the object class, by name otherwise.
+    @inline(__always)
+    func attributeIndex(for key: PropertyKey) -> Int? {
+        for entry in attributeKeys where entry.bits == key.bits { return entry.index }
+        return attributeIndex[key.name]
+    }
+
+    /// The position of the relationship a property wrapper names.
+    @inline(__always)
+    func relationshipIndex(for key: PropertyKey) -> Int? {
+        for entry in relationshipKeys where entry.bits == key.bits { return entry.index }
+        return relationshipIndex[key.name]
+    }
+
     /// The name of the property at a change-mask position (attributes first, then relationships).
     func propertyName(at position: Int) -> String {
         position < attributes.count ? attributes[position].name : relationships[position - attributes.count].name
@@ -114,7 +143,7 @@ final class EntityModel: Sendable {
 
     /// The column list that every row read uses: `_pk`, `_version`, then the stored columns.
     func selectList(alias: String) -> String {
-        Self.selectList(table: table, columns: columns, alias: alias)
+        alias == "t0" ? rootSelectList : Self.selectList(table: table, columns: columns, alias: alias)
     }
 
     private static func selectList(table: String, columns: [Column], alias: String) -> String {

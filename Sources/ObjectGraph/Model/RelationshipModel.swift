@@ -22,13 +22,33 @@ struct RelationshipModel: Sendable {
     let inverse: Int
     let storage: Storage
 
+    /// The foreign-key slot, when this entity's row holds the key.
+    let foreignKeySlot: Int?
+    /// The join table and its columns, for a many-to-many.
+    let joinTable: (table: String, ownColumn: String, otherColumn: String)?
+
+    init(index: Int, description: RelationshipDescription, destination: Int, inverse: Int, storage: Storage) {
+        self.index = index
+        self.description = description
+        self.destination = destination
+        self.inverse = inverse
+        self.storage = storage
+        // Kept as plain values: hot loops read them without matching on the enum.
+        switch storage {
+        case .foreignKey(_, let slot):
+            foreignKeySlot = slot
+            joinTable = nil
+        case .inverseForeignKey:
+            foreignKeySlot = nil
+            joinTable = nil
+        case .joinTable(let table, let ownColumn, let otherColumn):
+            foreignKeySlot = nil
+            joinTable = (table, ownColumn, otherColumn)
+        }
+    }
+
     var name: String { description.name }
     var isToMany: Bool { description.isToMany }
     var deleteRule: DeleteRule { description.deleteRule }
 
-    /// The foreign-key slot, when this entity's row holds the key.
-    var foreignKeySlot: Int? {
-        if case .foreignKey(_, let slot) = storage { return slot }
-        return nil
-    }
 }

@@ -14,6 +14,7 @@ final class SchemaModel: Sendable {
         self.schema = schema
 
         let numbers = Dictionary(uniqueKeysWithValues: schema.entities.enumerated().map { ($0.element.name, $0.offset) })
+        let declared = schema.entities.map { Self.declaredProperties(of: $0.objectClass) }
         var entities: [EntityModel] = []
         for (number, entity) in schema.entities.enumerated() {
             var foreignKeySlot = entity.attributes.count
@@ -41,7 +42,8 @@ final class SchemaModel: Sendable {
                     inverse: inverseIndex, storage: storage))
             }
             entities.append(EntityModel(
-                description: entity, number: number, relationships: relationships, storeIdentifier: storeIdentifier))
+                description: entity, number: number, relationships: relationships, storeIdentifier: storeIdentifier,
+                declaredKeys: declared[number].map(\.declaredKey)))
         }
         self.entities = entities
         entitiesByName = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0) })
@@ -50,7 +52,7 @@ final class SchemaModel: Sendable {
                 .map { (ObjectIdentifier($0.objectClass), $0) })
 
         for entity in entities where entity.objectClass != ManagedObject.self {
-            problems += classProblems(entity)
+            problems += classProblems(entity, declared[entity.number])
         }
         if !problems.isEmpty { throw SchemaError(problems: problems) }
     }
@@ -65,55 +67,62 @@ final class SchemaModel: Sendable {
         entities[relationship.destination].relationships[relationship.inverse]
     }
 
+    /// The property wrappers a class declares (its superclasses' too), read from a placeholder.
+    private static func declaredProperties(of objectClass: ManagedObject.Type) -> [any DeclaredProperty] {
+        guard objectClass != ManagedObject.self else { return [] }
+        let placeholder = objectClass.init(ObjectInitialization(probe: KeyPathProbe(), entity: EntityModel.placeholder))
+        var properties: [any DeclaredProperty] = []
+        var mirror: Mirror? = Mirror(reflecting: placeholder)
+        while let current = mirror {
+            properties += current.children.compactMap { $0.value as? any DeclaredProperty }
+            mirror = current.superclassMirror
+        }
+        return properties
+    }
+
     /// Compares the property wrappers a class declares with its entity.
-    private func classProblems(_ entity: EntityModel) -> [SchemaError.Problem] {
+    private func classProblems(_ entity: EntityModel, _ properties: [any DeclaredProperty]) -> [SchemaError.Problem] {
         var problems: [SchemaError.Problem] = []
         func report(_ key: String, _ message: String) {
             problems.append(SchemaError.Problem(kind: .classMismatch, entity: entity.name, property: key, message: message))
         }
-        let placeholder = entity.objectClass.init(ObjectInitialization(probe: KeyPathProbe(), entity: entity))
-        var mirror: Mirror? = Mirror(reflecting: placeholder)
-        while let current = mirror {
-            for child in current.children {
-                guard let declared = child.value as? DeclaredProperty else { continue }
-                let key = declared.declaredKey
-                switch declared.declaredKind {
-                case .attribute(let type, let optional):
-                    guard let attribute = entity.description.attribute(named: key) else {
-                        report(key, "\(entity.objectClass) declares attribute '\(key)', which the entity lacks")
-                        continue
-                    }
-                    if attribute.type != type {
-                        report(key, "declared as \(type.rawValue) in \(entity.objectClass), \(attribute.type.rawValue) in the schema")
-                    } else if attribute.isOptional && !optional {
-                        report(key, "the attribute is optional, so its Swift type must be Optional")
-                    }
-                case .codable:
-                    guard let attribute = entity.description.attribute(named: key) else {
-                        report(key, "\(entity.objectClass) declares attribute '\(key)', which the entity lacks")
-                        continue
-                    }
-                    if attribute.type != .json {
-                        report(key, "@CodableAttribute needs an attribute of type json, not \(attribute.type.rawValue)")
-                    }
-                case .toOne(let target), .toMany(let target):
-                    let isToMany: Bool
-                    if case .toMany = declared.declaredKind { isToMany = true } else { isToMany = false }
-                    guard let index = entity.relationshipIndex[key] else {
-                        report(key, "\(entity.objectClass) declares relationship '\(key)', which the entity lacks")
-                        continue
-                    }
-                    let relationship = entity.relationships[index]
-                    if relationship.isToMany != isToMany {
-                        report(key, "declared \(isToMany ? "to-many" : "to-one") in \(entity.objectClass), the opposite in the schema")
-                    }
-                    let destinationClass = destination(of: relationship).objectClass
-                    if destinationClass != target {
-                        report(key, "declared with \(target), but the destination entity's class is \(destinationClass)")
-                    }
+        for declared in properties {
+            let key = declared.declaredKey.name
+            switch declared.declaredKind {
+            case .attribute(let type, let optional):
+                guard let attribute = entity.description.attribute(named: key) else {
+                    report(key, "\(entity.objectClass) declares attribute '\(key)', which the entity lacks")
+                    continue
+                }
+                if attribute.type != type {
+                    report(key, "declared as \(type.rawValue) in \(entity.objectClass), \(attribute.type.rawValue) in the schema")
+                } else if attribute.isOptional && !optional {
+                    report(key, "the attribute is optional, so its Swift type must be Optional")
+                }
+            case .codable:
+                guard let attribute = entity.description.attribute(named: key) else {
+                    report(key, "\(entity.objectClass) declares attribute '\(key)', which the entity lacks")
+                    continue
+                }
+                if attribute.type != .json {
+                    report(key, "@CodableAttribute needs an attribute of type json, not \(attribute.type.rawValue)")
+                }
+            case .toOne(let target), .toMany(let target):
+                let isToMany: Bool
+                if case .toMany = declared.declaredKind { isToMany = true } else { isToMany = false }
+                guard let index = entity.relationshipIndex[key] else {
+                    report(key, "\(entity.objectClass) declares relationship '\(key)', which the entity lacks")
+                    continue
+                }
+                let relationship = entity.relationships[index]
+                if relationship.isToMany != isToMany {
+                    report(key, "declared \(isToMany ? "to-many" : "to-one") in \(entity.objectClass), the opposite in the schema")
+                }
+                let destinationClass = destination(of: relationship).objectClass
+                if destinationClass != target {
+                    report(key, "declared with \(target), but the destination entity's class is \(destinationClass)")
                 }
             }
-            mirror = current.superclassMirror
         }
         return problems
     }

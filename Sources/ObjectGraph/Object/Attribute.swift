@@ -9,10 +9,10 @@
 @propertyWrapper
 public struct Attribute<Value: AttributeValue> {
     /// The attribute's name in the entity.
-    public let key: String
+    public let key: PropertyKey
 
-    public init(_ key: String) {
-        self.key = key
+    public init(_ key: StaticString) {
+        self.key = PropertyKey(key)
     }
 
     @available(*, unavailable, message: "@Attribute is only for properties of ManagedObject subclasses")
@@ -32,6 +32,6 @@ public struct Attribute<Value: AttributeValue> {
 }
 
 extension Attribute: DeclaredProperty {
-    var declaredKey: String { key }
+    var declaredKey: PropertyKey { key }
     var declaredKind: DeclaredPropertyKind { .attribute(Value.attributeType, optional: Value.isOptional) }
 }

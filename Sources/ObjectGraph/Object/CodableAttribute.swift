@@ -11,19 +11,19 @@ import Foundation
 @propertyWrapper
 public struct CodableAttribute<Value: Codable> {
     /// The attribute's name in the entity.
-    public let key: String
+    public let key: PropertyKey
     /// What the property reads while the attribute is nil or does not decode.
     let defaultValue: Value
 
     /// An optional value: nil while the attribute is nil.
-    public init(_ key: String) where Value: ExpressibleByNilLiteral {
-        self.key = key
+    public init(_ key: StaticString) where Value: ExpressibleByNilLiteral {
+        self.key = PropertyKey(key)
         self.defaultValue = nil
     }
 
     /// A value that reads as `default` while the attribute is nil.
-    public init(_ key: String, default defaultValue: Value) {
-        self.key = key
+    public init(_ key: StaticString, default defaultValue: Value) {
+        self.key = PropertyKey(key)
         self.defaultValue = defaultValue
     }
 
@@ -41,20 +41,17 @@ public struct CodableAttribute<Value: Codable> {
         get {
             let wrapper = object[keyPath: storageKeyPath]
             if object.probe != nil { return wrapper.defaultValue }
-            return (try? object.decodedValue(forKey: wrapper.key, as: Value.self)) ?? wrapper.defaultValue
+            return (try? object.decodedValue(forKey: wrapper.key.name, as: Value.self)) ?? wrapper.defaultValue
         }
         set {
-            let key = object[keyPath: storageKeyPath].key
-            guard let index = object.entityModel.attributeIndex[key] else {
-                preconditionFailure("\(object.entityModel.name) has no attribute '\(key)'")
-            }
+            let index = object.attributeIndex(for: object[keyPath: storageKeyPath].key)
             object.setPrimitiveValue(JSONAttributeCoding.encode(newValue), at: index)
         }
     }
 }
 
 extension CodableAttribute: DeclaredProperty {
-    var declaredKey: String { key }
+    var declaredKey: PropertyKey { key }
     var declaredKind: DeclaredPropertyKind { .codable }
 }
 

@@ -1,7 +1,7 @@
 /// What a property wrapper of a ``ManagedObject`` subclass declares, read through `Mirror` when the
 /// container loads so that a class and its entity cannot silently disagree.
 protocol DeclaredProperty {
-    var declaredKey: String { get }
+    var declaredKey: PropertyKey { get }
     var declaredKind: DeclaredPropertyKind { get }
 }
 

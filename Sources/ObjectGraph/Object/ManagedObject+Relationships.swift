@@ -5,15 +5,15 @@ import Foundation
 /// another context, say) stops the program here with the same message, and a store failure while
 /// loading a relationship is kept by the context and thrown by its next `save()`.
 extension ManagedObject {
-    final func relationshipModel(forKey key: String) -> RelationshipModel {
-        guard let index = entityModel.relationshipIndex[key] else {
-            preconditionFailure("\(entityModel.name) has no relationship '\(key)'")
+    final func relationshipModel(forKey key: PropertyKey) -> RelationshipModel {
+        guard let index = entityModel.relationshipIndex(for: key) else {
+            preconditionFailure("\(entityModel.name) has no relationship '\(key.name)'")
         }
         return entityModel.relationships[index]
     }
 
     /// The destination of a to-one, loading the relationship if needed.
-    final func destination(forKey key: String) -> ManagedObject? {
+    final func destination(forKey key: PropertyKey) -> ManagedObject? {
         let relationship = relationshipModel(forKey: key)
         guard let context else {
             if case .toOne(let target)? = relations?[relationship.index] { return target }
@@ -28,19 +28,19 @@ extension ManagedObject {
         }
     }
 
-    final func setDestination(_ target: ManagedObject?, forKey key: String) {
+    final func setDestination(_ target: ManagedObject?, forKey key: PropertyKey) {
         let relationship = relationshipModel(forKey: key)
         guard let context else { preconditionFailure("\(objectID) has no context; relationships cannot change") }
         context.checkAccess()
         do {
             try context.setDestination(target, of: self, relationship)
         } catch {
-            context.handleFailedChange(error, of: self, key: key)
+            context.handleFailedChange(error, of: self, key: key.name)
         }
     }
 
     /// The members of a to-many, loading the relationship if needed.
-    final func members(forKey key: String) -> Set<ManagedObject> {
+    final func members(forKey key: PropertyKey) -> Set<ManagedObject> {
         let relationship = relationshipModel(forKey: key)
         guard let context else {
             if case .toMany(let storage)? = relations?[relationship.index] { return storage.members }
@@ -55,19 +55,19 @@ extension ManagedObject {
         }
     }
 
-    final func setMembers(_ members: Set<ManagedObject>, forKey key: String) {
+    final func setMembers(_ members: Set<ManagedObject>, forKey key: PropertyKey) {
         mutateMembers(forKey: key) { context, relationship in try context.setMembers(members, of: self, relationship) }
     }
 
-    final func addMember(_ member: ManagedObject, forKey key: String) {
+    final func addMember(_ member: ManagedObject, forKey key: PropertyKey) {
         mutateMembers(forKey: key) { context, relationship in try context.addMember(member, to: self, relationship) }
     }
 
-    final func removeMember(_ member: ManagedObject, forKey key: String) {
+    final func removeMember(_ member: ManagedObject, forKey key: PropertyKey) {
         mutateMembers(forKey: key) { context, relationship in try context.removeMember(member, from: self, relationship) }
     }
 
-    final func memberCount(forKey key: String) -> Int {
+    final func memberCount(forKey key: PropertyKey) -> Int {
         let relationship = relationshipModel(forKey: key)
         guard let context else { return members(forKey: key).count }
         context.checkAccess()
@@ -79,14 +79,14 @@ extension ManagedObject {
         }
     }
 
-    private func mutateMembers(forKey key: String, _ change: (ManagedObjectContext, RelationshipModel) throws -> Void) {
+    private func mutateMembers(forKey key: PropertyKey, _ change: (ManagedObjectContext, RelationshipModel) throws -> Void) {
         let relationship = relationshipModel(forKey: key)
         guard let context else { preconditionFailure("\(objectID) has no context; relationships cannot change") }
         context.checkAccess()
         do {
             try change(context, relationship)
         } catch {
-            context.handleFailedChange(error, of: self, key: key)
+            context.handleFailedChange(error, of: self, key: key.name)
         }
     }
 }

@@ -28,9 +28,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The row's primary key when positive, a temporary key when negative.
     final var key: Int64
     /// Attribute values (by attribute position), then owned foreign keys; empty while a fault.
-    final var values: ContiguousArray<PrimitiveValue>
+    final var values: ValueList
     /// The values last read from or written to the store, captured before the first change.
-    final var committedValues: ContiguousArray<PrimitiveValue>?
+    final var committedValues: ValueList?
     /// One state per relationship, created when a relationship is first used.
     final var relations: ContiguousArray<RelationshipState>?
     /// The row version the values were read at, checked when the object is saved (optimistic locking).
@@ -38,17 +38,39 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Attributes and relationships changed since the last save.
     final var changedProperties = PropertyMask()
     final var flags: ObjectFlags
-    /// The rows fetched together with this fault, loaded together when one of them fires.
-    final var faultGroup: FaultGroup?
-    /// Set only on placeholder objects used to turn key paths into names.
-    final let probe: KeyPathProbe?
+    /// The fault group of a fault, or the recorder of a placeholder object (one field for both,
+    /// since no object needs the two).
+    final var companion: Companion?
+
+    /// What an object may carry besides its values.
+    enum Companion {
+        /// The rows fetched together with this fault, loaded together when one of them fires.
+        case faultGroup(FaultGroup)
+        /// Set only on placeholder objects used to turn key paths into names.
+        case probe(KeyPathProbe)
+    }
+
+    /// The fault group, while the object is a fault fetched with others.
+    final var faultGroup: FaultGroup? {
+        get {
+            if case .faultGroup(let group)? = companion { return group }
+            return nil
+        }
+        set { companion = newValue.map(Companion.faultGroup) }
+    }
+
+    /// The recorder, on placeholder objects.
+    final var probe: KeyPathProbe? {
+        if case .probe(let probe)? = companion { return probe }
+        return nil
+    }
 
     /// Creates an object for ObjectGraph; only the framework can make an ``ObjectInitialization``.
     /// A subclass that declares its own designated initializer must also provide this one.
     public required init(_ initialization: ObjectInitialization) {
         entityModel = initialization.entity
         key = initialization.key
-        probe = initialization.probe
+        companion = initialization.probe.map(Companion.probe)
         flags = initialization.flags
         values = initialization.values
         rowVersion = initialization.rowVersion
@@ -182,15 +204,22 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         changedProperties.insert(index)
     }
 
+    /// The position of a declared attribute.
+    @inline(__always)
+    final func attributeIndex(for key: PropertyKey) -> Int {
+        guard let index = entityModel.attributeIndex(for: key) else {
+            preconditionFailure("\(entityModel.name) has no attribute '\(key.name)'")
+        }
+        return index
+    }
+
     /// The typed value of an attribute; used by ``Attribute``.
-    final func typedValue<Value: AttributeValue>(forKey key: String, as type: Value.Type) -> Value {
-        if let probe {
-            probe.record(key)
+    final func typedValue<Value: AttributeValue>(forKey key: PropertyKey, as type: Value.Type) -> Value {
+        if context == nil, let probe {
+            probe.record(key.name)
             return Value.emptyValue
         }
-        guard let index = entityModel.attributeIndex[key] else {
-            preconditionFailure("\(entityModel.name) has no attribute '\(key)'")
-        }
+        let index = attributeIndex(for: key)
         let stored = primitiveValue(at: index)
         if case .null = stored, !Value.isOptional {
             return Value(primitiveValue: entityModel.attributes[index].type.emptyValue) ?? Value.emptyValue
@@ -199,11 +228,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     /// Sets the typed value of an attribute; used by ``Attribute``.
-    final func setTypedValue<Value: AttributeValue>(_ value: Value, forKey key: String) {
-        guard let index = entityModel.attributeIndex[key] else {
-            preconditionFailure("\(entityModel.name) has no attribute '\(key)'")
-        }
-        setPrimitiveValue(value.primitiveValue, at: index)
+    final func setTypedValue<Value: AttributeValue>(_ value: Value, forKey key: PropertyKey) {
+        setPrimitiveValue(value.primitiveValue, at: attributeIndex(for: key))
     }
 }
 
@@ -212,7 +238,7 @@ public struct ObjectInitialization {
     let entity: EntityModel
     let key: Int64
     let flags: ObjectFlags
-    let values: ContiguousArray<PrimitiveValue>
+    let values: ValueList
     let rowVersion: Int64
     let probe: KeyPathProbe?
 
@@ -227,7 +253,7 @@ public struct ObjectInitialization {
     }
 
     /// An object read from a row.
-    init(entity: EntityModel, key: Int64, values: ContiguousArray<PrimitiveValue>, rowVersion: Int64) {
+    init(entity: EntityModel, key: Int64, values: ValueList, rowVersion: Int64) {
         self.entity = entity
         self.key = key
         flags = []

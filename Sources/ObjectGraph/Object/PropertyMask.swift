@@ -33,18 +33,24 @@ struct PropertyMask: Sendable, Hashable {
     /// The positions in the set, in increasing order.
     var positions: [Int] {
         var result: [Int] = []
+        forEach { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with each position in increasing order, without allocating.
+    @inline(__always)
+    func forEach(_ body: (Int) -> Void) {
         var bits = low
         while bits != 0 {
-            result.append(bits.trailingZeroBitCount)
+            body(bits.trailingZeroBitCount)
             bits &= bits - 1
         }
         for (word, value) in high.enumerated() {
             var bits = value
             while bits != 0 {
-                result.append((word + 1) * 64 + bits.trailingZeroBitCount)
+                body((word + 1) * 64 + bits.trailingZeroBitCount)
                 bits &= bits - 1
             }
         }
-        return result
     }
 }

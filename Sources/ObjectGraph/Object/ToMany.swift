@@ -10,10 +10,10 @@
 @propertyWrapper
 public struct ToMany<Target: ManagedObject> {
     /// The relationship's name in the entity.
-    public let key: String
+    public let key: PropertyKey
 
-    public init(_ key: String) {
-        self.key = key
+    public init(_ key: StaticString) {
+        self.key = PropertyKey(key)
     }
 
     @available(*, unavailable, message: "@ToMany is only for properties of ManagedObject subclasses")
@@ -35,7 +35,7 @@ public struct ToMany<Target: ManagedObject> {
         get {
             let key = object[keyPath: storageKeyPath].key
             if let probe = object.probe {
-                probe.record(key)
+                probe.record(key.name)
                 return RelatedObjects()
             }
             return RelatedObjects(members: object.members(forKey: key))
@@ -55,14 +55,14 @@ public struct ToMany<Target: ManagedObject> {
 }
 
 extension ToMany: DeclaredProperty {
-    var declaredKey: String { key }
+    var declaredKey: PropertyKey { key }
     var declaredKind: DeclaredPropertyKind { .toMany(Target.self) }
 }
 
 /// Adds and removes single members of a to-many relationship in place (`article.$tags.insert(tag)`).
 public struct ToManyMutation<Target: ManagedObject> {
     let owner: ManagedObject
-    let key: String
+    let key: PropertyKey
 
     /// Adds `object` to the relationship (and the owner to its inverse).
     public func insert(_ object: Target) {

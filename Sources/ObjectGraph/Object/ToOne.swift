@@ -7,10 +7,10 @@
 @propertyWrapper
 public struct ToOne<Target: ManagedObject> {
     /// The relationship's name in the entity.
-    public let key: String
+    public let key: PropertyKey
 
-    public init(_ key: String) {
-        self.key = key
+    public init(_ key: StaticString) {
+        self.key = PropertyKey(key)
     }
 
     @available(*, unavailable, message: "@ToOne is only for properties of ManagedObject subclasses")
@@ -26,7 +26,7 @@ public struct ToOne<Target: ManagedObject> {
     ) -> Target? {
         get {
             let key = object[keyPath: storageKeyPath].key
-            if let probe = object.probe { return probe.follow(key, to: Target.self) }
+            if let probe = object.probe { return probe.follow(key.name, to: Target.self) }
             return object.destination(forKey: key).map { unsafeDowncast($0, to: Target.self) }
         }
         set {
@@ -36,6 +36,6 @@ public struct ToOne<Target: ManagedObject> {
 }
 
 extension ToOne: DeclaredProperty {
-    var declaredKey: String { key }
+    var declaredKey: PropertyKey { key }
     var declaredKind: DeclaredPropertyKind { .toOne(Target.self) }
 }

@@ -147,10 +147,13 @@ final class Statement {
     /// A column as the value of an attribute of `type`; NULL reads as `.null`.
     @inline(__always)
     func value(_ column: Int32, as type: AttributeType) -> PrimitiveValue {
-        switch sqlite3_column_type(handle, column) {
-        case SQLITE_NULL: return .null
-        default: break
+        if type == .string || type == .json {
+            // A NULL column has no text; this saves asking for the column's type.
+            guard let bytes = sqlite3_column_text(handle, column) else { return .null }
+            let count = Int(sqlite3_column_bytes(handle, column))
+            return .string(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
         }
+        if sqlite3_column_type(handle, column) == SQLITE_NULL { return .null }
         switch type {
         case .string, .json: return .string(text(column))
         case .integer16, .integer32, .integer64: return .integer(int64(column))
