@@ -7,7 +7,7 @@ import Foundation
 ///     let search: FetchPredicate<Article> = .contains(\.title, "swift", options: [.caseInsensitive, .diacriticInsensitive])
 ///     let inFolder: FetchPredicate<Article> = \.folder?.name == "Drafts"      // through a to-one
 ///     let tagged: FetchPredicate<Article> = .any(\.tags, \.name == "linux")  // over a to-many
-///     let busy: FetchPredicate<Folder> = .count(\.articles) >= 10
+///     let busy: FetchPredicate<Folder> = .count(\.articles, .greaterOrEqual, 10)
 ///
 /// Semantics match Swift's, also for nil: `==` and `!=` treat nil as a value; ordering comparisons
 /// and string operators are false for nil; a nil to-one makes every attribute behind it nil.
@@ -100,9 +100,11 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
         FetchPredicate(.not(.any(KeyPathProbe.names(of: keyPath), .not(predicate.node))))
     }
 
-    /// The number of members of a to-many, to compare with an integer: `.count(\.tags) > 2`.
-    public static func count<Target>(_ keyPath: KeyPath<Root, RelatedObjects<Target>>) -> MemberCount<Root> {
-        MemberCount(path: KeyPathProbe.names(of: keyPath))
+    /// The number of members of a to-many compared with an integer: `.count(\.tags, .greater, 2)`.
+    public static func count<Target>(
+        _ keyPath: KeyPath<Root, RelatedObjects<Target>>, _ comparison: ComparisonOperator, _ count: Int
+    ) -> FetchPredicate {
+        FetchPredicate(.count(KeyPathProbe.names(of: keyPath), comparison, count))
     }
 
     // MARK: Untyped
@@ -146,18 +148,6 @@ public enum ComparisonOperator: String, Sendable, Hashable {
         case .greaterOrEqual: return order >= 0
         }
     }
-}
-
-/// The count of a to-many relationship in a predicate; compare it with an integer.
-public struct MemberCount<Root: ManagedObject>: Sendable {
-    let path: [String]
-
-    public static func == (lhs: MemberCount, rhs: Int) -> FetchPredicate<Root> { FetchPredicate(.count(lhs.path, .equal, rhs)) }
-    public static func != (lhs: MemberCount, rhs: Int) -> FetchPredicate<Root> { FetchPredicate(.count(lhs.path, .notEqual, rhs)) }
-    public static func < (lhs: MemberCount, rhs: Int) -> FetchPredicate<Root> { FetchPredicate(.count(lhs.path, .less, rhs)) }
-    public static func <= (lhs: MemberCount, rhs: Int) -> FetchPredicate<Root> { FetchPredicate(.count(lhs.path, .lessOrEqual, rhs)) }
-    public static func > (lhs: MemberCount, rhs: Int) -> FetchPredicate<Root> { FetchPredicate(.count(lhs.path, .greater, rhs)) }
-    public static func >= (lhs: MemberCount, rhs: Int) -> FetchPredicate<Root> { FetchPredicate(.count(lhs.path, .greaterOrEqual, rhs)) }
 }
 
 /// The predicate tree, shared by the SQL translation and the in-memory evaluation.

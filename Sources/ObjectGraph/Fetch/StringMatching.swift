@@ -84,12 +84,12 @@ enum StringMatching {
         var starIndex = -1
         var matchAfterStar = 0
         while valueIndex < value.count {
-            if patternIndex < pattern.count && (pattern[patternIndex] == "?" || pattern[patternIndex] == value[valueIndex]) {
-                valueIndex += 1
-                patternIndex += 1
-            } else if patternIndex < pattern.count && pattern[patternIndex] == "*" {
+            if patternIndex < pattern.count && pattern[patternIndex] == "*" {
                 starIndex = patternIndex
                 matchAfterStar = valueIndex
+                patternIndex += 1
+            } else if patternIndex < pattern.count && (pattern[patternIndex] == "?" || pattern[patternIndex] == value[valueIndex]) {
+                valueIndex += 1
                 patternIndex += 1
             } else if starIndex >= 0 {
                 patternIndex = starIndex + 1
