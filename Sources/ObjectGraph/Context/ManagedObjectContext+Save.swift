@@ -350,10 +350,11 @@ extension ManagedObjectContext {
     private func write(inserts: [ManagedObject], updates: [ManagedObject], deletes: [ManagedObject]) throws -> [ManagedObject] {
         try persistentStore.write { connection in
             try assignKeys(inserts, connection)
+            // Deletes and updates first, so a new row may take a unique value an old row gives up.
             var conflicts = try writeDeletes(deletes, connection)
-            try writeInserts(inserts, connection)
             let (written, updateConflicts) = try writeUpdates(updates, connection)
             conflicts += updateConflicts
+            try writeInserts(inserts, connection)
             try writeJoinRows(inserts + updates, connection)
             if !conflicts.isEmpty { throw ObjectGraphError.mergeConflicts(conflicts) }
             return written
@@ -425,6 +426,7 @@ extension ManagedObjectContext {
             groups[UpdateSignature(entity: object.entityModel.number, slots: changes.slots), default: []].append(object)
             written.append(object)
         }
+        try releaseUniqueValues(of: written, connection)
         var conflicts: [MergeConflict] = []
         let ordered = groups.sorted { lhs, rhs in
             lhs.key.entity != rhs.key.entity ? lhs.key.entity < rhs.key.entity
@@ -452,6 +454,22 @@ extension ManagedObjectContext {
             }
         }
         return (written, conflicts)
+    }
+
+    /// Sets the changed unique columns of updated rows to NULL before the updates, so that rows may
+    /// swap unique values within one save (SQLite checks unique indexes per statement, and NULLs
+    /// never collide).
+    private func releaseUniqueValues(of objects: [ManagedObject], _ connection: SQLiteConnection) throws {
+        for object in objects {
+            let entity = object.entityModel
+            guard !entity.uniqueSlotSets.isEmpty else { continue }
+            let changed = persistentChanges(of: object).slots
+            let slots = Set(entity.uniqueSlotSets.joined()).filter { changed.contains($0) }.sorted()
+            guard !slots.isEmpty else { continue }
+            let assignments = slots.map { slot in "\(SQL.quote(entity.columns.first { $0.slot == slot }!.name)) = NULL" }
+            try connection.run(
+                "UPDATE \(entity.table) SET \(assignments.joined(separator: ", ")) WHERE _pk = ?", [.integer(object.key)])
+        }
     }
 
     /// The entity and changed columns of an update, which decide its SQL.
