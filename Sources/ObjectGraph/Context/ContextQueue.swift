@@ -28,11 +28,21 @@ final class ContextQueue: Sendable {
         return false
     }
 
-    /// Whether the calling thread may use the context now.
+    /// Whether the calling thread may use the context now. The view context may be used on the
+    /// main thread and by any work the main queue runs: in a program with an async `main` (and in
+    /// `swift test`), libdispatch drains the main queue, and so runs the main actor, on a thread
+    /// other than the process's first one.
     func isCurrent() -> Bool {
-        if isMain && Thread.isMainThread { return true }
+        if isMain && (Thread.isMainThread || DispatchQueue.getSpecific(key: Self.mainQueueKey) == true) { return true }
         return RunningQueues.current.contains(self)
     }
+
+    /// Marks work running on the main queue. Set once; the key is private to ObjectGraph.
+    private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
 
     /// Runs `body` on the queue later.
     func async(_ body: @escaping @Sendable () -> Void) {

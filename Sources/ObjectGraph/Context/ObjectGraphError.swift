@@ -64,6 +64,12 @@ public struct MergeConflict: Sendable, Hashable, CustomStringConvertible {
     /// The row version now in the store; nil when the row was deleted.
     public var storeVersion: Int64?
 
+    public init(objectID: ManagedObjectID, snapshotVersion: Int64, storeVersion: Int64?) {
+        self.objectID = objectID
+        self.snapshotVersion = snapshotVersion
+        self.storeVersion = storeVersion
+    }
+
     public var description: String {
         "\(objectID): read at version \(snapshotVersion), store has " + (storeVersion.map { "version \($0)" } ?? "no row")
     }

@@ -44,6 +44,7 @@ struct TestStack {
     }
 
     /// Runs `body` on a new background context, inside `performAndWait`.
+    @discardableResult
     func run<T>(_ body: (ManagedObjectContext) throws -> T) throws -> T {
         let context = container.newBackgroundContext()
         return try context.performAndWait { try body(context) }
