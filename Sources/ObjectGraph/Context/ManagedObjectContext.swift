@@ -128,23 +128,25 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The registered object with this ID, or nil; never touches the store.
     public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? {
         checkAccess()
-        guard belongs(objectID) else { return nil }
-        if objectID.isTemporaryID { return pendingInserts.first { $0.key == objectID.key && $0.flags.contains(.inserted) } }
-        return registered[objectID.entity.number][objectID.key]
+        guard let entity = localEntity(of: objectID) else { return nil }
+        if objectID.isTemporaryID {
+            return pendingInserts.first { $0.key == objectID.key && $0.entityModel === entity && $0.flags.contains(.inserted) }
+        }
+        return registered[entity.number][objectID.key]
     }
 
     /// The object with this ID: the registered one, or a fault for the row (checked only when a
     /// property is read). Throws for IDs of another store and unknown temporary IDs.
     public func object(with objectID: ManagedObjectID) throws -> ManagedObject {
         checkAccess()
-        guard belongs(objectID) else { throw ObjectGraphError.wrongStore(objectID) }
+        guard let entity = localEntity(of: objectID) else { throw ObjectGraphError.wrongStore(objectID) }
         if objectID.isTemporaryID {
             guard let object = registeredObject(for: objectID) else {
                 throw ObjectGraphError.temporaryIDNotResolvable(objectID)
             }
             return object
         }
-        return object(forKey: objectID.key, of: objectID.entity)
+        return object(forKey: objectID.key, of: entity)
     }
 
     /// The object with this ID, loaded: throws ``ObjectGraphError/objectNotFound(_:)`` when its row
@@ -165,10 +167,15 @@ public final class ManagedObjectContext: @unchecked Sendable {
         return typed
     }
 
-    /// Whether the ID belongs to this context's store and schema.
-    func belongs(_ objectID: ManagedObjectID) -> Bool {
-        objectID.entity.number >= 0 && objectID.entity.number < model.entities.count
-            && model.entities[objectID.entity.number] === objectID.entity
+    /// This store's model of the ID's entity: the ID's own, or, for an ID made by another
+    /// container on the same store file, the entity of the same name. Nil for other stores.
+    func localEntity(of objectID: ManagedObjectID) -> EntityModel? {
+        let entity = objectID.entity
+        if entity.number >= 0 && entity.number < model.entities.count && model.entities[entity.number] === entity {
+            return entity
+        }
+        guard entity.storeIdentifier == persistentStore.metadata.storeIdentifier else { return nil }
+        return model.entity(named: entity.name)
     }
 
     /// The registered object for a row, or a new fault registered for it.

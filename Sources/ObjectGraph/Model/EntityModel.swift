@@ -20,6 +20,8 @@ final class EntityModel: Sendable {
     }
 
     let name: String
+    /// The hash of `name`, computed once: object IDs hash it.
+    let nameHash: Int
     /// Position in the schema model; also used in object-ID hashes.
     let number: Int
     let description: EntityDescription
@@ -58,6 +60,7 @@ final class EntityModel: Sendable {
     ) {
         self.description = description
         self.name = description.name
+        self.nameHash = description.name.hashValue
         self.number = number
         self.objectClass = description.objectClass
         self.storeIdentifier = storeIdentifier

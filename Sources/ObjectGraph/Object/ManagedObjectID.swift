@@ -35,12 +35,16 @@ public struct ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { uriRepresentation.absoluteString }
 
+    /// IDs are equal when they name the same row of the same store, also when two containers
+    /// opened the store (each has its own entity models).
     public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
-        lhs.key == rhs.key && lhs.entity === rhs.entity
+        lhs.key == rhs.key
+            && (lhs.entity === rhs.entity
+                || lhs.entity.name == rhs.entity.name && lhs.entity.storeIdentifier == rhs.entity.storeIdentifier)
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(key)
-        hasher.combine(entity.number)
+        hasher.combine(entity.nameHash)
     }
 }
