@@ -151,6 +151,33 @@ import Testing
         }
     }
 
+    @Test func unreferencedObjectsAreReleased() throws {
+        let stack = try TestStack()
+        try stack.run { context in
+            for index in 0..<10 {
+                let article = Article(context: context)
+                article.title = "\(index)"
+            }
+            try context.save()
+            context.reset()
+
+            var kept: [Article] = []
+            do {
+                let all = try context.fetch(FetchRequest<Article>(sortDescriptors: [.ascending(\.title)]))
+                kept = [all[0], all[1]]
+                all[2].title = "changed"
+            }
+            #expect(context.registeredObjects.count == 10)
+            context.releaseUnreferencedObjects()
+            #expect(context.registeredObjects.count == 3)   // two held here, one with a change
+
+            let again = try context.fetch(FetchRequest<Article>(sortDescriptors: [.ascending(\.title)]))
+            #expect(again[0] === kept[0] && again[1] === kept[1])
+            #expect(again.contains { $0.title == "changed" })
+            #expect(again.count == 10)
+        }
+    }
+
     @Test func identityMapKeepsEveryKey() {
         var map = IdentityMap()
         let entity = EntityModel.placeholder

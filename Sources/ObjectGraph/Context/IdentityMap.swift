@@ -117,4 +117,25 @@ struct IdentityMap {
     var values: [ManagedObject] {
         slots.compactMap(\.object)
     }
+
+    /// Drops the objects that only the map references, which can therefore have no changes, no
+    /// related object and no caller holding them: what a weakly held identity map would have
+    /// forgotten. Returns how many were dropped.
+    @discardableResult
+    mutating func removeUnreferenced() -> Int {
+        var survivors: [Slot] = []
+        survivors.reserveCapacity(count)
+        for index in slots.indices where slots[index].key != 0 {
+            if !isKnownUniquelyReferenced(&slots[index].object!) { survivors.append(slots[index]) }
+        }
+        let removed = count - survivors.count
+        guard removed > 0 else { return 0 }
+        var size = 16
+        while survivors.count * 2 > size { size *= 2 }
+        slots = Array(repeating: Slot(key: 0, object: nil), count: size)
+        mask = size - 1
+        count = 0
+        for survivor in survivors { place(survivor.object!, for: survivor.key, replacing: true) }
+        return removed
+    }
 }

@@ -30,6 +30,7 @@ extension ManagedObjectContext {
     /// Fetches the objects matching `request`, in its sort order.
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> FetchedResults<T> {
         checkAccess()
+        releaseUnreferencedObjectsIfNeeded()
         let plan = try self.plan(request)
         let prefetch = request.relationshipKeyPathsForPrefetching.map { $0.split(separator: ".").map(String.init) }
         let lazy = request.fetchBatchSize > 0 || request.returnsObjectsAsFaults

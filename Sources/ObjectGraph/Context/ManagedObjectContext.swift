@@ -58,6 +58,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Store failures met by typed property accessors, which cannot throw; `save()` throws the first
     /// so that a change that could not be applied is never silently lost.
     var deferredFailures: [any Error] = []
+    /// The number of registered objects at which the next public fetch or lookup first lets go of
+    /// unreferenced ones.
+    private var releaseThreshold = ManagedObjectContext.minimumReleaseThreshold
+    private static let minimumReleaseThreshold = 50_000
     private var nextTemporaryKey: Int64 = 0
     private var lastTemporaryKey: Int64 = 0
 
@@ -139,6 +143,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// property is read). Throws for IDs of another store and unknown temporary IDs.
     public func object(with objectID: ManagedObjectID) throws -> ManagedObject {
         checkAccess()
+        releaseUnreferencedObjectsIfNeeded()
         guard let entity = localEntity(of: objectID) else { throw ObjectGraphError.wrongStore(objectID) }
         if objectID.isTemporaryID {
             guard let object = registeredObject(for: objectID) else {
@@ -186,6 +191,29 @@ public final class ManagedObjectContext: @unchecked Sendable {
         object.context = self
         registered[entity.number][key] = object
         return object
+    }
+
+    /// Lets go of registered objects that nothing references any more (no caller, no related
+    /// object, no pending change), so a long-lived context does not keep every row it ever read.
+    /// Fetches and ID lookups do this by themselves once the context holds many objects; call it
+    /// after dropping a large result to return the memory at once. An object released this way is
+    /// simply made again, as a fault, when next asked for.
+    public func releaseUnreferencedObjects() {
+        checkAccess()
+        var remaining = 0
+        for index in registered.indices {
+            registered[index].removeUnreferenced()
+            remaining += registered[index].count
+        }
+        releaseThreshold = max(Self.minimumReleaseThreshold, remaining * 2)
+    }
+
+    /// Releases unreferenced objects when the identity map has grown past the threshold; called at
+    /// public entry points only, never while internal code holds objects it has not stored yet.
+    func releaseUnreferencedObjectsIfNeeded() {
+        var total = 0
+        for map in registered { total += map.count }
+        if total >= releaseThreshold { releaseUnreferencedObjects() }
     }
 
     // MARK: Inserting and deleting
