@@ -7,9 +7,10 @@ extension ManagedObjectContext {
     ///
     /// First the delete rules of deleted objects are applied (cascade transitively, nullify
     /// inverses, deny). Then every inserted, changed and deleted object is validated: required
-    /// values, relationship counts, deny rules, uniqueness and the objects' own `validateFor...`
-    /// methods; all failures are thrown together as a ``ValidationError``. Only then is anything
-    /// written. Updates and deletes check each row's version, so a row changed by someone else since
+    /// values, relationship counts, deny rules and the objects' own `validateFor...` methods; all
+    /// failures are thrown together as a ``ValidationError`` (with any uniqueness violations). Only
+    /// then is anything written. Uniqueness is enforced by the store's unique indexes, and a
+    /// violation found while writing is reported the same way, naming every object concerned. Updates and deletes check each row's version, so a row changed by someone else since
     /// it was read fails the save with ``ObjectGraphError/mergeConflicts(_:)``. When the save throws,
     /// the store is untouched and the context keeps its changes (delete rules already applied stay
     /// applied; `rollback()` undoes everything).
@@ -30,9 +31,10 @@ extension ManagedObjectContext {
 
         issues += try validate(inserts, isInsert: true) + validate(updates, isInsert: false)
         for object in deletes { issues += customIssues(object) { try $0.validateForDelete() } }
-        issues += uniquenessIssuesInMemory(inserts + updates)
         if !issues.isEmpty {
-            // Report store conflicts too, so one error lists everything.
+            // Uniqueness is otherwise left to the store's unique indexes (see `translateWriteError`);
+            // here it is checked too, so that one error lists everything.
+            issues += uniquenessIssuesInMemory(inserts + updates)
             issues += try uniquenessIssuesInStore(inserts + updates, deleting: deletes)
             throw ValidationError(issues: issues)
         }

@@ -9,7 +9,8 @@ import Foundation
 /// when ``ConcurrencyChecking`` is on (debug builds and tests). The context itself is `Sendable`;
 /// its objects are not: pass ``ManagedObjectID``s between contexts.
 ///
-///     try await container.newBackgroundContext().perform { [context] in
+///     let context = container.newBackgroundContext()
+///     try await context.perform {
 ///         let article = Article(context: context)
 ///         article.title = "Imported"
 ///         try context.save()
@@ -36,14 +37,19 @@ public final class ManagedObjectContext: @unchecked Sendable {
     private let nameLock = NSLock()
     private var _name: String?
 
-    /// The author recorded with the context's saves (for persistent history).
-    public var transactionAuthor: String?
+    /// The author recorded with the context's saves (for persistent history). Set it on the
+    /// context's queue, like everything but `name`.
+    public var transactionAuthor: String? {
+        didSet { checkAccess() }
+    }
 
     /// When a fault cannot be fulfilled because its row was deleted elsewhere, a typed property read
     /// marks the object inaccessible and returns empty or default values (Core Data's behaviour).
     /// Set to false to stop the program instead. Throwing APIs (``ManagedObject/fireFault()``,
     /// `value(forKey:)`, ``existingObject(with:)``) always throw the error.
-    public var shouldDeleteInaccessibleFaults = true
+    public var shouldDeleteInaccessibleFaults = true {
+        didSet { checkAccess() }
+    }
 
     /// Registered objects with permanent IDs, one dictionary per entity, by primary key.
     var registered: [IdentityMap]

@@ -51,8 +51,6 @@ final class EntityModel: Sendable {
     let rowsByKeySQL: String
     /// The column list of full rows for the root table of a query (alias `t0`).
     let rootSelectList: String
-    /// Whether any relationship points from this entity at all.
-    var hasRelationships: Bool { !relationships.isEmpty }
 
     init(
         description: EntityDescription, number: Int, relationships: [RelationshipModel], storeIdentifier: UUID,

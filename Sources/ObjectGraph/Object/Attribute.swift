@@ -21,6 +21,8 @@ public struct Attribute<Value: AttributeValue> {
         set { fatalError() }
     }
 
+    // Inlinable so that the key path to the wrapper is applied directly in the model class's module.
+    @inlinable
     public static subscript<Owner: ManagedObject>(
         _enclosingInstance object: Owner,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Owner, Value>,

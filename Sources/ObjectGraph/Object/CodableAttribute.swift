@@ -13,7 +13,7 @@ public struct CodableAttribute<Value: Codable> {
     /// The attribute's name in the entity.
     public let key: PropertyKey
     /// What the property reads while the attribute is nil or does not decode.
-    let defaultValue: Value
+    @usableFromInline let defaultValue: Value
 
     /// An optional value: nil while the attribute is nil.
     public init(_ key: StaticString) where Value: ExpressibleByNilLiteral {
@@ -33,6 +33,7 @@ public struct CodableAttribute<Value: Codable> {
         set { fatalError() }
     }
 
+    @inlinable
     public static subscript<Owner: ManagedObject>(
         _enclosingInstance object: Owner,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Owner, Value>,
@@ -40,12 +41,10 @@ public struct CodableAttribute<Value: Codable> {
     ) -> Value {
         get {
             let wrapper = object[keyPath: storageKeyPath]
-            if object.probe != nil { return wrapper.defaultValue }
-            return (try? object.decodedValue(forKey: wrapper.key.name, as: Value.self)) ?? wrapper.defaultValue
+            return object.codableValue(forKey: wrapper.key, as: Value.self) ?? wrapper.defaultValue
         }
         set {
-            let index = object.attributeIndex(for: object[keyPath: storageKeyPath].key)
-            object.setPrimitiveValue(JSONAttributeCoding.encode(newValue), at: index)
+            object.setCodableValue(newValue, forKey: object[keyPath: storageKeyPath].key)
         }
     }
 }
@@ -77,6 +76,20 @@ enum JSONAttributeCoding {
 }
 
 extension ManagedObject {
+    /// The decoded value for ``CodableAttribute``: nil on placeholders, for nil and for text that
+    /// does not decode (the wrapper then reads its default).
+    @usableFromInline
+    final func codableValue<Value: Decodable>(forKey key: PropertyKey, as type: Value.Type) -> Value? {
+        if probe != nil { return nil }
+        return try? decodedValue(forKey: key.name, as: Value.self)
+    }
+
+    /// Encodes a value for ``CodableAttribute``.
+    @usableFromInline
+    final func setCodableValue<Value: Encodable>(_ value: Value, forKey key: PropertyKey) {
+        setPrimitiveValue(JSONAttributeCoding.encode(value), at: attributeIndex(for: key))
+    }
+
     /// Decodes a `.json` attribute, throwing the decoding error rather than falling back.
     public final func decodedValue<Value: Decodable>(forKey key: String, as type: Value.Type) throws -> Value {
         guard let index = entityModel.attributeIndex[key] else {

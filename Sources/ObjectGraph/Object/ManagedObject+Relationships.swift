@@ -12,6 +12,23 @@ extension ManagedObject {
         return entityModel.relationships[index]
     }
 
+    /// The destination of a to-one as the typed property reads it (placeholders record the key).
+    @usableFromInline
+    final func destination<Target: ManagedObject>(forKey key: PropertyKey, as type: Target.Type) -> Target? {
+        if let probe { return probe.follow(key.name, to: Target.self) }
+        return destination(forKey: key).map { unsafeDowncast($0, to: Target.self) }
+    }
+
+    /// The members of a to-many as the typed property reads them (placeholders record the key).
+    @usableFromInline
+    final func relatedObjects<Target: ManagedObject>(forKey key: PropertyKey, as type: Target.Type) -> RelatedObjects<Target> {
+        if let probe {
+            probe.record(key.name)
+            return RelatedObjects()
+        }
+        return RelatedObjects(members: members(forKey: key))
+    }
+
     /// The destination of a to-one, loading the relationship if needed.
     final func destination(forKey key: PropertyKey) -> ManagedObject? {
         let relationship = relationshipModel(forKey: key)
@@ -28,6 +45,7 @@ extension ManagedObject {
         }
     }
 
+    @usableFromInline
     final func setDestination(_ target: ManagedObject?, forKey key: PropertyKey) {
         let relationship = relationshipModel(forKey: key)
         guard let context else { preconditionFailure("\(objectID) has no context; relationships cannot change") }
@@ -55,18 +73,22 @@ extension ManagedObject {
         }
     }
 
+    @usableFromInline
     final func setMembers(_ members: Set<ManagedObject>, forKey key: PropertyKey) {
         mutateMembers(forKey: key) { context, relationship in try context.setMembers(members, of: self, relationship) }
     }
 
+    @usableFromInline
     final func addMember(_ member: ManagedObject, forKey key: PropertyKey) {
         mutateMembers(forKey: key) { context, relationship in try context.addMember(member, to: self, relationship) }
     }
 
+    @usableFromInline
     final func removeMember(_ member: ManagedObject, forKey key: PropertyKey) {
         mutateMembers(forKey: key) { context, relationship in try context.removeMember(member, from: self, relationship) }
     }
 
+    @usableFromInline
     final func memberCount(forKey key: PropertyKey) -> Int {
         let relationship = relationshipModel(forKey: key)
         guard let context else { return members(forKey: key).count }

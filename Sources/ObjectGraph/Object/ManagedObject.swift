@@ -214,6 +214,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     /// The typed value of an attribute; used by ``Attribute``.
+    @usableFromInline
     final func typedValue<Value: AttributeValue>(forKey key: PropertyKey, as type: Value.Type) -> Value {
         if context == nil, let probe {
             probe.record(key.name)
@@ -228,6 +229,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     /// Sets the typed value of an attribute; used by ``Attribute``.
+    @usableFromInline
     final func setTypedValue<Value: AttributeValue>(_ value: Value, forKey key: PropertyKey) {
         setPrimitiveValue(value.primitiveValue, at: attributeIndex(for: key))
     }

@@ -19,12 +19,6 @@ struct PropertyMask: Sendable, Hashable {
         high[word] |= 1 << UInt64(position % 64)
     }
 
-    mutating func remove(_ position: Int) {
-        if position < 64 { low &= ~(1 << UInt64(position)); return }
-        let word = position / 64 - 1
-        if word < high.count { high[word] &= ~(1 << UInt64(position % 64)) }
-    }
-
     mutating func removeAll() {
         low = 0
         high = []

@@ -3,8 +3,9 @@
 /// It is a value: changing it changes nothing until it is assigned back to the property, which
 /// then updates every inverse (`article.tags = RelatedObjects(newTags)`).
 public struct RelatedObjects<Target: ManagedObject>: Collection, ExpressibleByArrayLiteral {
-    var members: Set<ManagedObject>
+    @usableFromInline var members: Set<ManagedObject>
 
+    @usableFromInline
     init(members: Set<ManagedObject>) {
         self.members = members
     }

@@ -27,24 +27,21 @@ public struct ToMany<Target: ManagedObject> {
         fatalError()
     }
 
+    @inlinable
     public static subscript<Owner: ManagedObject>(
         _enclosingInstance object: Owner,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Owner, RelatedObjects<Target>>,
         storage storageKeyPath: ReferenceWritableKeyPath<Owner, ToMany<Target>>
     ) -> RelatedObjects<Target> {
         get {
-            let key = object[keyPath: storageKeyPath].key
-            if let probe = object.probe {
-                probe.record(key.name)
-                return RelatedObjects()
-            }
-            return RelatedObjects(members: object.members(forKey: key))
+            object.relatedObjects(forKey: object[keyPath: storageKeyPath].key, as: Target.self)
         }
         set {
             object.setMembers(newValue.members, forKey: object[keyPath: storageKeyPath].key)
         }
     }
 
+    @inlinable
     public static subscript<Owner: ManagedObject>(
         _enclosingInstance object: Owner,
         projected projectedKeyPath: KeyPath<Owner, ToManyMutation<Target>>,
@@ -61,8 +58,14 @@ extension ToMany: DeclaredProperty {
 
 /// Adds and removes single members of a to-many relationship in place (`article.$tags.insert(tag)`).
 public struct ToManyMutation<Target: ManagedObject> {
-    let owner: ManagedObject
-    let key: PropertyKey
+    @usableFromInline let owner: ManagedObject
+    @usableFromInline let key: PropertyKey
+
+    @usableFromInline
+    init(owner: ManagedObject, key: PropertyKey) {
+        self.owner = owner
+        self.key = key
+    }
 
     /// Adds `object` to the relationship (and the owner to its inverse).
     public func insert(_ object: Target) {

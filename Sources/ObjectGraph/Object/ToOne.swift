@@ -19,15 +19,14 @@ public struct ToOne<Target: ManagedObject> {
         set { fatalError() }
     }
 
+    @inlinable
     public static subscript<Owner: ManagedObject>(
         _enclosingInstance object: Owner,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Owner, Target?>,
         storage storageKeyPath: ReferenceWritableKeyPath<Owner, ToOne<Target>>
     ) -> Target? {
         get {
-            let key = object[keyPath: storageKeyPath].key
-            if let probe = object.probe { return probe.follow(key.name, to: Target.self) }
-            return object.destination(forKey: key).map { unsafeDowncast($0, to: Target.self) }
+            object.destination(forKey: object[keyPath: storageKeyPath].key, as: Target.self)
         }
         set {
             object.setDestination(newValue, forKey: object[keyPath: storageKeyPath].key)

@@ -135,11 +135,6 @@ public final class PersistentStore: @unchecked Sendable {
         return last - Int64(count) + 1
     }
 
-    /// A value of the metadata table (nil when absent).
-    func metadataValue(forKey key: String) throws -> PrimitiveValue? {
-        try read { try $0.scalar("SELECT value FROM og_metadata WHERE key = ?", [.string(key)]) }
-    }
-
     private func rollback() {
         // ROLLBACK fails only when no transaction is open, which is the state it would leave.
         if connection.isInTransaction { try? connection.execute("ROLLBACK") }
