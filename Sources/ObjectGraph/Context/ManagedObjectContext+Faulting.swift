@@ -16,9 +16,11 @@ final class FaultGroup {
 }
 
 extension ManagedObject {
-    /// Why the object is inaccessible (see ``isInaccessible``), if it is.
+    /// Why the object is inaccessible (see ``isInaccessible``) or a relationship read by a typed
+    /// property came back empty, if that happened.
     public final var faultError: (any Error)? {
-        context?.faultErrors[ObjectIdentifier(self)]
+        if case .failure(let error)? = companion { return error }
+        return nil
     }
 }
 
@@ -26,7 +28,7 @@ extension ManagedObjectContext {
     /// Loads a fault's row (with the rest of its fault group), throwing when it no longer exists.
     func fulfillFault(of object: ManagedObject) throws {
         if object.flags.contains(.inaccessible) {
-            throw faultErrors[ObjectIdentifier(object)] ?? ObjectGraphError.objectNotFound(object.objectID)
+            throw object.faultError ?? ObjectGraphError.objectNotFound(object.objectID)
         }
         guard object.flags.contains(.fault) else { return }
         let entity = object.entityModel
@@ -54,8 +56,7 @@ extension ManagedObjectContext {
             object.values = object.entityModel.defaultValues
             object.flags.remove(.fault)
             object.flags.insert(.inaccessible)
-            object.faultGroup = nil
-            faultErrors[ObjectIdentifier(object)] = error
+            object.companion = .failure(error)
         }
     }
 

@@ -59,8 +59,6 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var pendingUpdates: [ManagedObject] = []
     /// Objects deleted since the last save.
     var pendingDeletes: [ManagedObject] = []
-    /// Why objects became inaccessible, by object.
-    var faultErrors: [ObjectIdentifier: any Error] = [:]
     /// Store failures met by typed property accessors, which cannot throw; `save()` throws the first
     /// so that a change that could not be applied is never silently lost.
     var deferredFailures: [any Error] = []
@@ -313,7 +311,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Handles a store failure while a typed accessor loaded a relationship.
     func handleFailedRead(_ error: any Error, of object: ManagedObject) {
-        faultErrors[ObjectIdentifier(object)] = error
+        object.companion = .failure(error)
         deferredFailures.append(error)
     }
 
@@ -351,7 +349,6 @@ public final class ManagedObjectContext: @unchecked Sendable {
         pendingInserts = []
         pendingUpdates = []
         pendingDeletes = []
-        faultErrors = [:]
         deferredFailures = []
     }
 

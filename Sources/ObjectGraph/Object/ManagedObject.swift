@@ -38,8 +38,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Attributes and relationships changed since the last save.
     final var changedProperties = PropertyMask()
     final var flags: ObjectFlags
-    /// The fault group of a fault, or the recorder of a placeholder object (one field for both,
-    /// since no object needs the two).
+    /// The fault group of a fault, the recorder of a placeholder, or why a read failed (one field
+    /// for all, since no object needs two of them at once).
     final var companion: Companion?
 
     /// What an object may carry besides its values.
@@ -48,6 +48,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         case faultGroup(FaultGroup)
         /// Set only on placeholder objects used to turn key paths into names.
         case probe(KeyPathProbe)
+        /// Why loading the object or one of its relationships failed (see ``faultError``).
+        case failure(any Error)
     }
 
     /// The fault group, while the object is a fault fetched with others.

@@ -68,9 +68,16 @@ final class SQLiteConnection {
         guard let prepared else {
             throw StoreError(kind: .other, message: "empty statement", statement: sql, path: path)
         }
-        if cache[sql] == nil { cache[sql] = prepared }
+        if cache[sql] == nil {
+            // Generated SQL varies with predicates and list lengths; bound the cache so a long-lived
+            // store does not keep every statement it ever ran (the hot ones are prepared again).
+            if cache.count >= Self.cacheLimit { cache = cache.filter { $0.value.isActive } }
+            cache[sql] = prepared
+        }
         return prepared
     }
+
+    private static let cacheLimit = 512
 
     /// Runs a query and returns the first column of each row as an integer.
     func integers(_ sql: String, _ bindings: [PrimitiveValue] = []) throws -> [Int64] {
