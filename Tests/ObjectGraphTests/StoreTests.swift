@@ -81,10 +81,22 @@ import Testing
             }
             try context.save()
         }
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: directory.file().path)[.size] as? Int)
+        // Damage the root page of the Article table, which every scan of it reads first.
+        var database: OpaquePointer?
+        sqlite3_open(directory.file().path, &database)
+        var statement: OpaquePointer?
+        sqlite3_prepare_v2(database, "SELECT rootpage FROM sqlite_master WHERE name = 'Article'", -1, &statement, nil)
+        #expect(sqlite3_step(statement) == SQLITE_ROW)
+        let rootPage = sqlite3_column_int64(statement, 0)
+        sqlite3_finalize(statement)
+        sqlite3_prepare_v2(database, "PRAGMA page_size", -1, &statement, nil)
+        #expect(sqlite3_step(statement) == SQLITE_ROW)
+        let pageSize = sqlite3_column_int64(statement, 0)
+        sqlite3_finalize(statement)
+        sqlite3_close(database)
         let handle = try FileHandle(forUpdating: directory.file())
-        try handle.seek(toOffset: UInt64(size - 3 * 4096))
-        try handle.write(contentsOf: Data(repeating: 0xFF, count: 4096))
+        try handle.seek(toOffset: UInt64((rootPage - 1) * pageSize))
+        try handle.write(contentsOf: Data(repeating: 0xFF, count: Int(pageSize)))
         try handle.close()
 
         let stack = try TestStack(directory: directory)
