@@ -16,7 +16,9 @@ import Foundation
 ///         return article.objectID
 ///     }
 public final class PersistentContainer: Sendable {
+    /// The schema the store was opened with.
     public let schema: Schema
+    /// The store every context of the container reads from and saves to.
     public let persistentStore: PersistentStore
     /// The context for the user interface: it runs on the main thread (the main actor).
     @MainActor public var viewContext: ManagedObjectContext { mainContext }

@@ -30,8 +30,10 @@ public struct ChangeSet: Sendable, CustomStringConvertible {
 
     /// The name of the saving context, and the author it gave its transactions.
     public internal(set) var contextName: String?
+    /// The saving context's `transactionAuthor`.
     public internal(set) var transactionAuthor: String?
 
+    /// Whether the save wrote nothing.
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 
     /// The permanent ID each temporary ID became.

@@ -17,6 +17,7 @@ public struct ConcurrencyChecking: Sendable {
     /// Called with each violation found, on the thread that committed it.
     public var violationHandler: @Sendable (ConcurrencyViolation) -> Void
 
+    /// Checking switched on or off, reporting to `violationHandler` (by default: stop).
     public init(isEnabled: Bool, violationHandler: @escaping @Sendable (ConcurrencyViolation) -> Void = ConcurrencyChecking.stop) {
         self.isEnabled = isEnabled
         self.violationHandler = violationHandler

@@ -58,6 +58,7 @@ public enum ObjectGraphError: Error, Sendable, Hashable, CustomStringConvertible
 
 /// An object whose row changed (or disappeared) in the store after the saving context read it.
 public struct MergeConflict: Sendable, Hashable, CustomStringConvertible {
+    /// The object whose row changed.
     public var objectID: ManagedObjectID
     /// The row version the context's snapshot was read at.
     public var snapshotVersion: Int64

@@ -31,6 +31,7 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
         FetchPredicate(.string(KeyPathProbe.names(of: keyPath), .beginsWith, prefix, options))
     }
 
+    /// The same, for an optional attribute (nil never matches).
     public static func beginsWith(_ keyPath: KeyPath<Root, String?>, _ prefix: String, options: StringOptions = []) -> FetchPredicate {
         FetchPredicate(.string(KeyPathProbe.names(of: keyPath), .beginsWith, prefix, options))
     }
@@ -40,6 +41,7 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
         FetchPredicate(.string(KeyPathProbe.names(of: keyPath), .contains, text, options))
     }
 
+    /// The same, for an optional attribute (nil never matches).
     public static func contains(_ keyPath: KeyPath<Root, String?>, _ text: String, options: StringOptions = []) -> FetchPredicate {
         FetchPredicate(.string(KeyPathProbe.names(of: keyPath), .contains, text, options))
     }
@@ -49,6 +51,7 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
         FetchPredicate(.string(KeyPathProbe.names(of: keyPath), .endsWith, suffix, options))
     }
 
+    /// The same, for an optional attribute (nil never matches).
     public static func endsWith(_ keyPath: KeyPath<Root, String?>, _ suffix: String, options: StringOptions = []) -> FetchPredicate {
         FetchPredicate(.string(KeyPathProbe.names(of: keyPath), .endsWith, suffix, options))
     }
@@ -58,6 +61,7 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
         FetchPredicate(.string(KeyPathProbe.names(of: keyPath), .like, pattern, options))
     }
 
+    /// The same, for an optional attribute (nil never matches).
     public static func like(_ keyPath: KeyPath<Root, String?>, _ pattern: String, options: StringOptions = []) -> FetchPredicate {
         FetchPredicate(.string(KeyPathProbe.names(of: keyPath), .like, pattern, options))
     }
@@ -67,6 +71,7 @@ public struct FetchPredicate<Root: ManagedObject>: Sendable {
         FetchPredicate(.comparison(KeyPathProbe.names(of: keyPath), .equal, .string(text), options))
     }
 
+    /// The same, for an optional attribute (nil never matches).
     public static func equals(_ keyPath: KeyPath<Root, String?>, _ text: String, options: StringOptions) -> FetchPredicate {
         FetchPredicate(.comparison(KeyPathProbe.names(of: keyPath), .equal, .string(text), options))
     }
@@ -182,63 +187,77 @@ struct KeysetCondition: Sendable, Hashable {
 
 // MARK: Operators
 
+/// Both predicates match.
 public func && <Root: ManagedObject>(lhs: FetchPredicate<Root>, rhs: FetchPredicate<Root>) -> FetchPredicate<Root> {
     FetchPredicate(.and([lhs.node, rhs.node]))
 }
 
+/// Either predicate matches.
 public func || <Root: ManagedObject>(lhs: FetchPredicate<Root>, rhs: FetchPredicate<Root>) -> FetchPredicate<Root> {
     FetchPredicate(.or([lhs.node, rhs.node]))
 }
 
+/// The predicate does not match.
 public prefix func ! <Root: ManagedObject>(predicate: FetchPredicate<Root>) -> FetchPredicate<Root> {
     FetchPredicate(.not(predicate.node))
 }
 
+/// The attribute equals the value (nil included).
 public func == <Root: ManagedObject, Value: AttributeValue & Equatable>(lhs: KeyPath<Root, Value>, rhs: Value) -> FetchPredicate<Root> {
     FetchPredicate(.comparison(KeyPathProbe.names(of: lhs), .equal, rhs.primitiveValue, []))
 }
 
+/// The attribute differs from the value (nil included).
 public func != <Root: ManagedObject, Value: AttributeValue & Equatable>(lhs: KeyPath<Root, Value>, rhs: Value) -> FetchPredicate<Root> {
     FetchPredicate(.comparison(KeyPathProbe.names(of: lhs), .notEqual, rhs.primitiveValue, []))
 }
 
+/// The attribute is less than the value.
 public func < <Root: ManagedObject, Value: AttributeValue & Comparable>(lhs: KeyPath<Root, Value>, rhs: Value) -> FetchPredicate<Root> {
     FetchPredicate(.comparison(KeyPathProbe.names(of: lhs), .less, rhs.primitiveValue, []))
 }
 
+/// The attribute is at most the value.
 public func <= <Root: ManagedObject, Value: AttributeValue & Comparable>(lhs: KeyPath<Root, Value>, rhs: Value) -> FetchPredicate<Root> {
     FetchPredicate(.comparison(KeyPathProbe.names(of: lhs), .lessOrEqual, rhs.primitiveValue, []))
 }
 
+/// The attribute is greater than the value.
 public func > <Root: ManagedObject, Value: AttributeValue & Comparable>(lhs: KeyPath<Root, Value>, rhs: Value) -> FetchPredicate<Root> {
     FetchPredicate(.comparison(KeyPathProbe.names(of: lhs), .greater, rhs.primitiveValue, []))
 }
 
+/// The attribute is at least the value.
 public func >= <Root: ManagedObject, Value: AttributeValue & Comparable>(lhs: KeyPath<Root, Value>, rhs: Value) -> FetchPredicate<Root> {
     FetchPredicate(.comparison(KeyPathProbe.names(of: lhs), .greaterOrEqual, rhs.primitiveValue, []))
 }
 
+/// The optional attribute is less than the value (never true for nil).
 public func < <Root: ManagedObject, Value: AttributeValue & Comparable>(lhs: KeyPath<Root, Value?>, rhs: Value) -> FetchPredicate<Root> {
     FetchPredicate(.comparison(KeyPathProbe.names(of: lhs), .less, rhs.primitiveValue, []))
 }
 
+/// The optional attribute is at most the value (never true for nil).
 public func <= <Root: ManagedObject, Value: AttributeValue & Comparable>(lhs: KeyPath<Root, Value?>, rhs: Value) -> FetchPredicate<Root> {
     FetchPredicate(.comparison(KeyPathProbe.names(of: lhs), .lessOrEqual, rhs.primitiveValue, []))
 }
 
+/// The optional attribute is greater than the value (never true for nil).
 public func > <Root: ManagedObject, Value: AttributeValue & Comparable>(lhs: KeyPath<Root, Value?>, rhs: Value) -> FetchPredicate<Root> {
     FetchPredicate(.comparison(KeyPathProbe.names(of: lhs), .greater, rhs.primitiveValue, []))
 }
 
+/// The optional attribute is at least the value (never true for nil).
 public func >= <Root: ManagedObject, Value: AttributeValue & Comparable>(lhs: KeyPath<Root, Value?>, rhs: Value) -> FetchPredicate<Root> {
     FetchPredicate(.comparison(KeyPathProbe.names(of: lhs), .greaterOrEqual, rhs.primitiveValue, []))
 }
 
-/// A to-one relationship is (or is not) a given object; nil compares with "no object".
+/// A to-one relationship is the given object; nil compares with "no object".
 public func == <Root: ManagedObject, Target: ManagedObject>(lhs: KeyPath<Root, Target?>, rhs: Target?) -> FetchPredicate<Root> {
     FetchPredicate(.objectComparison(KeyPathProbe.names(of: lhs), equal: true, rhs?.objectID))
 }
 
+/// A to-one relationship is not the given object.
 public func != <Root: ManagedObject, Target: ManagedObject>(lhs: KeyPath<Root, Target?>, rhs: Target?) -> FetchPredicate<Root> {
     FetchPredicate(.objectComparison(KeyPathProbe.names(of: lhs), equal: false, rhs?.objectID))
 }

@@ -13,6 +13,7 @@
 public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// The entity to fetch; nil means the entity whose class is `Result`.
     public var entityName: String?
+    /// Which objects match; nil matches every object of the entity.
     public var predicate: FetchPredicate<Result>?
     /// The sort order; objects with equal keys keep their store order (primary key), and unsaved
     /// inserted objects come after saved ones.
@@ -36,6 +37,7 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// a few queries, instead of one per object when each is used.
     public var relationshipKeyPathsForPrefetching: [String] = []
 
+    /// A request for the entity whose class is `Result`.
     public init(
         predicate: FetchPredicate<Result>? = nil, sortDescriptors: [FetchSortDescriptor<Result>] = [],
         fetchLimit: Int = 0

@@ -7,10 +7,12 @@
 public struct FetchSortDescriptor<Root: ManagedObject>: Sendable, Hashable {
     /// The property names from the root object to the attribute.
     public let keyPath: [String]
+    /// Smallest first when true.
     public var ascending: Bool
     /// How strings compare; ignored for other types.
     public var order: StringOrder
 
+    /// A sort key for an attribute, through to-one relationships if the key path passes them.
     public init<Value: AttributeValue>(_ keyPath: KeyPath<Root, Value>, ascending: Bool = true, order: StringOrder = .binary) {
         self.keyPath = KeyPathProbe.names(of: keyPath)
         self.ascending = ascending
@@ -24,10 +26,12 @@ public struct FetchSortDescriptor<Root: ManagedObject>: Sendable, Hashable {
         self.order = order
     }
 
+    /// Smallest first.
     public static func ascending<Value: AttributeValue>(_ keyPath: KeyPath<Root, Value>, order: StringOrder = .binary) -> FetchSortDescriptor {
         FetchSortDescriptor(keyPath, ascending: true, order: order)
     }
 
+    /// Largest first.
     public static func descending<Value: AttributeValue>(_ keyPath: KeyPath<Root, Value>, order: StringOrder = .binary) -> FetchSortDescriptor {
         FetchSortDescriptor(keyPath, ascending: false, order: order)
     }

@@ -3,6 +3,7 @@ import Foundation
 /// How string comparisons in predicates and sort descriptors treat case and accents.
 public struct StringOptions: OptionSet, Sendable, Hashable {
     public let rawValue: Int32
+
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// "Draft" matches "draft" (Unicode case folding, not only ASCII).

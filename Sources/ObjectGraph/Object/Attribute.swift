@@ -11,6 +11,7 @@ public struct Attribute<Value: AttributeValue> {
     /// The attribute's name in the entity.
     public let key: PropertyKey
 
+    /// A property for the attribute named `key` (a string literal).
     public init(_ key: StaticString) {
         self.key = PropertyKey(key)
     }

@@ -7,6 +7,7 @@ public struct PropertyKey: Hashable {
     let bits: UInt
     private static let scalarTag: UInt = 1 << (UInt.bitWidth - 1)
 
+    /// The key for a property name written as a string literal.
     public init(_ name: StaticString) {
         if name.hasPointerRepresentation {
             bits = UInt(bitPattern: name.utf8Start)

@@ -15,6 +15,7 @@ public struct RelatedObjects<Target: ManagedObject>: Collection, ExpressibleByAr
         members = []
     }
 
+    /// The given objects (duplicates count once).
     public init<Objects: Sequence>(_ objects: Objects) where Objects.Element == Target {
         members = Set(objects.lazy.map { $0 as ManagedObject })
     }
@@ -35,9 +36,11 @@ public struct RelatedObjects<Target: ManagedObject>: Collection, ExpressibleByAr
     /// Whether `object` is a member, without scanning.
     public func contains(_ object: Target) -> Bool { members.contains(object) }
 
+    /// Adds `object`; false when it was already a member.
     @discardableResult
     public mutating func insert(_ object: Target) -> Bool { members.insert(object).inserted }
 
+    /// Removes `object`, returning it when it was a member.
     @discardableResult
     public mutating func remove(_ object: Target) -> Target? {
         members.remove(object).map { unsafeDowncast($0, to: Target.self) }

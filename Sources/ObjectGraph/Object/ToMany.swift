@@ -12,6 +12,7 @@ public struct ToMany<Target: ManagedObject> {
     /// The relationship's name in the entity.
     public let key: PropertyKey
 
+    /// A property for the relationship named `key` (a string literal).
     public init(_ key: StaticString) {
         self.key = PropertyKey(key)
     }

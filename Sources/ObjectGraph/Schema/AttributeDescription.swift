@@ -9,6 +9,7 @@ import Foundation
 public struct AttributeDescription: Sendable, Hashable {
     /// The property name, also the column name. Must not start with `_`.
     public var name: String
+    /// What values it holds and how they are stored.
     public var type: AttributeType
     /// Whether nil is a valid value at save. Required attributes are checked by `save()`.
     public var isOptional: Bool
@@ -23,6 +24,7 @@ public struct AttributeDescription: Sendable, Hashable {
     /// The name this attribute had in an earlier schema, for migrations. Not part of the checksum.
     public var renamingIdentifier: String?
 
+    /// An attribute; by default required, without default, index or uniqueness, and stored.
     public init(
         _ name: String, _ type: AttributeType, optional: Bool = false, default defaultValue: PrimitiveValue? = nil,
         indexed: Bool = false, unique: Bool = false, transient: Bool = false, renamingIdentifier: String? = nil

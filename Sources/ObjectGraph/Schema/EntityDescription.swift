@@ -13,7 +13,9 @@ public struct EntityDescription: Sendable {
     /// The `ManagedObject` subclass instantiated for the entity's objects. An entity kept only for
     /// an old schema version can leave it as `ManagedObject` and use `value(forKey:)`.
     public var objectClass: ManagedObject.Type
+    /// The entity's attributes, in column order.
     public var attributes: [AttributeDescription]
+    /// The entity's relationships.
     public var relationships: [RelationshipDescription]
     /// Sets of attribute or to-one relationship names whose values together must be unique.
     /// (A single unique attribute can say `unique: true` instead.)
@@ -23,6 +25,7 @@ public struct EntityDescription: Sendable {
     /// The name this entity had in an earlier schema, for migrations. Not part of the checksum.
     public var renamingIdentifier: String?
 
+    /// An entity named `name`, whose objects are instances of `objectClass`.
     public init(
         _ name: String, class objectClass: ManagedObject.Type = ManagedObject.self,
         attributes: [AttributeDescription] = [], relationships: [RelationshipDescription] = [],

@@ -5,11 +5,13 @@
 ///     RelationshipDescription.toMany("articles", "Article", inverse: "folder", deleteRule: .cascade)
 ///     RelationshipDescription.toMany("tags", "Tag", inverse: "articles")   // many-to-many
 public struct RelationshipDescription: Sendable, Hashable {
+    /// The property name (and, for a to-one that holds the key, the column name).
     public var name: String
     /// The entity at the other end.
     public var destination: String
     /// The relationship on `destination` that points back.
     public var inverse: String
+    /// Whether the relationship holds a set of objects rather than one.
     public var isToMany: Bool
     /// For a to-one: whether nil is valid at save. A to-many is checked against its counts instead.
     public var isOptional: Bool
@@ -17,10 +19,12 @@ public struct RelationshipDescription: Sendable, Hashable {
     public var minCount: Int?
     /// For a to-many: the most objects it may hold at save.
     public var maxCount: Int?
+    /// What deleting an object does to the objects this relationship holds.
     public var deleteRule: DeleteRule
     /// The name this relationship had in an earlier schema, for migrations. Not part of the checksum.
     public var renamingIdentifier: String?
 
+    /// A relationship; `toOne` and `toMany` read better for most declarations.
     public init(
         _ name: String, destination: String, inverse: String, toMany: Bool, optional: Bool = true,
         minCount: Int? = nil, maxCount: Int? = nil, deleteRule: DeleteRule = .nullify,

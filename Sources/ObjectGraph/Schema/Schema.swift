@@ -19,8 +19,10 @@ import Foundation
 public struct Schema: Sendable, Hashable {
     /// The version the author gives this schema; stored with the checksum.
     public var version: Int
+    /// The entities, in any order.
     public var entities: [EntityDescription]
 
+    /// A schema of `entities`, which `validate()` or opening a store checks.
     public init(version: Int, entities: [EntityDescription]) {
         self.version = version
         self.entities = entities

@@ -32,7 +32,9 @@ public struct SchemaError: Error, Sendable, CustomStringConvertible {
             case classMismatch
         }
 
+        /// What kind of mistake it is.
         public var kind: Kind
+        /// The entity concerned.
         public var entity: String
         /// The attribute or relationship concerned, if the problem is about one.
         public var property: String?
@@ -44,6 +46,7 @@ public struct SchemaError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Every problem found, in schema order.
     public var problems: [Problem]
 
     public var description: String {

@@ -8,6 +8,7 @@ import Foundation
 /// nothing to a file that is not an ObjectGraph store of the same schema. The SQLite settings are
 /// WAL, the chosen `synchronous` level (FULL by default), foreign keys on, and a busy timeout.
 public final class PersistentStore: @unchecked Sendable {
+    /// Where the store lives and how it was opened.
     public let storeDescription: StoreDescription
     /// The identifier, schema version and checksum the store records.
     public let metadata: StoreMetadata

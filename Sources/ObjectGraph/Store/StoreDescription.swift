@@ -23,13 +23,16 @@ public struct StoreDescription: Sendable, Hashable {
         case extra = "EXTRA"
     }
 
+    /// The file, or memory.
     public var location: Location
+    /// How hard a commit waits for the disk; FULL unless chosen otherwise.
     public var synchronous: Synchronous = .full
     /// How long a write waits for another connection's lock before failing with `.busy`.
     public var busyTimeout: TimeInterval = 5
     /// Opens without writing anything; saves fail with `.readOnly`.
     public var isReadOnly = false
 
+    /// A description with the default settings.
     public init(location: Location) {
         self.location = location
     }

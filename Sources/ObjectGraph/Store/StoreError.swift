@@ -37,6 +37,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case other
     }
 
+    /// What went wrong, classified.
     public var kind: Kind
     /// SQLite's extended result code, or 0 when the error did not come from SQLite.
     public var resultCode: Int32
@@ -47,6 +48,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     /// The store file, when the store has one.
     public var path: String?
 
+    /// An error; ObjectGraph makes these, and tests of code handling them may too.
     public init(kind: Kind, resultCode: Int32 = 0, message: String, statement: String? = nil, path: String? = nil) {
         self.kind = kind
         self.resultCode = resultCode
@@ -90,9 +92,12 @@ extension StoreError.Kind {
 
 /// A schema's version number and structural checksum, as a store records them.
 public struct SchemaVersion: Sendable, Hashable, CustomStringConvertible {
+    /// The number the schema's author gave it.
     public var version: Int
+    /// ``Schema/checksum``.
     public var checksum: String
 
+    /// A version and checksum, as a store records them.
     public init(version: Int, checksum: String) {
         self.version = version
         self.checksum = checksum

@@ -22,10 +22,13 @@ public struct ValidationError: Error, Sendable, CustomStringConvertible {
             case custom(String)
         }
 
+        /// The object's entity.
         public var entity: String
+        /// The object (a temporary ID for an object not saved yet).
         public var objectID: ManagedObjectID
         /// The attribute or relationship concerned, when there is one.
         public var key: String?
+        /// Why it cannot be saved.
         public var reason: Reason
 
         public var description: String {
@@ -33,6 +36,7 @@ public struct ValidationError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Every failure found.
     public var issues: [Issue]
 
     public var description: String {
@@ -45,8 +49,10 @@ public struct ValidationError: Error, Sendable, CustomStringConvertible {
 public struct ValidationFailure: Error, Sendable, Hashable {
     /// The attribute or relationship at fault, if it is one.
     public var key: String?
+    /// A sentence for the writer or the developer.
     public var message: String
 
+    /// A failure of `key` (or of the whole object when nil).
     public init(key: String? = nil, _ message: String) {
         self.key = key
         self.message = message
