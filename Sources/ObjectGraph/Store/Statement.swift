@@ -147,27 +147,31 @@ final class Statement {
     /// A column as the value of an attribute of `type`; NULL reads as `.null`.
     @inline(__always)
     func value(_ column: Int32, as type: AttributeType) -> PrimitiveValue {
-        if type == .string || type == .json {
-            // A NULL column has no text; this saves asking for the column's type.
+        switch type {
+        case .string, .json:
+            // A NULL column has no text, so strings need not ask for the column's type.
             guard let bytes = sqlite3_column_text(handle, column) else { return .null }
             let count = Int(sqlite3_column_bytes(handle, column))
             return .string(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
-        }
-        if sqlite3_column_type(handle, column) == SQLITE_NULL { return .null }
-        switch type {
-        case .string, .json: return .string(text(column))
-        case .integer16, .integer32, .integer64: return .integer(int64(column))
-        case .double: return .double(double(column))
-        case .boolean: return .bool(int64(column) != 0)
-        case .date: return .date(Date(timeIntervalSince1970: double(column)))
+        case .integer16, .integer32, .integer64:
+            return isNull(column) ? .null : .integer(int64(column))
+        case .double:
+            return isNull(column) ? .null : .double(double(column))
+        case .boolean:
+            return isNull(column) ? .null : .bool(int64(column) != 0)
+        case .date:
+            return isNull(column) ? .null : .date(Date(timeIntervalSince1970: double(column)))
         case .uuid:
             guard sqlite3_column_bytes(handle, column) == 16, let bytes = sqlite3_column_blob(handle, column) else {
                 return .null
             }
             return .uuid(UUID(uuid: bytes.loadUnaligned(as: uuid_t.self)))
-        case .binaryData: return .data(data(column))
-        case .decimal: return Decimal(string: text(column), locale: DecimalText.posix).map(PrimitiveValue.decimal) ?? .null
-        case .uri: return URL(string: text(column)).map(PrimitiveValue.url) ?? .null
+        case .binaryData:
+            return isNull(column) ? .null : .data(data(column))
+        case .decimal:
+            return isNull(column) ? .null : Decimal(string: text(column), locale: DecimalText.posix).map(PrimitiveValue.decimal) ?? .null
+        case .uri:
+            return isNull(column) ? .null : URL(string: text(column)).map(PrimitiveValue.url) ?? .null
         }
     }
 
