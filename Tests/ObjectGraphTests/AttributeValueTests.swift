@@ -83,6 +83,27 @@ final class Sample: ManagedObject {
         }
     }
 
+    @Test func unencodableCodableValueFailsTheNextSave() throws {
+        let stack = try TestStack()
+        try stack.run { context in
+            let article = Article(context: context)
+            article.layout = PageLayout(columns: 1, margins: [.nan])
+            #expect(article.layout == nil)
+            #expect {
+                try context.save()
+            } throws: { error in
+                if case .unencodableValue(let entity, let key, _)? = error as? ObjectGraphError {
+                    return entity == "Article" && key == "layout"
+                }
+                return false
+            }
+            context.rollback()
+            let fresh = Article(context: context)
+            fresh.layout = PageLayout(columns: 3, margins: [])
+            try context.save()
+        }
+    }
+
     @Test func rawRepresentableEnums() throws {
         let schema = Schema(version: 1, entities: [
             EntityDescription(

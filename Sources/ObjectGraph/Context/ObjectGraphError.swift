@@ -30,6 +30,8 @@ public enum ObjectGraphError: Error, Sendable, Hashable, CustomStringConvertible
     case invalidFetchRequest(entity: String, reason: String)
     /// A `.json` attribute whose stored text does not decode to the requested type.
     case undecodableValue(entity: String, key: String, reason: String)
+    /// A value set on a `.json` attribute that JSON cannot encode.
+    case unencodableValue(entity: String, key: String, reason: String)
     /// A save found rows changed or deleted in the store since this context read them
     /// (optimistic locking). Nothing was written.
     case mergeConflicts([MergeConflict])
@@ -50,6 +52,7 @@ public enum ObjectGraphError: Error, Sendable, Hashable, CustomStringConvertible
         case .invalidKeyPath(let entity, let keyPath, let reason): return "key path '\(keyPath)' on \(entity): \(reason)"
         case .invalidFetchRequest(let entity, let reason): return "fetch request for \(entity): \(reason)"
         case .undecodableValue(let entity, let key, let reason): return "\(entity).\(key) does not decode: \(reason)"
+        case .unencodableValue(let entity, let key, let reason): return "\(entity).\(key) cannot be encoded: \(reason)"
         case .mergeConflicts(let conflicts):
             return "save conflicts with changes in the store: " + conflicts.map(\.description).joined(separator: "; ")
         }

@@ -56,11 +56,10 @@ extension CodableAttribute: DeclaredProperty {
 
 /// How `.json` attributes turn into text and back; sorted keys keep equal values equal in the store.
 enum JSONAttributeCoding {
-    static func encode<Value: Encodable>(_ value: Value) -> PrimitiveValue {
+    static func encode<Value: Encodable>(_ value: Value) throws -> PrimitiveValue {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(value) else { return .null }
-        let text = String(decoding: data, as: UTF8.self)
+        let text = String(decoding: try encoder.encode(value), as: UTF8.self)
         return text == "null" ? .null : .string(text)
     }
 
@@ -84,10 +83,17 @@ extension ManagedObject {
         return try? decodedValue(forKey: key.name, as: Value.self)
     }
 
-    /// Encodes a value for ``CodableAttribute``.
+    /// Encodes a value for ``CodableAttribute``. A value JSON cannot encode (a NaN, say) leaves the
+    /// attribute as it was, and the context's next `save()` throws the encoding error.
     @usableFromInline
     final func setCodableValue<Value: Encodable>(_ value: Value, forKey key: PropertyKey) {
-        setPrimitiveValue(JSONAttributeCoding.encode(value), at: attributeIndex(for: key))
+        do {
+            setPrimitiveValue(try JSONAttributeCoding.encode(value), at: attributeIndex(for: key))
+        } catch {
+            let failure = ObjectGraphError.unencodableValue(entity: entityModel.name, key: key.name, reason: String(describing: error))
+            guard let context else { preconditionFailure(failure.description) }
+            context.deferredFailures.append(failure)
+        }
     }
 
     /// Decodes a `.json` attribute, throwing the decoding error rather than falling back.

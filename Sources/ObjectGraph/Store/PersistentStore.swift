@@ -115,6 +115,7 @@ public final class PersistentStore: @unchecked Sendable {
             } catch let error as StoreError where error.resultCode == SQLiteCode.constraintForeignKey && connection.isInTransaction {
                 // A deferred foreign key failed at COMMIT; the transaction is still open, so the
                 // rows at fault can be named before it is rolled back.
+                // If even the check fails, the commit's own error is the one to report.
                 let violations = (try? foreignKeyViolations()) ?? []
                 rollback()
                 throw violations.isEmpty ? error as Error : DanglingReferenceError(violations: violations)
@@ -185,6 +186,7 @@ public final class PersistentStore: @unchecked Sendable {
             }
             try connection.execute("COMMIT")
         } catch {
+            // As in `rollback()`: the error being thrown is what matters.
             if connection.isInTransaction { try? connection.execute("ROLLBACK") }
             throw error
         }
