@@ -35,6 +35,11 @@ let package = Package(
             name: "CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev", "libfontconfig-dev"])]),
 
+        // MARK: Persistence
+
+        // The object-graph framework: schema, store, contexts, fetching. Knows nothing of articles.
+        .target(name: "ObjectGraph", dependencies: ["CSQLite"], exclude: ["README.md"]),
+
         // MARK: Sync protocol
 
         // Codable wire types shared by the sync client and the server; Foundation only.
@@ -72,7 +77,8 @@ let package = Package(
 
         .executableTarget(name: "quire", dependencies: ["QuireUI", "GtkKit"]),
         .executableTarget(name: "quire-server", dependencies: ["SyncServer"]),
-        .executableTarget(name: "quire-bench", dependencies: ["SyncProtocol", "SyncServer", "CSQLite", "CPostgres"]),
+        .executableTarget(
+            name: "quire-bench", dependencies: ["ObjectGraph", "SyncProtocol", "SyncServer", "CSQLite", "CPostgres"]),
 
         // MARK: Build tools
 
@@ -83,6 +89,7 @@ let package = Package(
 
         // MARK: Tests
 
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "CSQLite"]),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
         // Depends on quire-server so that the executable the process tests spawn is built with them.
         .testTarget(name: "SyncServerTests", dependencies: ["SyncProtocol", "SyncServer", "quire-server"]),

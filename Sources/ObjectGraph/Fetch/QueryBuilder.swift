@@ -1,0 +1,417 @@
+import Foundation
+
+/// Translates predicates, sort descriptors and key paths into one SQL statement with bound
+/// parameters. Every value becomes a `?`; only names from the schema are spliced in, quoted.
+///
+/// Key paths through to-one relationships become LEFT JOINs (so a nil relationship reads as NULL);
+/// conditions over to-many relationships become EXISTS and count subqueries. NOT is pushed down to
+/// the leaves, where each comparison is written so that NULL behaves as Swift's nil does (see
+/// ``FetchPredicate``), which keeps SQL and in-memory evaluation in agreement.
+struct QueryBuilder {
+    /// What a query returns per row.
+    enum Selection {
+        /// `_pk`, `_version` and the entity's columns.
+        case rows
+        /// `_pk` only.
+        case keys
+        /// The number of matching rows.
+        case count
+        /// One expression per key path.
+        case paths([[String]])
+    }
+
+    /// One FROM scope: the root table or a subquery's table, with the joins its key paths need.
+    final class Scope {
+        let entity: EntityModel
+        let alias: String
+        var joins: [String] = []
+        var joinedAliases: [String: (alias: String, entity: EntityModel)] = [:]
+
+        init(entity: EntityModel, alias: String) {
+            self.entity = entity
+            self.alias = alias
+        }
+
+        var fromClause: String {
+            ([ "\(entity.table) AS \(alias)"] + joins).joined(separator: " ")
+        }
+    }
+
+    /// What a key path leads to.
+    enum Target {
+        case attribute(sql: String, type: AttributeType)
+        /// A to-one relationship; `keySQL` is the destination's primary key (NULL when none).
+        case toOne(keySQL: String)
+    }
+
+    let model: SchemaModel
+    private(set) var bindings: [PrimitiveValue] = []
+    private var aliasCount = 0
+
+    init(model: SchemaModel) {
+        self.model = model
+    }
+
+    /// A complete SELECT.
+    static func select(
+        _ selection: Selection, from entity: EntityModel, model: SchemaModel, where node: PredicateNode?,
+        sortedBy sort: [(path: [String], ascending: Bool, order: StringOrder)], limit: Int, offset: Int
+    ) throws -> (sql: String, bindings: [PrimitiveValue]) {
+        var builder = QueryBuilder(model: model)
+        let scope = builder.makeScope(entity)
+        let condition = try node.map { try builder.condition($0, in: scope, negated: false) }
+        var order: [String] = []
+        for key in sort { order.append(try builder.orderTerm(key.path, ascending: key.ascending, order: key.order, in: scope)) }
+        switch selection {
+        case .count:
+            order = []
+        case .keys where sort.isEmpty && limit == 0 && offset == 0:
+            // Key order is restored by the caller; without ORDER BY, SQLite may read the keys from a
+            // small covering index instead of every page of the table.
+            break
+        default:
+            order.append("\(scope.alias)._pk")
+        }
+        let columns: String
+        switch selection {
+        case .rows: columns = entity.selectList(alias: scope.alias)
+        case .keys, .count: columns = "\(scope.alias)._pk"
+        case .paths(let paths):
+            columns = try paths.map { path -> String in
+                switch try builder.resolve(path, in: scope) {
+                case .attribute(let sql, _): return sql
+                case .toOne(let keySQL): return keySQL
+                }
+            }.joined(separator: ", ")
+        }
+        var sql = "SELECT \(columns) FROM \(scope.fromClause)"
+        if let condition { sql += " WHERE \(condition)" }
+        if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
+        if limit > 0 || offset > 0 {
+            sql += " LIMIT \(builder.bind(.integer(Int64(limit > 0 ? limit : -1))))"
+            if offset > 0 { sql += " OFFSET \(builder.bind(.integer(Int64(offset))))" }
+        }
+        if case .count = selection { sql = "SELECT count(*) FROM (\(sql))" }
+        return (sql, builder.bindings)
+    }
+
+    // MARK: Scopes and key paths
+
+    mutating func makeScope(_ entity: EntityModel) -> Scope {
+        aliasCount += 1
+        return Scope(entity: entity, alias: "t\(aliasCount - 1)")
+    }
+
+    mutating func bind(_ value: PrimitiveValue) -> String {
+        bindings.append(value)
+        return "?"
+    }
+
+    /// Follows to-one relationships named by `names`, joining their tables, and returns the alias
+    /// and entity reached.
+    private mutating func follow(_ names: ArraySlice<String>, in scope: Scope, path: [String]) throws -> (alias: String, entity: EntityModel) {
+        var alias = scope.alias
+        var entity = scope.entity
+        var joinedPath = ""
+        for name in names {
+            guard let index = entity.relationshipIndex[name] else {
+                throw invalid(path, scope, "'\(name)' is not a relationship of \(entity.name)")
+            }
+            let relationship = entity.relationships[index]
+            guard !relationship.isToMany else {
+                throw invalid(path, scope, "'\(name)' is to-many; use any, all or count")
+            }
+            joinedPath += "." + name
+            let destination = model.destination(of: relationship)
+            if let joined = scope.joinedAliases[joinedPath] {
+                (alias, entity) = joined
+                continue
+            }
+            aliasCount += 1
+            let joinAlias = "t\(aliasCount - 1)"
+            switch relationship.storage {
+            case .foreignKey(let column, _):
+                scope.joins.append("LEFT JOIN \(destination.table) AS \(joinAlias) ON \(joinAlias)._pk = \(alias).\(SQL.quote(column))")
+            case .inverseForeignKey(let column):
+                scope.joins.append("LEFT JOIN \(destination.table) AS \(joinAlias) ON \(joinAlias).\(SQL.quote(column)) = \(alias)._pk")
+            case .joinTable:
+                throw invalid(path, scope, "'\(name)' is to-many")
+            }
+            scope.joinedAliases[joinedPath] = (joinAlias, destination)
+            (alias, entity) = (joinAlias, destination)
+        }
+        return (alias, entity)
+    }
+
+    /// The SQL of an attribute or to-one relationship at the end of a key path.
+    mutating func resolve(_ path: [String], in scope: Scope) throws -> Target {
+        guard let last = path.last else { throw invalid(path, scope, "the key path names no property") }
+        let (alias, entity) = try follow(path.dropLast(), in: scope, path: path)
+        if let index = entity.attributeIndex[last] {
+            let attribute = entity.attributes[index]
+            guard !attribute.isTransient else { throw invalid(path, scope, "'\(last)' is transient and not stored") }
+            return .attribute(sql: "\(alias).\(SQL.quote(last))", type: attribute.type)
+        }
+        guard let index = entity.relationshipIndex[last] else {
+            throw invalid(path, scope, "\(entity.name) has no property '\(last)'")
+        }
+        let relationship = entity.relationships[index]
+        switch relationship.storage {
+        case .foreignKey(let column, _):
+            return .toOne(keySQL: "\(alias).\(SQL.quote(column))")
+        case .inverseForeignKey:
+            guard !relationship.isToMany else { throw invalid(path, scope, "'\(last)' is to-many; use any, all or count") }
+            let (joined, _) = try follow(path[...], in: scope, path: path)
+            return .toOne(keySQL: "\(joined)._pk")
+        case .joinTable:
+            throw invalid(path, scope, "'\(last)' is to-many; use any, all or count")
+        }
+    }
+
+    private func invalid(_ path: [String], _ scope: Scope, _ reason: String) -> ObjectGraphError {
+        .invalidKeyPath(entity: scope.entity.name, keyPath: path.joined(separator: "."), reason: reason)
+    }
+
+    // MARK: Conditions
+
+    /// The SQL of `node` (or of its negation), true only where Swift's semantics say true.
+    mutating func condition(_ node: PredicateNode, in scope: Scope, negated: Bool) throws -> String {
+        switch node {
+        case .constant(let value):
+            return value != negated ? "1" : "0"
+
+        case .and(let nodes), .or(let nodes):
+            var isAnd = true
+            if case .or = node { isAnd = false }
+            if negated { isAnd.toggle() }
+            guard !nodes.isEmpty else { return isAnd ? "1" : "0" }
+            let parts = try nodes.map { try condition($0, in: scope, negated: negated) }
+            return "(" + parts.joined(separator: isAnd ? " AND " : " OR ") + ")"
+
+        case .not(let inner):
+            return try condition(inner, in: scope, negated: !negated)
+
+        case .comparison(let path, let comparison, let value, let options):
+            guard case .attribute(let column, let type) = try resolve(path, in: scope) else {
+                throw invalid(path, scope, "compare a relationship with an object, not a value")
+            }
+            return try compare(column, type: type, comparison, value, options: options, negated: negated, path: path, scope: scope)
+
+        case .objectComparison(let path, let equal, let objectID):
+            guard case .toOne(let keySQL) = try resolve(path, in: scope) else {
+                throw invalid(path, scope, "only to-one relationships compare with objects")
+            }
+            let isEqual = equal != negated
+            guard let objectID else { return isEqual ? "\(keySQL) IS NULL" : "\(keySQL) IS NOT NULL" }
+            // An unsaved object is in no row; key 0 matches nothing.
+            let key = bind(.integer(objectID.isTemporaryID ? 0 : objectID.key))
+            return isEqual ? "\(keySQL) = \(key)" : "\(keySQL) IS NOT \(key)"
+
+        case .inList(let path, let values):
+            guard case .attribute(let column, let type) = try resolve(path, in: scope) else {
+                throw invalid(path, scope, "IN takes an attribute")
+            }
+            let includesNil = values.contains(.null)
+            let nonNil = try values.filter { !$0.isNull }.map { try coerce($0, to: type, path: path, scope: scope) }
+            let list = nonNil.map { bind($0) }.joined(separator: ", ")
+            if negated {
+                let notIn = nonNil.isEmpty ? "1" : "\(column) NOT IN (\(list))"
+                return includesNil ? "(\(column) IS NOT NULL AND \(notIn))" : "(\(notIn) OR \(column) IS NULL)"
+            }
+            let isIn = nonNil.isEmpty ? "0" : "\(column) IN (\(list))"
+            return includesNil ? "(\(isIn) OR \(column) IS NULL)" : isIn
+
+        case .string(let path, let operation, let pattern, let options):
+            guard case .attribute(let column, let type) = try resolve(path, in: scope), type == .string || type == .uri else {
+                throw invalid(path, scope, "string operators take string attributes")
+            }
+            let match = "og_match(\(operation.rawValue), \(options.rawValue), \(column), \(bind(.string(pattern))))"
+            return negated ? "NOT \(match)" : match
+
+        case .isNil(let path):
+            let expression: String
+            switch try resolve(path, in: scope) {
+            case .attribute(let column, _): expression = column
+            case .toOne(let keySQL): expression = keySQL
+            }
+            return negated ? "\(expression) IS NOT NULL" : "\(expression) IS NULL"
+
+        case .any(let path, let inner):
+            let exists = try existsSubquery(path, in: scope) { builder, innerScope in
+                try builder.condition(inner, in: innerScope, negated: false)
+            }
+            return negated ? "NOT \(exists)" : exists
+
+        case .count(let path, let comparison, let count):
+            let subquery = try countSubquery(path, in: scope)
+            let sqlOperator = negated ? comparison.negated : comparison
+            return "\(subquery) \(sqlOperator.sqlOperator) \(bind(.integer(Int64(count))))"
+
+        case .keyset(let keyset):
+            let expression = try keysetCondition(keyset, in: scope)
+            return negated ? "NOT \(expression)" : expression
+        }
+    }
+
+    /// A comparison of a column with a value, two-valued: NULL columns count as Swift's nil.
+    private mutating func compare(
+        _ column: String, type: AttributeType, _ comparison: ComparisonOperator, _ value: PrimitiveValue,
+        options: StringOptions, negated: Bool, path: [String], scope: Scope
+    ) throws -> String {
+        let effective = negated ? comparison.negated : comparison
+        if value.isNull {
+            switch effective {
+            case .equal: return "\(column) IS NULL"
+            case .notEqual: return "\(column) IS NOT NULL"
+            default: return negated ? "1" : "0"
+            }
+        }
+        var left = column
+        var right = try coerce(value, to: type, path: path, scope: scope)
+        if !options.isEmpty {
+            guard case .string(let text) = right else { throw invalid(path, scope, "string options need a string attribute") }
+            left = "og_fold(\(column), \(options.rawValue))"
+            right = .string(StringMatching.fold(text, options))
+        } else if type == .decimal, comparison != .equal, comparison != .notEqual, case .decimal(let number) = right {
+            // Decimals are exact text; order them by their numeric value.
+            left = "CAST(\(column) AS REAL)"
+            right = .double(NSDecimalNumber(decimal: number).doubleValue)
+        }
+        let parameter = bind(right)
+        switch effective {
+        case .equal: return "\(left) = \(parameter)"
+        case .notEqual: return "\(left) IS NOT \(parameter)"
+        default:
+            let test = "\(left) \(effective.sqlOperator) \(parameter)"
+            // NOT (x < v) holds for nil x, as it does in Swift.
+            return negated ? "(\(test) OR \(column) IS NULL)" : test
+        }
+    }
+
+    private func coerce(_ value: PrimitiveValue, to type: AttributeType, path: [String], scope: Scope) throws -> PrimitiveValue {
+        guard let coerced = type.coerce(value) else {
+            throw ObjectGraphError.wrongValueType(
+                entity: scope.entity.name, key: path.joined(separator: "."), expected: type.rawValue, actual: value.kindName)
+        }
+        return coerced
+    }
+
+    /// `EXISTS (SELECT 1 FROM member table ... WHERE linked to the owner AND inner)`.
+    private mutating func existsSubquery(
+        _ path: [String], in scope: Scope, _ inner: (inout QueryBuilder, Scope) throws -> String
+    ) throws -> String {
+        let (relationship, ownerAlias) = try toMany(path, in: scope)
+        let destination = model.destination(of: relationship)
+        let innerScope = makeScope(destination)
+        var link: String
+        switch relationship.storage {
+        case .inverseForeignKey(let column):
+            link = "\(innerScope.alias).\(SQL.quote(column)) = \(ownerAlias)._pk"
+        case .joinTable(let table, let ownColumn, let otherColumn):
+            aliasCount += 1
+            let joinAlias = "j\(aliasCount - 1)"
+            innerScope.joins.insert("JOIN \(table) AS \(joinAlias) ON \(joinAlias).\(otherColumn) = \(innerScope.alias)._pk", at: 0)
+            link = "\(joinAlias).\(ownColumn) = \(ownerAlias)._pk"
+        case .foreignKey:
+            throw invalid(path, scope, "'\(relationship.name)' is to-one")
+        }
+        let condition = try inner(&self, innerScope)
+        link += " AND \(condition)"
+        return "EXISTS (SELECT 1 FROM \(innerScope.fromClause) WHERE \(link))"
+    }
+
+    private mutating func countSubquery(_ path: [String], in scope: Scope) throws -> String {
+        let (relationship, ownerAlias) = try toMany(path, in: scope)
+        switch relationship.storage {
+        case .inverseForeignKey(let column):
+            return "(SELECT count(*) FROM \(model.destination(of: relationship).table) WHERE \(SQL.quote(column)) = \(ownerAlias)._pk)"
+        case .joinTable(let table, let ownColumn, _):
+            return "(SELECT count(*) FROM \(table) WHERE \(ownColumn) = \(ownerAlias)._pk)"
+        case .foreignKey:
+            throw invalid(path, scope, "'\(relationship.name)' is to-one")
+        }
+    }
+
+    /// The to-many relationship at the end of `path` and the alias of its owner.
+    private mutating func toMany(_ path: [String], in scope: Scope) throws -> (RelationshipModel, String) {
+        guard let last = path.last else { throw invalid(path, scope, "the key path names no property") }
+        let (alias, entity) = try follow(path.dropLast(), in: scope, path: path)
+        guard let index = entity.relationshipIndex[last], entity.relationships[index].isToMany else {
+            throw invalid(path, scope, "'\(last)' is not a to-many relationship of \(entity.name)")
+        }
+        return (entity.relationships[index], alias)
+    }
+
+    // MARK: Order and keysets
+
+    /// One ORDER BY term.
+    mutating func orderTerm(_ path: [String], ascending: Bool, order: StringOrder, in scope: Scope) throws -> String {
+        guard case .attribute(let column, let type) = try resolve(path, in: scope) else {
+            throw invalid(path, scope, "sort by attributes, not relationships")
+        }
+        var term = type == .decimal ? "CAST(\(column) AS REAL)" : column
+        if type == .string, let collation = order.collation { term += " COLLATE \(collation)" }
+        return term + (ascending ? " ASC" : " DESC")
+    }
+
+    /// The rows after a cursor: `k1 >= v1 AND ((k1 > v1) OR (k1 = v1 AND k2 > v2) OR ... OR
+    /// (all equal AND _pk > key))`. The leading range lets SQLite walk an index on the first key in
+    /// order and stop after the page.
+    private mutating func keysetCondition(_ keyset: KeysetCondition, in scope: Scope) throws -> String {
+        guard keyset.values.count == keyset.paths.count else {
+            throw ObjectGraphError.invalidFetchRequest(
+                entity: scope.entity.name, reason: "the cursor was made for another sort order")
+        }
+        var columns: [(sql: String, collation: String, value: PrimitiveValue)] = []
+        for (index, path) in keyset.paths.enumerated() {
+            guard path.count == 1, let attributeIndex = scope.entity.attributeIndex[path[0]],
+                  !scope.entity.attributes[attributeIndex].isOptional,
+                  !scope.entity.attributes[attributeIndex].isTransient else {
+                throw invalid(path, scope, "keyset pagination sorts by required stored attributes of the entity")
+            }
+            let attribute = scope.entity.attributes[attributeIndex]
+            var column = "\(scope.alias).\(SQL.quote(path[0]))"
+            var value = try coerce(keyset.values[index], to: attribute.type, path: path, scope: scope)
+            if case .decimal(let number) = value {
+                column = "CAST(\(column) AS REAL)"
+                value = .double(NSDecimalNumber(decimal: number).doubleValue)
+            }
+            let collation = attribute.type == .string ? keyset.orders[index].collation.map { " COLLATE \($0)" } ?? "" : ""
+            columns.append((column, collation, value))
+        }
+        // Parameters bind in text order, so the leading range is written first.
+        var range: String?
+        if let first = columns.first {
+            range = "\(first.sql) \(keyset.ascending[0] ? ">=" : "<=") \(bind(first.value))\(first.collation)"
+        }
+        var terms: [String] = []
+        for index in 0...columns.count {
+            var parts: [String] = []
+            for earlier in 0..<index {
+                parts.append("\(columns[earlier].sql) = \(bind(columns[earlier].value))\(columns[earlier].collation)")
+            }
+            if index < columns.count {
+                let comparison = keyset.ascending[index] ? ">" : "<"
+                parts.append("\(columns[index].sql) \(comparison) \(bind(columns[index].value))\(columns[index].collation)")
+            } else {
+                parts.append("\(scope.alias)._pk > \(bind(.integer(keyset.key)))")
+            }
+            terms.append("(" + parts.joined(separator: " AND ") + ")")
+        }
+        let expansion = "(" + terms.joined(separator: " OR ") + ")"
+        return range.map { "(\($0) AND \(expansion))" } ?? expansion
+    }
+}
+
+extension ComparisonOperator {
+    var sqlOperator: String {
+        switch self {
+        case .equal: return "="
+        case .notEqual: return "<>"
+        case .less: return "<"
+        case .lessOrEqual: return "<="
+        case .greater: return ">"
+        case .greaterOrEqual: return ">="
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// One attribute of an entity: a name, a type and how the store treats it.
+///
+///     AttributeDescription("title", .string, default: "Untitled")
+///     AttributeDescription("id", .uuid, unique: true)
+///     AttributeDescription("subtitle", .string, optional: true)
+///     AttributeDescription("modifiedAt", .date, indexed: true)
+public struct AttributeDescription: Sendable, Hashable {
+    /// The property name, also the column name. Must not start with `_`.
+    public var name: String
+    /// What values it holds and how they are stored.
+    public var type: AttributeType
+    /// Whether nil is a valid value at save. Required attributes are checked by `save()`.
+    public var isOptional: Bool
+    /// The value a newly inserted object starts with.
+    public var defaultValue: PrimitiveValue?
+    /// Whether the store keeps an index on the column.
+    public var isIndexed: Bool
+    /// Whether no two objects of the entity may hold the same non-nil value.
+    public var isUnique: Bool
+    /// Kept in memory only: no column, not saved, reset when an object is refreshed.
+    public var isTransient: Bool
+    /// The name this attribute had in an earlier schema, for migrations. Not part of the checksum.
+    public var renamingIdentifier: String?
+
+    /// An attribute; by default required, without default, index or uniqueness, and stored.
+    public init(
+        _ name: String, _ type: AttributeType, optional: Bool = false, default defaultValue: PrimitiveValue? = nil,
+        indexed: Bool = false, unique: Bool = false, transient: Bool = false, renamingIdentifier: String? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.isOptional = optional
+        self.defaultValue = defaultValue
+        self.isIndexed = indexed
+        self.isUnique = unique
+        self.isTransient = transient
+        self.renamingIdentifier = renamingIdentifier
+    }
+}

@@ -1,0 +1,229 @@
+import CSQLite
+import Foundation
+
+/// The SQLite store behind a container: it owns the file's tables, checks the schema on open and
+/// runs every read and write for the container's contexts, one at a time.
+///
+/// Opening is careful with the file: the store reads before it writes anything, and it writes
+/// nothing to a file that is not an ObjectGraph store of the same schema. The SQLite settings are
+/// WAL, the chosen `synchronous` level (FULL by default), foreign keys on, and a busy timeout.
+public final class PersistentStore: @unchecked Sendable {
+    /// Where the store lives and how it was opened.
+    public let storeDescription: StoreDescription
+    /// The identifier, schema version and checksum the store records.
+    public let metadata: StoreMetadata
+    let model: SchemaModel
+    // Every use of `connection` and `trace` holds `lock`; that is what makes the class Sendable.
+    private let lock = NSLock()
+    private let connection: SQLiteConnection
+
+    /// Opens (or creates) the store described, for `schema`.
+    init(description: StoreDescription, schema: Schema) throws {
+        // Check the schema completely before touching any file.
+        _ = try SchemaModel(schema: schema, storeIdentifier: UUID())
+        storeDescription = description
+
+        let path: String
+        var create = true
+        switch description.location {
+        case .inMemory:
+            path = ":memory:"
+        case .file(let url):
+            path = url.path
+            create = !FileManager.default.fileExists(atPath: path)
+        }
+        let connection = try SQLiteConnection(path: path, readOnly: description.isReadOnly, create: create)
+        sqlite3_busy_timeout(connection.handle, Int32(max(0, description.busyTimeout * 1000).rounded()))
+
+        // Read first: this is where a file that is not a database, or a damaged one, is found.
+        let tables = Set(try Self.tableNames(connection))
+        let metadata: StoreMetadata
+        if tables.isEmpty {
+            guard !description.isReadOnly else {
+                throw StoreError(kind: .readOnly, message: "a read-only store cannot be created", path: path)
+            }
+            metadata = StoreMetadata(
+                storeIdentifier: UUID(), schema: SchemaVersion(version: schema.version, checksum: schema.checksum),
+                formatVersion: StoreMetadata.currentFormatVersion)
+            model = try SchemaModel(schema: schema, storeIdentifier: metadata.storeIdentifier)
+            try Self.configure(connection, description)
+            try Self.createLayout(connection, model: model, metadata: metadata)
+        } else if tables.contains("og_metadata") {
+            metadata = try Self.readMetadata(connection)
+            guard metadata.formatVersion <= StoreMetadata.currentFormatVersion else {
+                throw StoreError(
+                    kind: .unsupportedFormat(found: metadata.formatVersion, supported: StoreMetadata.currentFormatVersion),
+                    message: "the store was written by a newer ObjectGraph", path: path)
+            }
+            let modelVersion = SchemaVersion(version: schema.version, checksum: schema.checksum)
+            guard metadata.schema.checksum == modelVersion.checksum else {
+                throw StoreError(
+                    kind: .incompatibleSchema(store: metadata.schema, model: modelVersion),
+                    message: "the store's schema (\(metadata.schema)) differs from the model's (\(modelVersion))",
+                    path: path)
+            }
+            model = try SchemaModel(schema: schema, storeIdentifier: metadata.storeIdentifier)
+            try Self.configure(connection, description)
+        } else {
+            throw StoreError(
+                kind: .notAnObjectGraphStore, message: "the database has tables but no ObjectGraph metadata", path: path)
+        }
+        self.connection = connection
+        self.metadata = metadata
+    }
+
+    /// Reads the metadata of a store file without opening it as a store and without writing
+    /// anything: nil for an empty file, an error for a file that is not a store.
+    ///
+    /// Migrations use it to decide what to do before opening the store with a schema.
+    public static func metadata(at url: URL) throws -> StoreMetadata? {
+        let connection = try SQLiteConnection(path: url.path, readOnly: true, create: false)
+        let tables = Set(try tableNames(connection))
+        if tables.isEmpty { return nil }
+        guard tables.contains("og_metadata") else {
+            throw StoreError(
+                kind: .notAnObjectGraphStore, message: "the database has tables but no ObjectGraph metadata", path: url.path)
+        }
+        return try readMetadata(connection)
+    }
+
+    /// Calls `trace` with the SQL of every statement the store runs, as it starts (nil stops tracing).
+    /// For tests that count queries and for diagnosing N+1 faults; it costs one call per statement.
+    public func setStatementTrace(_ trace: (@Sendable (String) -> Void)?) {
+        lock.withLock { connection.trace = trace }
+    }
+
+    // MARK: Reading and writing
+
+    /// Runs reads on the connection, serialized with every other use of the store.
+    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try lock.withLock { try body(connection) }
+    }
+
+    /// Runs writes in one transaction (`BEGIN IMMEDIATE`), committed if `body` returns and rolled
+    /// back if it or the commit throws. Nothing is half-written.
+    func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try lock.withLock {
+            guard !storeDescription.isReadOnly else {
+                throw StoreError(kind: .readOnly, message: "the store was opened read-only", path: storeDescription.url?.path)
+            }
+            try connection.execute("BEGIN IMMEDIATE")
+            let result: T
+            do {
+                result = try body(connection)
+                try connection.execute("COMMIT")
+            } catch let error as StoreError where error.resultCode == SQLiteCode.constraintForeignKey && connection.isInTransaction {
+                // A deferred foreign key failed at COMMIT; the transaction is still open, so the
+                // rows at fault can be named before it is rolled back.
+                // If even the check fails, the commit's own error is the one to report.
+                let violations = (try? foreignKeyViolations()) ?? []
+                rollback()
+                throw violations.isEmpty ? error as Error : DanglingReferenceError(violations: violations)
+            } catch {
+                rollback()
+                throw error
+            }
+            return result
+        }
+    }
+
+    /// Reserves `count` primary keys for an entity inside the current write transaction and returns
+    /// the first; keys are never reused, so a URI of a deleted object never finds another object.
+    func reserveKeys(_ connection: SQLiteConnection, entity: EntityModel, count: Int) throws -> Int64 {
+        let sql = "UPDATE og_primary_key SET max_key = max_key + ? WHERE entity = ? RETURNING max_key"
+        guard let last = try connection.integers(sql, [.integer(Int64(count)), .string(entity.name)]).first else {
+            throw StoreError(kind: .corrupt, message: "no key counter for entity \(entity.name)", statement: sql)
+        }
+        return last - Int64(count) + 1
+    }
+
+    private func rollback() {
+        // ROLLBACK fails only when no transaction is open, which is the state it would leave.
+        if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+    }
+
+    private func foreignKeyViolations() throws -> [DanglingReferenceError.Violation] {
+        let statement = try connection.statement("PRAGMA foreign_key_check")
+        defer { statement.reset() }
+        var violations: [DanglingReferenceError.Violation] = []
+        while try statement.step() {
+            violations.append(DanglingReferenceError.Violation(
+                table: statement.text(0), key: statement.isNull(1) ? nil : statement.int64(1), parent: statement.text(2)))
+        }
+        return violations
+    }
+
+    // MARK: Opening
+
+    private static func tableNames(_ connection: SQLiteConnection) throws -> [String] {
+        let statement = try connection.statement("SELECT name FROM sqlite_master WHERE type = 'table'")
+        defer { statement.reset() }
+        var names: [String] = []
+        while try statement.step() { names.append(statement.text(0)) }
+        return names
+    }
+
+    private static func configure(_ connection: SQLiteConnection, _ description: StoreDescription) throws {
+        if !description.isReadOnly, case .file = description.location {
+            try connection.execute("PRAGMA journal_mode = WAL")
+        }
+        try connection.execute("PRAGMA synchronous = \(description.synchronous.rawValue)")
+        try connection.execute("PRAGMA foreign_keys = ON")
+    }
+
+    private static func createLayout(_ connection: SQLiteConnection, model: SchemaModel, metadata: StoreMetadata) throws {
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            for statement in StoreLayout.createStatements(for: model) { try connection.execute(statement) }
+            let rows: [(String, PrimitiveValue)] = [
+                (StoreMetadata.Key.storeIdentifier, .string(metadata.storeIdentifier.uuidString)),
+                (StoreMetadata.Key.schemaVersion, .integer(Int64(metadata.schema.version))),
+                (StoreMetadata.Key.schemaChecksum, .string(metadata.schema.checksum)),
+                (StoreMetadata.Key.formatVersion, .integer(Int64(metadata.formatVersion))),
+            ]
+            for (key, value) in rows {
+                try connection.run("INSERT INTO og_metadata (key, value) VALUES (?, ?)", [.string(key), value])
+            }
+            try connection.execute("COMMIT")
+        } catch {
+            // As in `rollback()`: the error being thrown is what matters.
+            if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    private static func readMetadata(_ connection: SQLiteConnection) throws -> StoreMetadata {
+        let statement = try connection.statement("SELECT key, value FROM og_metadata")
+        defer { statement.reset() }
+        var values: [String: PrimitiveValue] = [:]
+        while try statement.step() { values[statement.text(0)] = statement.anyValue(1) }
+        guard case .string(let identifierText)? = values[StoreMetadata.Key.storeIdentifier],
+              let identifier = UUID(uuidString: identifierText),
+              case .integer(let version)? = values[StoreMetadata.Key.schemaVersion],
+              case .string(let checksum)? = values[StoreMetadata.Key.schemaChecksum],
+              case .integer(let format)? = values[StoreMetadata.Key.formatVersion]
+        else {
+            throw StoreError(
+                kind: .corrupt, message: "the store's metadata is incomplete",
+                statement: "SELECT key, value FROM og_metadata", path: connection.path)
+        }
+        return StoreMetadata(
+            storeIdentifier: identifier, schema: SchemaVersion(version: Int(version), checksum: checksum),
+            formatVersion: Int(format))
+    }
+}
+
+/// Rows left pointing at rows that no longer exist, found when a save's commit failed its deferred
+/// foreign-key check. The context turns it into a ``ValidationError``.
+struct DanglingReferenceError: Error {
+    struct Violation {
+        /// The table holding the reference.
+        let table: String
+        /// The referencing row's primary key (nil for join tables).
+        let key: Int64?
+        /// The table the reference points into.
+        let parent: String
+    }
+
+    let violations: [Violation]
+}

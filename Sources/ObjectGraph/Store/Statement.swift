@@ -1,0 +1,201 @@
+import CSQLite
+import Foundation
+
+/// `SQLITE_TRANSIENT`, which does not import: SQLite copies the bound bytes.
+let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A prepared statement, reused through the connection's cache. Parameters are bound and columns
+/// read by index; nothing here looks anything up by name.
+final class Statement {
+    let handle: OpaquePointer
+    let sql: String
+    unowned let connection: SQLiteConnection
+    /// Whether the statement is between its first step and its reset (so a nested use of the same
+    /// SQL gets a statement of its own).
+    private(set) var isActive = false
+    /// A failed bind (a value too big, say), reported by the next `step()` so that no bind result is ignored.
+    private var bindFailure: Int32 = SQLITE_OK
+
+    init(handle: OpaquePointer, sql: String, connection: SQLiteConnection) {
+        self.handle = handle
+        self.sql = sql
+        self.connection = connection
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    // MARK: Binding (1-based, as in SQLite)
+
+    func bind(_ value: PrimitiveValue, at index: Int32) {
+        switch value {
+        case .null: check(sqlite3_bind_null(handle, index))
+        case .string(let text): bind(text, at: index)
+        case .integer(let number): check(sqlite3_bind_int64(handle, index, number))
+        case .double(let number): check(sqlite3_bind_double(handle, index, number))
+        case .decimal(let number): bind(DecimalText.canonical(number), at: index)
+        case .bool(let flag): check(sqlite3_bind_int64(handle, index, flag ? 1 : 0))
+        case .date(let date): check(sqlite3_bind_double(handle, index, date.timeIntervalSince1970))
+        case .uuid(let uuid):
+            withUnsafeBytes(of: uuid.uuid) { bytes in
+                check(sqlite3_bind_blob(handle, index, bytes.baseAddress, 16, transientDestructor))
+            }
+        case .data(let data):
+            data.withUnsafeBytes { bytes in
+                // A zero-length blob still needs a non-null pointer, or SQLite binds NULL.
+                let pointer = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
+                check(sqlite3_bind_blob(handle, index, pointer, Int32(bytes.count), transientDestructor))
+            }
+        case .url(let url): bind(url.absoluteString, at: index)
+        }
+    }
+
+    func bind(_ text: String, at index: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            let pointer = bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
+                ?? UnsafePointer<CChar>(bitPattern: 1)
+            check(sqlite3_bind_text(handle, index, pointer, Int32(bytes.count), transientDestructor))
+        }
+    }
+
+    func bind(_ number: Int64, at index: Int32) {
+        check(sqlite3_bind_int64(handle, index, number))
+    }
+
+    func bindNull(at index: Int32) {
+        check(sqlite3_bind_null(handle, index))
+    }
+
+    @inline(__always)
+    private func check(_ code: Int32) {
+        if code != SQLITE_OK && bindFailure == SQLITE_OK { bindFailure = code }
+    }
+
+    /// Binds values to parameters 1, 2, ...
+    func bind(_ values: [PrimitiveValue]) {
+        for (offset, value) in values.enumerated() { bind(value, at: Int32(offset + 1)) }
+    }
+
+    // MARK: Running
+
+    /// Advances to the next row; false when the statement is done.
+    @inline(__always)
+    func step() throws -> Bool {
+        if !isActive {
+            if bindFailure != SQLITE_OK {
+                let error = connection.error(code: bindFailure, statement: sql)
+                reset()
+                throw error
+            }
+            isActive = true
+            connection.traceStart(of: self)
+        }
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        let error = connection.error(code: code, statement: sql)
+        reset()
+        throw error
+    }
+
+    /// Runs a statement that returns no rows, then resets it.
+    func run() throws {
+        defer { reset() }
+        _ = try step()
+    }
+
+    /// Ends the current run and clears the bindings, ready for reuse.
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        isActive = false
+        bindFailure = SQLITE_OK
+    }
+
+    // MARK: Reading columns (0-based)
+
+    @inline(__always)
+    func isNull(_ column: Int32) -> Bool {
+        sqlite3_column_type(handle, column) == SQLITE_NULL
+    }
+
+    @inline(__always)
+    func int64(_ column: Int32) -> Int64 {
+        sqlite3_column_int64(handle, column)
+    }
+
+    @inline(__always)
+    func double(_ column: Int32) -> Double {
+        sqlite3_column_double(handle, column)
+    }
+
+    @inline(__always)
+    func text(_ column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    func data(_ column: Int32) -> Data {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return Data() }
+        return Data(bytes: bytes, count: count)
+    }
+
+    /// A column as the value of an attribute of `type`; NULL reads as `.null`.
+    @inline(__always)
+    func value(_ column: Int32, as type: AttributeType) -> PrimitiveValue {
+        switch type {
+        case .string, .json:
+            // A NULL column has no text, so strings need not ask for the column's type.
+            guard let bytes = sqlite3_column_text(handle, column) else { return .null }
+            let count = Int(sqlite3_column_bytes(handle, column))
+            return .string(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
+        case .integer16, .integer32, .integer64:
+            return isNull(column) ? .null : .integer(int64(column))
+        case .double:
+            return isNull(column) ? .null : .double(double(column))
+        case .boolean:
+            return isNull(column) ? .null : .bool(int64(column) != 0)
+        case .date:
+            return isNull(column) ? .null : .date(Date(timeIntervalSince1970: double(column)))
+        case .uuid:
+            guard sqlite3_column_bytes(handle, column) == 16, let bytes = sqlite3_column_blob(handle, column) else {
+                return .null
+            }
+            return .uuid(UUID(uuid: bytes.loadUnaligned(as: uuid_t.self)))
+        case .binaryData:
+            return isNull(column) ? .null : .data(data(column))
+        case .decimal:
+            return isNull(column) ? .null : Decimal(string: text(column), locale: DecimalText.posix).map(PrimitiveValue.decimal) ?? .null
+        case .uri:
+            return isNull(column) ? .null : URL(string: text(column)).map(PrimitiveValue.url) ?? .null
+        }
+    }
+
+    /// A column as whatever SQLite holds, for dictionary results of expressions.
+    func anyValue(_ column: Int32) -> PrimitiveValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: return .integer(int64(column))
+        case SQLITE_FLOAT: return .double(double(column))
+        case SQLITE_TEXT: return .string(text(column))
+        case SQLITE_BLOB: return .data(data(column))
+        default: return .null
+        }
+    }
+}
+
+/// Decimal attributes as exact text, the same for equal values.
+enum DecimalText {
+    static let posix = Locale(identifier: "en_US_POSIX")
+
+    static func canonical(_ value: Decimal) -> String {
+        var value = value
+        var compacted = Decimal()
+        NSDecimalCopy(&compacted, &value)
+        NSDecimalCompact(&compacted)
+        return compacted.description
+    }
+}

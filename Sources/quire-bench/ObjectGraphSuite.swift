@@ -1,0 +1,361 @@
+import CSQLite
+import Foundation
+import ObjectGraph
+
+/// `quire-bench objectgraph`: ObjectGraph against the same work written directly on the SQLite C
+/// API (prepared statements, one transaction, the same pragmas and indexes), on temporary files.
+enum ObjectGraphSuite: BenchmarkSuite {
+    static let name = "objectgraph"
+    static let summary = "ObjectGraph insert, fetch, faulting, keyset paging and update against raw SQLite"
+    static let defaultRows = 100_000
+
+    /// How many keyset fetches one repetition times, since one takes well under a millisecond.
+    static let keysetFetchesPerRepetition = 200
+    static let updatedObjects = 10_000
+
+    static func run(_ options: BenchmarkOptions) async throws -> [BenchmarkResult] {
+        let rows = BenchmarkRows(count: options.rows)
+        let repetitions = options.repetitions
+        let directory = options.workDirectory
+        var results: [BenchmarkResult] = []
+
+        // Insert all rows through one context save; each repetition starts from an empty store.
+        var storeNumber = 0
+        func freshStoreURL(_ prefix: String) -> URL {
+            storeNumber += 1
+            return directory.appendingPathComponent("\(prefix)-\(storeNumber).sqlite")
+        }
+        var rawURL = freshStoreURL("raw")
+        let rawInsert = try measureMilliseconds(repetitions: repetitions, setUp: { () -> RawStore in
+            rawURL = freshStoreURL("raw")
+            return try RawStore(url: rawURL)
+        }) { store in
+            try store.insert(rows)
+        }
+        // The context of a repetition, with its 100,000 objects, is released in the next set-up,
+        // so that tearing it down is not timed.
+        let kept = Retainer()
+        var graphURL = freshStoreURL("graph")
+        let graphInsert = try measureMilliseconds(repetitions: repetitions, setUp: { () -> ManagedObjectContext in
+            kept.releaseAll()
+            graphURL = freshStoreURL("graph")
+            let context = try PersistentContainer(schema: BenchArticle.schema, store: .file(graphURL)).newBackgroundContext()
+            kept.keep(context)
+            return context
+        }) { context in
+            try context.performAndWait {
+                for index in 0..<rows.count {
+                    let article = BenchArticle(context: context)
+                    article.id = rows.ids[index]
+                    article.title = rows.titles[index]
+                    article.body = rows.bodies[index]
+                    article.date = rows.dates[index]
+                    article.isRead = rows.flags[index]
+                }
+                try context.save()
+            }
+        }
+        kept.releaseAll()
+        results.append(BenchmarkResult(
+            name: "insert_save", unit: "ms", value: graphInsert, baseline: "raw_sqlite", baselineValue: rawInsert))
+
+        // Fetch everything, materialized. What each repetition fetched stays alive until the
+        // measurement ends, on both sides: every repetition fetches into fresh memory and no
+        // teardown is timed. (Releasing the previous result just before each repetition instead
+        // makes the figures depend on when glibc returns freed memory to the kernel.)
+        let raw = try RawStore(url: rawURL)
+        let container = try PersistentContainer(schema: BenchArticle.schema, store: .file(graphURL))
+        let rawFetch = try measureMilliseconds(repetitions: repetitions) {
+            let fetched = try raw.fetchAll()
+            guard fetched.count == rows.count else { throw BenchmarkFailure.wrongCount(fetched.count) }
+            kept.keep(fetched)
+        }
+        kept.releaseAll()
+        let graphFetch = try measureMilliseconds(repetitions: repetitions, setUp: { () -> ManagedObjectContext in
+            let context = container.newBackgroundContext()
+            kept.keep(context)
+            return context
+        }) { context in
+            try context.performAndWait {
+                let fetched = try context.fetch(FetchRequest<BenchArticle>())
+                guard fetched.count == rows.count else { throw BenchmarkFailure.wrongCount(fetched.count) }
+            }
+        }
+        kept.releaseAll()
+        results.append(BenchmarkResult(
+            name: "fetch_materialized", unit: "ms", value: graphFetch, baseline: "raw_sqlite", baselineValue: rawFetch))
+
+        // Fetch everything as faults in batches of 50, and read the first 50.
+        let faultFetch = try measureMilliseconds(repetitions: repetitions, setUp: { () -> ManagedObjectContext in
+            let context = container.newBackgroundContext()
+            kept.keep(context)
+            return context
+        }) { context in
+            try context.performAndWait {
+                var request = FetchRequest<BenchArticle>()
+                request.fetchBatchSize = 50
+                let fetched = try context.fetch(request)
+                var characters = 0
+                for article in fetched.prefix(50) { characters += article.title.utf8.count }
+                guard fetched.count == rows.count, characters > 0 else { throw BenchmarkFailure.wrongCount(fetched.count) }
+            }
+        }
+        kept.releaseAll()
+        results.append(BenchmarkResult(
+            name: "fetch_faults", unit: "ms", value: faultFetch, baseline: "fetch_materialized", baselineValue: graphFetch))
+
+        // Fetch the 50 rows after the middle of the date order (ties broken by primary key, which
+        // both sides assign in insertion order).
+        let order = (0..<rows.count).sorted { (rows.dates[$0], $0) < (rows.dates[$1], $1) }
+        let middle = order[rows.count / 2]
+        let expectedPage = Swift.min(50, rows.count - rows.count / 2 - 1)
+        let middleDate = rows.dates[middle]
+        let middleKey = Int64(middle + 1)
+        let cursorContext = container.newBackgroundContext()
+        let pageRequest = try cursorContext.performAndWait {
+            let request = FetchRequest<BenchArticle>(sortDescriptors: [.ascending(\.date)], fetchLimit: 50)
+            let matches = try cursorContext.fetch(FetchRequest<BenchArticle>(predicate: \.id == rows.ids[middle]))
+            guard let article = matches.first else { throw BenchmarkFailure.wrongCount(0) }
+            return request.after(try cursorContext.keysetCursor(for: article, in: request))
+        }
+        let rawKeyset = try measureMilliseconds(repetitions: repetitions) {
+            for _ in 0..<keysetFetchesPerRepetition {
+                let page = try raw.page(after: middleDate.timeIntervalSince1970, key: middleKey, limit: 50)
+                guard page.count == expectedPage else { throw BenchmarkFailure.wrongCount(page.count) }
+            }
+        } / Double(keysetFetchesPerRepetition)
+        let graphKeyset = try measureMilliseconds(repetitions: repetitions) {
+            for _ in 0..<keysetFetchesPerRepetition {
+                let context = container.newBackgroundContext()
+                try context.performAndWait {
+                    let page = try context.fetch(pageRequest)
+                    guard page.count == expectedPage else { throw BenchmarkFailure.wrongCount(page.count) }
+                }
+            }
+        } / Double(keysetFetchesPerRepetition)
+        results.append(BenchmarkResult(
+            name: "fetch_keyset_50", unit: "ms", value: graphKeyset, baseline: "raw_sqlite", baselineValue: rawKeyset))
+
+        // Update 10,000 objects and save.
+        let updated = Swift.min(updatedObjects, rows.count)
+        var round = 0
+        let rawUpdate = try measureMilliseconds(repetitions: repetitions, setUp: { round += 1 }) {
+            try raw.updateTitles(count: updated, round: round)
+        }
+        let graphUpdate = try measureMilliseconds(repetitions: repetitions, setUp: { () -> (ManagedObjectContext, [BenchArticle]) in
+            kept.releaseAll()
+            round += 1
+            let context = container.newBackgroundContext()
+            let articles = try context.performAndWait {
+                Array(try context.fetch(FetchRequest<BenchArticle>(fetchLimit: updated)))
+            }
+            kept.keep(context)
+            kept.keep(articles)
+            return (context, articles)
+        }) { context, articles in
+            try context.performAndWait {
+                for (index, article) in articles.enumerated() { article.title = "Updated \(round) \(index)" }
+                try context.save()
+            }
+        }
+        kept.releaseAll()
+        results.append(BenchmarkResult(
+            name: "update_save_10k", unit: "ms", value: graphUpdate, baseline: "raw_sqlite", baselineValue: rawUpdate))
+        return results
+    }
+}
+
+/// Keeps what repetitions made alive until a set-up or the end of a measurement releases it, so
+/// that releasing it is not timed.
+final class Retainer {
+    private var values: [Any] = []
+
+    func keep(_ value: Any) { values.append(value) }
+    func releaseAll() { values.removeAll() }
+}
+
+enum BenchmarkFailure: Error {
+    case wrongCount(Int)
+}
+
+/// The benchmark's article-like entity.
+final class BenchArticle: ManagedObject {
+    @Attribute("id") var id: UUID
+    @Attribute("title") var title: String
+    @Attribute("body") var body: String
+    @Attribute("date") var date: Date
+    @Attribute("isRead") var isRead: Bool
+
+    static let schema = Schema(version: 1, entities: [
+        EntityDescription(
+            "Article", class: BenchArticle.self,
+            attributes: [
+                AttributeDescription("id", .uuid, unique: true),
+                AttributeDescription("title", .string),
+                AttributeDescription("body", .string),
+                AttributeDescription("date", .date, indexed: true),
+                AttributeDescription("isRead", .boolean),
+            ]),
+    ])
+}
+
+/// The rows both sides insert, made before anything is timed.
+struct BenchmarkRows: Sendable {
+    let count: Int
+    let ids: [UUID]
+    let titles: [String]
+    let bodies: [String]
+    let dates: [Date]
+    let flags: [Bool]
+
+    init(count: Int) {
+        self.count = count
+        var generator = SplitMix(seed: 42)
+        let words = ["draft", "sync", "offline", "revision", "cursor", "outbox", "conflict", "merge", "editor", "library"]
+        ids = (0..<count).map { _ in UUID(uuid: generator.uuidBytes()) }
+        titles = (0..<count).map { "Article \($0) about \(words[$0 % words.count])" }
+        bodies = (0..<count).map { index in
+            var body = "Body of article \(index). "
+            while body.utf8.count < 500 { body += words[Int(generator.next() % UInt64(words.count))] + " " }
+            return String(body.prefix(500))
+        }
+        // Dates repeat every 1,000 rows, so the keyset order needs its key tie-breaker.
+        dates = (0..<count).map { Date(timeIntervalSince1970: 1_600_000_000 + Double(($0 * 7919) % Swift.max(1, count / 3))) }
+        flags = (0..<count).map { $0 % 3 == 0 }
+    }
+}
+
+/// A small deterministic generator, so every run inserts the same data.
+struct SplitMix {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+
+    mutating func uuidBytes() -> uuid_t {
+        let high = next()
+        let low = next()
+        return withUnsafeBytes(of: (high, low)) { $0.loadUnaligned(as: uuid_t.self) }
+    }
+}
+
+/// The baseline: the same table, pragmas and indexes, used through the C API as a careful
+/// programmer would (one prepared statement per operation, bound and read by index).
+final class RawStore {
+    private var handle: OpaquePointer?
+    private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    struct Row {
+        var key: Int64
+        var id: UUID
+        var title: String
+        var body: String
+        var date: Date
+        var isRead: Bool
+    }
+
+    init(url: URL) throws {
+        let isNew = !FileManager.default.fileExists(atPath: url.path)
+        guard sqlite3_open_v2(url.path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
+            throw RawStoreError(message: "cannot open \(url.path)")
+        }
+        try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON")
+        if isNew {
+            try execute("""
+                CREATE TABLE article (pk INTEGER PRIMARY KEY, id BLOB NOT NULL, title TEXT NOT NULL, body TEXT NOT NULL, \
+                date REAL NOT NULL, isRead INTEGER NOT NULL);
+                CREATE UNIQUE INDEX article_id ON article (id);
+                CREATE INDEX article_date ON article (date);
+                """)
+        }
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    func insert(_ rows: BenchmarkRows) throws {
+        try execute("BEGIN IMMEDIATE")
+        let statement = try prepare("INSERT INTO article (id, title, body, date, isRead) VALUES (?, ?, ?, ?, ?)")
+        defer { sqlite3_finalize(statement) }
+        for index in 0..<rows.count {
+            withUnsafeBytes(of: rows.ids[index].uuid) { _ = sqlite3_bind_blob(statement, 1, $0.baseAddress, 16, transient) }
+            sqlite3_bind_text(statement, 2, rows.titles[index], -1, transient)
+            sqlite3_bind_text(statement, 3, rows.bodies[index], -1, transient)
+            sqlite3_bind_double(statement, 4, rows.dates[index].timeIntervalSince1970)
+            sqlite3_bind_int64(statement, 5, rows.flags[index] ? 1 : 0)
+            guard sqlite3_step(statement) == SQLITE_DONE else { throw RawStoreError(message: lastError) }
+            sqlite3_reset(statement)
+        }
+        try execute("COMMIT")
+    }
+
+    func fetchAll() throws -> [Row] {
+        let statement = try prepare("SELECT pk, id, title, body, date, isRead FROM article")
+        defer { sqlite3_finalize(statement) }
+        return try readRows(statement)
+    }
+
+    func page(after date: Double, key: Int64, limit: Int) throws -> [Row] {
+        let statement = try prepare(
+            "SELECT pk, id, title, body, date, isRead FROM article WHERE (date, pk) > (?, ?) ORDER BY date, pk LIMIT ?")
+        defer { sqlite3_finalize(statement) }
+        sqlite3_bind_double(statement, 1, date)
+        sqlite3_bind_int64(statement, 2, key)
+        sqlite3_bind_int64(statement, 3, Int64(limit))
+        return try readRows(statement)
+    }
+
+    func updateTitles(count: Int, round: Int) throws {
+        try execute("BEGIN IMMEDIATE")
+        let statement = try prepare("UPDATE article SET title = ? WHERE pk = ?")
+        defer { sqlite3_finalize(statement) }
+        for index in 0..<count {
+            sqlite3_bind_text(statement, 1, "Updated \(round) \(index)", -1, transient)
+            sqlite3_bind_int64(statement, 2, Int64(index + 1))
+            guard sqlite3_step(statement) == SQLITE_DONE else { throw RawStoreError(message: lastError) }
+            sqlite3_reset(statement)
+        }
+        try execute("COMMIT")
+    }
+
+    private func readRows(_ statement: OpaquePointer?) throws -> [Row] {
+        var rows: [Row] = []
+        while true {
+            let code = sqlite3_step(statement)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else { throw RawStoreError(message: lastError) }
+            let id = UUID(uuid: sqlite3_column_blob(statement, 1)!.loadUnaligned(as: uuid_t.self))
+            rows.append(Row(
+                key: sqlite3_column_int64(statement, 0), id: id,
+                title: String(cString: sqlite3_column_text(statement, 2)),
+                body: String(cString: sqlite3_column_text(statement, 3)),
+                date: Date(timeIntervalSince1970: sqlite3_column_double(statement, 4)),
+                isRead: sqlite3_column_int64(statement, 5) != 0))
+        }
+        return rows
+    }
+
+    private func prepare(_ sql: String) throws -> OpaquePointer? {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else { throw RawStoreError(message: lastError) }
+        return statement
+    }
+
+    private func execute(_ sql: String) throws {
+        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw RawStoreError(message: lastError) }
+    }
+
+    private var lastError: String { String(cString: sqlite3_errmsg(handle)) }
+}
+
+struct RawStoreError: Error {
+    let message: String
+}

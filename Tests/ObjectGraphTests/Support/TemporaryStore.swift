@@ -1,0 +1,52 @@
+import Foundation
+import ObjectGraph
+
+/// A temporary folder for one test's store files, removed when the value is released.
+final class TemporaryDirectory: @unchecked Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// A store file inside the folder.
+    func file(_ name: String = "store.sqlite") -> URL { url.appendingPathComponent(name) }
+}
+
+/// Collects the SQL a store runs, for tests that count statements.
+final class StatementLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var statements: [String] = []
+
+    func record(_ sql: String) { lock.withLock { statements.append(sql) } }
+    func reset() { lock.withLock { statements.removeAll() } }
+    var all: [String] { lock.withLock { statements } }
+    /// The statements that read (SELECT), which is what faulting costs.
+    var selects: [String] { all.filter { $0.hasPrefix("SELECT") } }
+}
+
+/// A container on a temporary file, for one test.
+struct TestStack {
+    let directory: TemporaryDirectory
+    let container: PersistentContainer
+    let statements = StatementLog()
+
+    init(schema: Schema = TestModel.schema, directory: TemporaryDirectory? = nil) throws {
+        self.directory = try directory ?? TemporaryDirectory()
+        container = try PersistentContainer(schema: schema, store: .file(self.directory.file()))
+        let log = statements
+        container.persistentStore.setStatementTrace { log.record($0) }
+    }
+
+    /// Runs `body` on a new background context, inside `performAndWait`.
+    @discardableResult
+    func run<T>(_ body: (ManagedObjectContext) throws -> T) throws -> T {
+        let context = container.newBackgroundContext()
+        return try context.performAndWait { try body(context) }
+    }
+}
