@@ -32,13 +32,16 @@ let package = Package(
             name: "CPostgres", pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]),
         .systemLibrary(
+            name: "CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
             name: "CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev", "libfontconfig-dev"])]),
 
         // MARK: Persistence
 
         // The object-graph framework: schema, store, contexts, fetching. Knows nothing of articles.
-        .target(name: "ObjectGraph", dependencies: ["CSQLite"], exclude: ["README.md"]),
+        .target(name: "ObjectGraph", dependencies: ["CSQLite", "CCrypto"], exclude: ["README.md"]),
 
         // MARK: Sync protocol
 
@@ -56,7 +59,7 @@ let package = Package(
         // HTTP on libmicrohttpd, storage on SQLite or PostgreSQL with its own SQL.
         .target(
             name: "SyncServer",
-            dependencies: ["SyncProtocol", "CMicroHTTPD", "CSQLite", "CPostgres"],
+            dependencies: ["SyncProtocol", "CMicroHTTPD", "CSQLite", "CPostgres", "CCrypto"],
             exclude: ["README.md"]),
 
         // MARK: Sync client

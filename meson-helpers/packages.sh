@@ -22,6 +22,7 @@ APP_PACKAGES=(
   libsecret-1-dev
   librsvg2-common
   libsqlite3-dev
+  libssl-dev
   pkg-config
 )
 

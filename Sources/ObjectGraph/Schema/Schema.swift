@@ -36,7 +36,7 @@ public struct Schema: Sendable, Hashable {
     /// A SHA-256 of the schema's canonical structure, as 64 hexadecimal digits. Stable across
     /// builds, platforms and property order.
     public var checksum: String {
-        SHA256.hexDigest(of: Array(canonicalText.utf8))
+        SHA256.hex(canonicalText.utf8)
     }
 
     /// The structure the checksum covers, one line per fact, sorted.
