@@ -52,7 +52,7 @@ let package = Package(
 
         // The domain. For now only the parts that need no store: shared value types, export,
         // import parsing and planning, three-way merge. ObjectGraph and SyncProtocol join later.
-        .target(name: "Library", dependencies: ["CMark", "CPangoCairo"]),
+        .target(name: "Library", dependencies: ["SyncProtocol", "CMark", "CPangoCairo"]),
 
         // MARK: Server
 
@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "SyncServerTests", dependencies: ["SyncProtocol", "SyncServer", "quire-server"]),
         // Runs the transport against an in-process quire-server, directly and through a fault proxy.
         .testTarget(name: "SyncClientTests", dependencies: ["SyncClient", "SyncProtocol", "SyncServer"]),
-        .testTarget(name: "LibraryTests", dependencies: ["Library"], exclude: ["Fixtures"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "SyncProtocol"], exclude: ["Fixtures"]),
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "GtkShim", "CGtk"]),
         .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "GtkKit", "CGtk", "quire"]),
     ],

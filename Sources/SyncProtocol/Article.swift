@@ -16,10 +16,10 @@ public struct Article: Codable, Hashable, Sendable {
     /// When the server committed this revision (its clock, whole seconds on the wire).
     public var updatedAt: Date
     /// What the writer edits; on the wire its fields sit beside `id` and `revision`.
-    public var content: ArticleContent
+    public var content: ArticlePayload
 
     /// An article as the server answers with it.
-    public init(id: String, revision: Int64, updatedAt: Date, content: ArticleContent) {
+    public init(id: String, revision: Int64, updatedAt: Date, content: ArticlePayload) {
         self.id = id
         self.revision = revision
         self.updatedAt = updatedAt
@@ -36,7 +36,7 @@ public struct Article: Codable, Hashable, Sendable {
         id = try container.decode(String.self, forKey: .id)
         revision = try container.decode(Int64.self, forKey: .revision)
         updatedAt = try container.decode(Date.self, forKey: .updatedAt)
-        content = try ArticleContent(from: decoder)
+        content = try ArticlePayload(from: decoder)
     }
 
     /// Writes the content's fields beside `id`, `revision` and `updatedAt`.

@@ -23,7 +23,7 @@ struct ServerSuite: BenchmarkSuite {
     static let pageReaders = 8
     static let pageSize = 100
     /// About a kilobyte of Markdown, an ordinary autosaved draft.
-    static let content = ArticleContent(
+    static let content = ArticlePayload(
         title: "Benchmark draft", body: String(repeating: "A sentence of an ordinary draft, autosaved.\n", count: 24),
         folder: "Drafts", tags: ["bench"], status: .draft, favorite: false)
 

@@ -1,3 +1,4 @@
+import SyncProtocol
 import Foundation
 import Testing
 @testable import Library

@@ -6,7 +6,7 @@ import Testing
 /// The checks on answers, one contradiction at a time, without a network.
 @Suite struct AnswerReaderTests {
     let reader = AnswerReader(method: "GET", path: "/test")
-    let content = ArticleContent(title: "T", body: "B")
+    let content = ArticlePayload(title: "T", body: "B")
 
     func json(_ status: Int, _ value: some Encodable, headers: [String: String] = [:]) throws -> HTTPAnswer {
         HTTPAnswer(status: status, headers: headers, body: try SyncJSON.encoder().encode(value))

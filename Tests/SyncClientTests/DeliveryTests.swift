@@ -26,7 +26,7 @@ import Testing
 
         // The writer: 36 edits over four articles, some deletes and restores, saved while pushing.
         var writer = SeededGenerator(seed: seed)
-        var local: [String: ArticleContent?] = [:]
+        var local: [String: ArticlePayload?] = [:]
         var saved = 0
         await loop.run(edits: { loop in
             let article = "article-\(Int.random(in: 0..<4, using: &writer))"
@@ -35,7 +35,7 @@ import Testing
                 local[article] = .some(nil)
                 _ = loop.save(.delete, of: article)
             } else {
-                let content = ArticleContent(title: article, body: "edit \(saved) of \(article)")
+                let content = ArticlePayload(title: article, body: "edit \(saved) of \(article)")
                 local[article] = .some(content)
                 _ = loop.save(.put(content), of: article)
             }

@@ -6,7 +6,7 @@ import Testing
 /// Each fault of the proxy, between the transport and a real server, arrives as the transport
 /// outcome the state machine expects, and the server's state shows what really happened.
 @Suite struct FaultTests {
-    let content = ArticleContent(title: "Faults", body: "Through the proxy.")
+    let content = ArticlePayload(title: "Faults", body: "Through the proxy.")
     let timeout: TimeInterval = 1
 
     /// A server, a proxy in front of it, and a direct transport for checking the server's state.

@@ -8,7 +8,7 @@ import Testing
 @Suite struct HostileAnswerTests {
     static let limit = 64 * 1024
     let update = WriteRequest(articleID: "a1", idempotencyKey: "k1",
-                              action: .put(ArticleContent(title: "T", body: "B"), .revision(5)))
+                              action: .put(ArticlePayload(title: "T", body: "B"), .revision(5)))
 
     /// What a send of `write` makes of `answer`.
     func send(_ write: WriteRequest, answeredWith answer: Fault) async throws -> Result<WriteAnswer, TransportError> {

@@ -7,7 +7,7 @@ import Testing
 @Suite struct OperationReducerTests {
     let reducer = OperationReducer(policy: RetryPolicy(baseDelay: 1, maximumDelay: 60, maximumRetryAfter: 600))
     let now = Date(timeIntervalSince1970: 1_900_000_000)
-    let content = ArticleContent(title: "Notes", body: "Words")
+    let content = ArticlePayload(title: "Notes", body: "Words")
 
     func entry(_ state: OperationState, precondition: WritePrecondition? = .revision(4), change: OutboxChange? = nil) -> OutboxEntry {
         OutboxEntry(id: "op-1", articleID: "a1", sequence: 1, change: change ?? .put(content), precondition: precondition, state: state)

@@ -9,7 +9,7 @@ import Testing
 
     func put(_ id: String, _ article: String, _ sequence: Int64, _ body: String, state: OperationState = .pending,
              precondition: WritePrecondition? = nil) -> OutboxEntry {
-        OutboxEntry(id: id, articleID: article, sequence: sequence, change: .put(ArticleContent(title: article, body: body)),
+        OutboxEntry(id: id, articleID: article, sequence: sequence, change: .put(ArticlePayload(title: article, body: body)),
                     precondition: precondition, state: state)
     }
 
@@ -74,7 +74,7 @@ import Testing
     @Test func theRequestFollowsTheChangeAndTheFixedPrecondition() {
         #expect(put("k", "a", 1, "x").request == nil)
         #expect(put("k", "a", 1, "x", precondition: .revision(3)).request
-                == WriteRequest(articleID: "a", idempotencyKey: "k", action: .put(ArticleContent(title: "a", body: "x"), .revision(3))))
+                == WriteRequest(articleID: "a", idempotencyKey: "k", action: .put(ArticlePayload(title: "a", body: "x"), .revision(3))))
         var gone = delete("k", "a", 1)
         gone.precondition = .revision(8)
         #expect(gone.request == WriteRequest(articleID: "a", idempotencyKey: "k", action: .delete(base: 8)))

@@ -8,9 +8,9 @@ import Testing
 /// `URLSessionTransport` against a real quire-server on loopback: every answer of the protocol
 /// arrives as the right typed answer.
 @Suite struct TransportTests {
-    let content = ArticleContent(title: "Notes", body: "# Notes\n\nFirst words.", tags: ["travel"])
+    let content = ArticlePayload(title: "Notes", body: "# Notes\n\nFirst words.", tags: ["travel"])
 
-    func put(_ id: String, _ content: ArticleContent, _ precondition: WritePrecondition, key: String) -> WriteRequest {
+    func put(_ id: String, _ content: ArticlePayload, _ precondition: WritePrecondition, key: String) -> WriteRequest {
         WriteRequest(articleID: id, idempotencyKey: key, action: .put(content, precondition))
     }
 
@@ -38,7 +38,7 @@ import Testing
         let replay = try #require(live(try await transport.send(put("a1", content, .absent, key: "k1")), replayed: true))
         #expect(replay == created)
 
-        let edited = ArticleContent(title: "Notes", body: "Second words.")
+        let edited = ArticlePayload(title: "Notes", body: "Second words.")
         let updated = try #require(live(try await transport.send(put("a1", edited, .revision(created.revision), key: "k2"))))
         #expect(updated.revision > created.revision && updated.content == edited)
 
@@ -72,14 +72,14 @@ import Testing
         let transport = server.transport(token: try server.addAccount())
 
         _ = try await transport.send(put("a1", content, .absent, key: "k1"))
-        guard case let .rejected(reused) = try await transport.send(put("a1", ArticleContent(title: "Other", body: ""), .absent, key: "k1"))
+        guard case let .rejected(reused) = try await transport.send(put("a1", ArticlePayload(title: "Other", body: ""), .absent, key: "k1"))
         else {
             Issue.record("a key reused for another body must be rejected")
             return
         }
         #expect(reused.reason == .idempotencyKeyReused && reused.status == 422 && reused.problemType == .idempotencyKeyReused)
 
-        let big = ArticleContent(title: "Big", body: String(repeating: "x", count: 32 * 1024))
+        let big = ArticlePayload(title: "Big", body: String(repeating: "x", count: 32 * 1024))
         guard case let .rejected(tooLarge) = try await transport.send(put("a2", big, .absent, key: "k2")) else {
             Issue.record("an oversize body must be rejected")
             return
@@ -106,7 +106,7 @@ import Testing
         let refusing = try RefusingPort()
         defer { refusing.close() }
         let transport = URLSessionTransport(configuration: .init(server: refusing.url, token: "qtk_x"))
-        let nul = try await transport.send(put("a1", ArticleContent(title: "A\u{0}B", body: ""), .absent, key: "k1"))
+        let nul = try await transport.send(put("a1", ArticlePayload(title: "A\u{0}B", body: ""), .absent, key: "k1"))
         #expect(nul == .rejected(RequestRejection(reason: .refusedBeforeSending, status: nil,
                                                   detail: "title must not contain U+0000", field: "title")))
         guard case .rejected = try await transport.send(put("../etc", content, .absent, key: "k1")) else { Issue.record("id"); return }

@@ -32,7 +32,7 @@ import Testing
 @Suite struct WireFormatTests {
     @Test func articleFlattensItsContentBesideIDAndRevision() throws {
         let article = Article(id: "a1", revision: 7, updatedAt: Date(timeIntervalSince1970: 1_700_000_000),
-                              content: ArticleContent(title: "T", body: "B", folder: "F", tags: ["x"], status: .ready, favorite: true))
+                              content: ArticlePayload(title: "T", body: "B", folder: "F", tags: ["x"], status: .ready, favorite: true))
         let json = try JSONSerialization.jsonObject(with: SyncJSON.encoder().encode(article)) as? [String: Any]
         #expect(Set(json?.keys.map { $0 } ?? []) == ["id", "revision", "updatedAt", "title", "body", "folder", "tags", "status", "favorite"])
         #expect(json?["updatedAt"] as? String == "2023-11-14T22:13:20Z")
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func absentOptionalFieldsStayAbsent() throws {
-        let content = ArticleContent(title: "T", body: "B")
+        let content = ArticlePayload(title: "T", body: "B")
         let text = String(decoding: try SyncJSON.encoder().encode(content), as: UTF8.self)
         #expect(text == #"{"body":"B","title":"T"}"#)
     }
@@ -74,16 +74,16 @@ import Testing
 
 @Suite struct ArticleContentViolationTests {
     @Test func acceptsOrdinaryContent() {
-        #expect(ArticleContent(title: "", body: "").violation() == nil)
-        #expect(ArticleContent(title: "日本", body: String(repeating: "x", count: 100_000), tags: ["a", "b"]).violation() == nil)
+        #expect(ArticlePayload(title: "", body: "").violation() == nil)
+        #expect(ArticlePayload(title: "日本", body: String(repeating: "x", count: 100_000), tags: ["a", "b"]).violation() == nil)
     }
 
     @Test func namesTheFieldThatBreaksARule() {
-        #expect(ArticleContent(title: "a\u{0}b", body: "").violation()?.field == "title")
-        #expect(ArticleContent(title: "", body: "\u{0}").violation()?.field == "body")
-        #expect(ArticleContent(title: "", body: "", folder: String(repeating: "f", count: 4097)).violation()?.field == "folder")
-        #expect(ArticleContent(title: "", body: "", tags: ["ok", "b\u{0}"]).violation()?.field == "tags[1]")
-        #expect(ArticleContent(title: "", body: "", tags: Array(repeating: "t", count: 257)).violation()?.field == "tags")
-        #expect(ArticleContent(title: String(repeating: "é", count: 2049), body: "").violation()?.field == "title")
+        #expect(ArticlePayload(title: "a\u{0}b", body: "").violation()?.field == "title")
+        #expect(ArticlePayload(title: "", body: "\u{0}").violation()?.field == "body")
+        #expect(ArticlePayload(title: "", body: "", folder: String(repeating: "f", count: 4097)).violation()?.field == "folder")
+        #expect(ArticlePayload(title: "", body: "", tags: ["ok", "b\u{0}"]).violation()?.field == "tags[1]")
+        #expect(ArticlePayload(title: "", body: "", tags: Array(repeating: "t", count: 257)).violation()?.field == "tags")
+        #expect(ArticlePayload(title: String(repeating: "é", count: 2049), body: "").violation()?.field == "title")
     }
 }

@@ -5,7 +5,7 @@ import Testing
 
 /// The precondition rules of a write, without storage: what each current version leads to.
 @Suite struct ArticleCommandTests {
-    let content = ArticleContent(title: "T", body: "B")
+    let content = ArticlePayload(title: "T", body: "B")
     let date = Date(timeIntervalSince1970: 1_700_000_000)
 
     func live(_ revision: Int64) -> ArticleChange {
@@ -19,8 +19,8 @@ import Testing
 
     /// Runs the command against `current`; answers the status, the problem's current revision
     /// and what was committed.
-    func run(_ action: ArticleCommand.Action, current: ArticleChange?) throws -> (Int, Int64?, [ArticleContent?]) {
-        var committed: [ArticleContent?] = []
+    func run(_ action: ArticleCommand.Action, current: ArticleChange?) throws -> (Int, Int64?, [ArticlePayload?]) {
+        var committed: [ArticlePayload?] = []
         let answer = try ArticleCommand(articleID: "a", action: action).answer(current: current) { content in
             committed.append(content)
             return content.map { _ in live(9) } ?? tombstone(9)
@@ -60,12 +60,12 @@ import Testing
 
     @Test func fingerprintsTellRequestsApartButNotJSONSpelling() throws {
         let base = ArticleCommand(articleID: "a", action: .put(content, .revision(3)))
-        #expect(try base.fingerprint() == ArticleCommand(articleID: "a", action: .put(ArticleContent(title: "T", body: "B"), .revision(3))).fingerprint())
+        #expect(try base.fingerprint() == ArticleCommand(articleID: "a", action: .put(ArticlePayload(title: "T", body: "B"), .revision(3))).fingerprint())
         let others = [
             ArticleCommand(articleID: "b", action: .put(content, .revision(3))),
             ArticleCommand(articleID: "a", action: .put(content, .revision(4))),
             ArticleCommand(articleID: "a", action: .put(content, .absent)),
-            ArticleCommand(articleID: "a", action: .put(ArticleContent(title: "T", body: "C"), .revision(3))),
+            ArticleCommand(articleID: "a", action: .put(ArticlePayload(title: "T", body: "C"), .revision(3))),
             ArticleCommand(articleID: "a", action: .delete(revision: 3)),
         ]
         for other in others { #expect(try other.fingerprint() != base.fingerprint()) }

@@ -5,7 +5,7 @@ import Testing
 
 /// Writes and reads of single articles over loopback, with every status they can answer.
 @Suite struct ArticleRequestTests {
-    let draft = ArticleContent(title: "Draft", body: "# Draft\n\nFirst words.", folder: "Essays", tags: ["a", "b"],
+    let draft = ArticlePayload(title: "Draft", body: "# Draft\n\nFirst words.", folder: "Essays", tags: ["a", "b"],
                                status: .draft, favorite: false)
 
     func withServer(_ body: (TestServer, LoopbackClient) throws -> Void) throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// Bearer tokens, and what one account can learn about another: nothing.
 @Suite struct AuthenticationTests {
-    let content = ArticleContent(title: "Private", body: "Alice's words")
+    let content = ArticlePayload(title: "Private", body: "Alice's words")
 
     @Test func everyRouteButHealthNeedsAValidToken() throws {
         let server = try TestServer()
@@ -62,7 +62,7 @@ import Testing
 
         // By idempotency key: Bob's key space is his own.
         #expect(try bob.send("GET", SyncPath.operation("alice-key")).status == 404)
-        let bobWrite = try bob.create("bob-1", ArticleContent(title: "Bob", body: "B"), key: "alice-key")
+        let bobWrite = try bob.create("bob-1", ArticlePayload(title: "Bob", body: "B"), key: "alice-key")
         #expect(bobWrite.status == 201 && bobWrite.header(SyncHeader.idempotentReplayed) == nil)
 
         // By cursor: Alice's cursors tell Bob nothing, and list only his own changes.
@@ -73,7 +73,7 @@ import Testing
         #expect(snapshot.articles.map(\.id) == ["bob-1"])
 
         // An article with Alice's ID is Bob's own, and Alice's stays untouched.
-        #expect(try bob.create("alice-1", ArticleContent(title: "Bob's", body: "B")).status == 201)
+        #expect(try bob.create("alice-1", ArticlePayload(title: "Bob's", body: "B")).status == 201)
         #expect(try alice.send("GET", SyncPath.article("alice-1")).decode(Article.self).content == content)
         #expect(try alice.allChanges().count == 4)
     }

@@ -31,7 +31,7 @@ import Testing
 
     /// The types of the schemas whose examples must decode.
     static let decoders: [String: @Sendable (Data) throws -> Any] = [
-        "ArticleContent": { try SyncJSON.decoder().decode(ArticleContent.self, from: $0) },
+        "ArticlePayload": { try SyncJSON.decoder().decode(ArticlePayload.self, from: $0) },
         "Article": { try SyncJSON.decoder().decode(Article.self, from: $0) },
         "ArticleChange": { try SyncJSON.decoder().decode(ArticleChange.self, from: $0) },
         "ChangesPage": { try SyncJSON.decoder().decode(ChangesPage.self, from: $0) },
@@ -107,9 +107,9 @@ import Testing
                 let data = try JSONSerialization.data(withJSONObject: value)
                 do {
                     let decodedValue = try decode(data)
-                    if name == "ArticleContent" {
+                    if name == "ArticlePayload" {
                         #expect(throws: Never.self, "\(place) \(exampleName) is refused by the server") {
-                            try ArticleContentDecoder.decode(Array(data)).get()
+                            try ArticlePayloadDecoder.decode(Array(data)).get()
                         }
                     }
                     if let problem = decodedValue as? Problem {

@@ -5,7 +5,7 @@ import Testing
 
 /// Idempotency keys over loopback: replays, 422, 409, and the stored outcome.
 @Suite struct IdempotencyTests {
-    let content = ArticleContent(title: "Notes", body: "Words")
+    let content = ArticlePayload(title: "Notes", body: "Words")
 
     func withServer(_ body: (TestServer, LoopbackClient) throws -> Void) throws {
         let server = try TestServer()
@@ -23,8 +23,8 @@ import Testing
             #expect(replay.body == first.body && replay.revision == first.revision)
             #expect(replay.header(SyncHeader.location) == "/v1/articles/a1")
 
-            let update = try client.update("a1", ArticleContent(title: "Notes", body: "More"), base: first.revision!, key: "op-2")
-            #expect(try client.update("a1", ArticleContent(title: "Notes", body: "More"), base: first.revision!, key: "op-2").body == update.body)
+            let update = try client.update("a1", ArticlePayload(title: "Notes", body: "More"), base: first.revision!, key: "op-2")
+            #expect(try client.update("a1", ArticlePayload(title: "Notes", body: "More"), base: first.revision!, key: "op-2").body == update.body)
             let delete = try client.delete("a1", base: update.revision!, key: "op-3")
             let deleteReplay = try client.delete("a1", base: update.revision!, key: "op-3")
             #expect(deleteReplay.status == 200 && deleteReplay.body == delete.body && deleteReplay.revision == delete.revision)
@@ -35,7 +35,7 @@ import Testing
     @Test func anErrorAnswerIsStoredAndReplayedToo() throws {
         try withServer { _, client in
             let first = try #require(try client.create("a1", content).revision)
-            _ = try client.update("a1", ArticleContent(title: "Theirs", body: "B"), base: first)
+            _ = try client.update("a1", ArticlePayload(title: "Theirs", body: "B"), base: first)
             let stale = try client.update("a1", content, base: first, key: "late")
             #expect(stale.status == 412)
             let replay = try client.update("a1", content, base: first, key: "late")
@@ -46,7 +46,7 @@ import Testing
     @Test func aKeyReusedForAnotherRequestGets422() throws {
         try withServer { _, client in
             #expect(try client.create("a1", content, key: "k").status == 201)
-            let otherBody = try client.create("a1", ArticleContent(title: "Other", body: "B"), key: "k")
+            let otherBody = try client.create("a1", ArticlePayload(title: "Other", body: "B"), key: "k")
             #expect(otherBody.status == 422 && otherBody.problem?.type == .idempotencyKeyReused)
             #expect(try client.create("a2", content, key: "k").status == 422)
             #expect(try client.update("a1", content, base: 1, key: "k").status == 422)

@@ -30,7 +30,7 @@ import Testing
         let streamed = try #require(try client.raw(head("PUT", "/v1/articles/a", token: token, headers + ["Transfer-Encoding: chunked"]) + chunked))
         #expect(streamed.status == 413 && streamed.problem?.type == .payloadTooLarge)
 
-        let fits = ArticleContent(title: "T", body: String(repeating: "x", count: 7000))
+        let fits = ArticlePayload(title: "T", body: String(repeating: "x", count: 7000))
         #expect(try client.create("a", fits).status == 201)
         #expect(try client.allChanges().count == 1)
     }
@@ -80,6 +80,6 @@ import Testing
         cut.disconnect()
 
         #expect(try client.send("GET", SyncPath.article("cut")).status == 404)
-        #expect(try client.create("after", ArticleContent(title: "T", body: "B")).status == 201)
+        #expect(try client.create("after", ArticlePayload(title: "T", body: "B")).status == 201)
     }
 }

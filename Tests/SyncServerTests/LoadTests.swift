@@ -26,7 +26,7 @@ import Testing
         var initial: [Success] = []
         for index in 0..<Self.sharedArticles {
             let title = "shared-\(index) created"
-            let created = try setup.create("shared-\(index)", ArticleContent(title: title, body: ""))
+            let created = try setup.create("shared-\(index)", ArticlePayload(title: title, body: ""))
             initial.append(Success(article: "shared-\(index)", base: nil, revision: try #require(created.revision), title: title))
         }
 
@@ -43,7 +43,7 @@ import Testing
                 for write in 0..<Self.writesPerClient {
                     let article = write % 2 == 0 ? "shared-\((write / 2 + clientIndex) % Self.sharedArticles)" : "own-\(clientIndex)"
                     let title = "c\(clientIndex) w\(write)"
-                    let content = ArticleContent(title: title, body: "Written by client \(clientIndex), write \(write).")
+                    let content = ArticlePayload(title: title, body: "Written by client \(clientIndex), write \(write).")
                     let base = known[article] ?? (article.hasPrefix("shared") ? 1 : nil)
                     do {
                         let key = "c\(clientIndex)-w\(write)"

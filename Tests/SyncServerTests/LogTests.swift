@@ -10,9 +10,9 @@ import Testing
         let token = try server.addAccount("alice")
         let client = server.client(token)
         let secret = "Confidential-Plot-Twist"
-        let created = try client.create("a1", ArticleContent(title: secret, body: "\(secret) body", tags: [secret]), key: "k1")
-        try client.update("a1", ArticleContent(title: secret, body: "x"), base: 1_000_000)
-        try client.create("a1", ArticleContent(title: secret, body: "other"), key: "k1")
+        let created = try client.create("a1", ArticlePayload(title: secret, body: "\(secret) body", tags: [secret]), key: "k1")
+        try client.update("a1", ArticlePayload(title: secret, body: "x"), base: 1_000_000)
+        try client.create("a1", ArticlePayload(title: secret, body: "other"), key: "k1")
         try client.send("PUT", SyncPath.article("a2"), headers: [SyncHeader.ifNoneMatch: "*", "Content-Type": "application/json"],
                         body: Array("{\"title\": \"\(secret)\", \"bad\": 1}".utf8))
         try client.send("GET", "/v1/articles/\(secret)%20text")

@@ -36,7 +36,7 @@ import Testing
         #expect(try ServerProcess.run(["serve", "--listen", "nowhere"] + storage).status == 2)
 
         let client = LoopbackClient(port: server.port, token: token)
-        #expect(try client.create("a", ArticleContent(title: "T", body: "B")).status == 201)
+        #expect(try client.create("a", ArticlePayload(title: "T", body: "B")).status == 201)
         let bob = try addAccount("bob", database)
         #expect(try LoopbackClient(port: server.port, token: bob).send("GET", SyncPath.changes).status == 200)
 
@@ -130,7 +130,7 @@ import Testing
             try ServerProcess(serve: arguments, logFile: database.folder.appendingPathComponent("a.log")),
             try ServerProcess(serve: arguments, logFile: database.folder.appendingPathComponent("b.log")),
         ]
-        let created = try LoopbackClient(port: servers[0].port, token: token).create("contested", ArticleContent(title: "start", body: ""))
+        let created = try LoopbackClient(port: servers[0].port, token: token).create("contested", ArticlePayload(title: "start", body: ""))
         let start = try #require(created.revision)
         let ports = servers.map(\.port)
 
@@ -148,7 +148,7 @@ import Testing
                 for attempt in 0..<40 {
                     let title = "worker \(worker) attempt \(attempt)"
                     do {
-                        let response = try client.update("contested", ArticleContent(title: title, body: ""), base: base,
+                        let response = try client.update("contested", ArticlePayload(title: title, body: ""), base: base,
                                                          key: "w\(worker)-a\(attempt)")
                         switch (response.status, response.revision, response.problem?.current?.revision) {
                         case let (200, revision?, _):

@@ -9,7 +9,7 @@ import Testing
         let server = try TestServer()
         defer { server.stop() }
         let client = server.client(try server.addAccount("alice"))
-        try client.create("a", ArticleContent(title: "Secret title", body: "B", tags: ["x"]))
+        try client.create("a", ArticlePayload(title: "Secret title", body: "B", tags: ["x"]))
         _ = try #require(server.storage as? any SQLBackedStorage).withConnection(for: .writer) { connection in
             try connection.execute("UPDATE revisions SET tags = 'not json'")
         }

@@ -20,7 +20,7 @@ import Testing
         try storage.addAccount(name: name, tokenHash: AccountToken.generate().hash, at: Self.start).id
     }
 
-    func content(_ title: String) -> ArticleContent { ArticleContent(title: title, body: "body of \(title)", tags: ["t"]) }
+    func content(_ title: String) -> ArticlePayload { ArticlePayload(title: title, body: "body of \(title)", tags: ["t"]) }
 
     /// Applies a write without an idempotency key and answers its status and the revision of the
     /// answer (the new one on success, the server's current one on 412).

@@ -28,7 +28,7 @@ import Testing
         let token = try server.addAccount("alice")
         let session = URLSession(configuration: .ephemeral)
         let port = server.port
-        let content = try SyncJSON.encoder().encode(ArticleContent(title: "Through URLSession", body: "Body"))
+        let content = try SyncJSON.encoder().encode(ArticlePayload(title: "Through URLSession", body: "Body"))
 
         let (createdData, createdResponse) = try await session.data(for: request(
             port, "PUT", SyncPath.article("u1"), token: token,
@@ -49,7 +49,7 @@ import Testing
         let problem = try SyncJSON.decoder().decode(Problem.self, from: staleData)
         #expect(problem.type == .staleRevision && problem.current?.revision ?? 0 > revision)
 
-        let big = try SyncJSON.encoder().encode(ArticleContent(title: "Big", body: String(repeating: "x", count: 1_000_000)))
+        let big = try SyncJSON.encoder().encode(ArticlePayload(title: "Big", body: String(repeating: "x", count: 1_000_000)))
         let (tooLargeData, tooLarge) = try await session.data(for: request(
             port, "PUT", SyncPath.article("u2"), token: token, headers: [SyncHeader.ifNoneMatch: "*"], body: big))
         #expect((tooLarge as? HTTPURLResponse)?.statusCode == 413)

@@ -1,3 +1,4 @@
+import SyncProtocol
 import Foundation
 
 /// Reads a Markdown file back into an article: the front matter that ``MarkdownFile`` writes (and

@@ -1,3 +1,5 @@
+import SyncProtocol
+
 /// The three-way merge of an article's content: title and body line by line (``TextMerge``), folder
 /// and status as whole values (``FieldMerge``), tags as a set (``TagSetMerge``), and favorite as a
 /// whole value that cannot conflict (two sides that both changed a Bool agree).

@@ -1,3 +1,5 @@
+import SyncProtocol
+
 /// The part of an article that the writer edits: what a three-way merge reconciles and what an
 /// import replaces. Identity, timestamps and sync metadata live beside it in ``ArticleSnapshot``.
 public struct ArticleContent: Sendable, Hashable, Codable {

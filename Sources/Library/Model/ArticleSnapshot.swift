@@ -1,3 +1,4 @@
+import SyncProtocol
 import Foundation
 
 /// Everything known about one article at one moment, as a value that crosses isolation domains.

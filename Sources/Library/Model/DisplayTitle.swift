@@ -1,3 +1,5 @@
+import SyncProtocol
+
 /// How exported documents show titles and statuses to readers.
 enum DisplayTitle {
     /// What a document shows for an article (or a document) whose title is empty.

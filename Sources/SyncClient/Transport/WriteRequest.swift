@@ -7,7 +7,7 @@ public struct WriteRequest: Sendable, Hashable {
     /// What the request does, on which condition.
     public enum Action: Sendable, Hashable {
         /// `PUT` with `If-Match` or `If-None-Match: *`.
-        case put(ArticleContent, WritePrecondition)
+        case put(ArticlePayload, WritePrecondition)
         /// `DELETE` with `If-Match: "<base>"`.
         case delete(base: Int64)
     }

@@ -14,7 +14,7 @@ public struct ArticleCommand: Hashable, Sendable {
     /// What the write does.
     public enum Action: Hashable, Sendable {
         /// `PUT`: replace the content, on the condition.
-        case put(ArticleContent, Precondition)
+        case put(ArticlePayload, Precondition)
         /// `DELETE` with `If-Match: "<revision>"`.
         case delete(revision: Int64)
     }
@@ -62,7 +62,7 @@ public struct ArticleCommand: Hashable, Sendable {
     /// Preconditions follow RFC 9110: `If-Match` fails on a tombstone (it has no current
     /// representation) and `If-None-Match: *` succeeds on one, which is how a deleted article is
     /// restored. A `DELETE` of an article with no live version is 404, whatever its `If-Match`.
-    func answer(current: ArticleChange?, commit: (ArticleContent?) throws -> ArticleChange) throws -> StoredAnswer {
+    func answer(current: ArticleChange?, commit: (ArticlePayload?) throws -> ArticleChange) throws -> StoredAnswer {
         let live = current.flatMap { $0.deleted ? nil : $0 }
         switch action {
         case let .put(content, .absent):

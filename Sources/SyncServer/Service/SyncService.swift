@@ -97,7 +97,7 @@ final class SyncService: Sendable {
             guard ifNoneMatch.trimmingCharacters(in: .whitespaces) == "*" else { throw invalid(SyncHeader.ifNoneMatch, "must be *") }
             precondition = .absent
         }
-        switch ArticleContentDecoder.decode(request.body) {
+        switch ArticlePayloadDecoder.decode(request.body) {
         case let .failure(problem):
             return .problem(problem)
         case let .success(content):

@@ -10,7 +10,7 @@ struct ModelServer {
     struct Version {
         var revision: Int64
         /// Nil for a tombstone.
-        var content: ArticleContent?
+        var content: ArticlePayload?
     }
 
     private enum Key {
@@ -76,7 +76,7 @@ struct ModelServer {
     }
 
     /// Another device edits or deletes the article directly (no key).
-    mutating func interfere(_ id: String, content: ArticleContent?) {
+    mutating func interfere(_ id: String, content: ArticlePayload?) {
         if content == nil, articles[id]?.content == nil { return }
         _ = commit(id, content, key: nil)
     }
@@ -107,7 +107,7 @@ struct ModelServer {
         }
     }
 
-    private mutating func commit(_ id: String, _ content: ArticleContent?, key: String?) -> ArticleChange {
+    private mutating func commit(_ id: String, _ content: ArticlePayload?, key: String?) -> ArticleChange {
         revision += 1
         articles[id] = Version(revision: revision, content: content)
         lastWriters[id] = key

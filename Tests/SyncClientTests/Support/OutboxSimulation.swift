@@ -45,7 +45,7 @@ final class OutboxSimulation {
     // we know of), the writer's current version of each article (nil: deleted).
     private var entries: [String: OutboxEntry] = [:]
     private var bases: [String: Int64] = [:]
-    private var local: [String: ArticleContent?] = [:]
+    private var local: [String: ArticlePayload?] = [:]
     private var conflicts: [String: ArticleChange?] = [:]
     private var nextSequence: Int64 = 0
     private var edits = 0
@@ -360,7 +360,7 @@ final class OutboxSimulation {
             // Bodies are unique per edit; now and then one is too large for the server.
             let oversize = Double.random(in: 0..<1, using: &random) < 0.02
             let body = "edit-\(edits)" + (oversize ? String(repeating: "x", count: 80) : "")
-            let content = ArticleContent(title: article, body: body)
+            let content = ArticlePayload(title: article, body: body)
             local[article] = .some(content)
             change = .put(content)
         }
@@ -376,7 +376,7 @@ final class OutboxSimulation {
         let known = server.articles.keys.sorted()
         guard let article = known.randomElement(using: &random) else { return }
         edits += 1
-        let content = Double.random(in: 0..<1, using: &random) < 0.25 ? nil : ArticleContent(title: article, body: "remote-\(edits)")
+        let content = Double.random(in: 0..<1, using: &random) < 0.25 ? nil : ArticlePayload(title: article, body: "remote-\(edits)")
         server.interfere(article, content: content)
         count("remote change")
     }

@@ -3,14 +3,14 @@ import SyncProtocol
 /// The sync protocol's requests, spelled once for the tests.
 extension LoopbackClient {
     @discardableResult
-    func create(_ id: String, _ content: ArticleContent, key: String? = nil) throws -> TestResponse {
+    func create(_ id: String, _ content: ArticlePayload, key: String? = nil) throws -> TestResponse {
         var headers = [SyncHeader.ifNoneMatch: "*"]
         if let key { headers[SyncHeader.idempotencyKey] = key }
         return try send("PUT", SyncPath.article(id), headers: headers, json: content)
     }
 
     @discardableResult
-    func update(_ id: String, _ content: ArticleContent, base: Int64, key: String? = nil) throws -> TestResponse {
+    func update(_ id: String, _ content: ArticlePayload, base: Int64, key: String? = nil) throws -> TestResponse {
         var headers = [SyncHeader.ifMatch: RevisionTag.format(base)]
         if let key { headers[SyncHeader.idempotencyKey] = key }
         return try send("PUT", SyncPath.article(id), headers: headers, json: content)

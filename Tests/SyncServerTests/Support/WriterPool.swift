@@ -11,7 +11,7 @@ final class WriterPool: @unchecked Sendable {
         var title: String
         var revision: Int64?
 
-        var content: ArticleContent { ArticleContent(title: title, body: "\(title) body", tags: ["crash"]) }
+        var content: ArticlePayload { ArticlePayload(title: title, body: "\(title) body", tags: ["crash"]) }
     }
 
     private let lock = NSCondition()

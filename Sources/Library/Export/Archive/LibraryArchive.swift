@@ -1,3 +1,4 @@
+import SyncProtocol
 import Foundation
 
 /// Quire's lossless JSON archive: a versioned envelope around articles, folders and tags.

@@ -70,7 +70,7 @@ extension SQLConnection {
     /// The statements that commit a change at `cursor`: its revision row, the article's pointer to
     /// it, and the account's head.
     func versionStatements(
-        of articleID: String, content: ArticleContent?, cursor: Int64, account: AccountID, at date: Date
+        of articleID: String, content: ArticlePayload?, cursor: Int64, account: AccountID, at date: Date
     ) throws -> [SQLStatement] {
         let tags = try content?.tags.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         return [
@@ -131,7 +131,7 @@ extension ArticleChange {
                 }
                 status = known
             }
-            let content = ArticleContent(
+            let content = ArticlePayload(
                 title: row.text(offset + 4), body: row.text(offset + 5), folder: row.optionalText(offset + 6),
                 tags: try row.optionalText(offset + 7).map(tags.decode), status: status,
                 favorite: try row.optionalInteger(offset + 9).map { $0 != 0 })

@@ -1,12 +1,12 @@
 import Foundation
 import SyncProtocol
 
-/// Reads a `PUT` body into `ArticleContent`, naming the first field that is wrong.
+/// Reads a `PUT` body into `ArticlePayload`, naming the first field that is wrong.
 ///
 /// Stricter than `Decodable` on purpose: a field the server does not know is refused, so that a
 /// newer client's data is never dropped in silence.
-enum ArticleContentDecoder {
-    static func decode(_ body: [UInt8]) -> Result<ArticleContent, Problem> {
+enum ArticlePayloadDecoder {
+    static func decode(_ body: [UInt8]) -> Result<ArticlePayload, Problem> {
         let data = Data(body)
         let object: Any
         do {
@@ -17,12 +17,12 @@ enum ArticleContentDecoder {
         guard let fields = object as? [String: Any] else {
             return .failure(.malformedJSON("the body must be a JSON object with title and body"))
         }
-        if let unknown = fields.keys.sorted().first(where: { !ArticleContent.fieldNames.contains($0) }) {
+        if let unknown = fields.keys.sorted().first(where: { !ArticlePayload.fieldNames.contains($0) }) {
             return .failure(.invalidField(FieldViolation(field: unknown, reason: "is not a field of an article")))
         }
-        let content: ArticleContent
+        let content: ArticlePayload
         do {
-            content = try SyncJSON.decoder().decode(ArticleContent.self, from: data)
+            content = try SyncJSON.decoder().decode(ArticlePayload.self, from: data)
         } catch let error as DecodingError {
             return .failure(.invalidField(violation(error)))
         } catch {

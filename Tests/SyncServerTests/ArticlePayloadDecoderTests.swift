@@ -2,14 +2,14 @@
 import SyncProtocol
 import Testing
 
-@Suite struct ArticleContentDecoderTests {
-    func decode(_ json: String) -> Result<ArticleContent, Problem> { ArticleContentDecoder.decode(Array(json.utf8)) }
+@Suite struct ArticlePayloadDecoderTests {
+    func decode(_ json: String) -> Result<ArticlePayload, Problem> { ArticlePayloadDecoder.decode(Array(json.utf8)) }
 
     @Test func readsEveryField() throws {
         let json = #"{"title":"T","body":"B","folder":"F","tags":["x","y"],"status":"published","favorite":true}"#
-        #expect(try decode(json).get() == ArticleContent(title: "T", body: "B", folder: "F", tags: ["x", "y"],
+        #expect(try decode(json).get() == ArticlePayload(title: "T", body: "B", folder: "F", tags: ["x", "y"],
                                                           status: .published, favorite: true))
-        #expect(try decode(#"{"title":"T","body":"B","folder":null}"#).get() == ArticleContent(title: "T", body: "B"))
+        #expect(try decode(#"{"title":"T","body":"B","folder":null}"#).get() == ArticlePayload(title: "T", body: "B"))
     }
 
     @Test(arguments: [

@@ -2,7 +2,7 @@
 /// answer that carries an article.
 ///
 /// A `PUT` replaces the whole content: an optional field left out is absent afterwards.
-public struct ArticleContent: Codable, Hashable, Sendable {
+public struct ArticlePayload: Codable, Hashable, Sendable {
     /// The title; may be empty.
     public var title: String
     /// Markdown.
