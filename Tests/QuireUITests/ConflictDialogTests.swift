@@ -96,6 +96,12 @@ final class ConflictDialogTests: QuireTestCase, @unchecked Sendable {
         try MainActor.assumeIsolated {
             let dialog = try ConflictDialog(conflict: Self.conflict, over: nil)
             XCTAssertEqual(dialog.editView?.actions.accelerators["decide-later"], ["Escape"])
+            dialog.present()
+            spinMainLoop { gtk_window_is_active(dialog.window.windowPointer) != 0 }
+            try press(["key", "Escape"])
+            spinMainLoop { dialog.decision != nil }
+            XCTAssertEqual(dialog.decision, .decideLater)
+            XCTAssertFalse(dialog.window.isOpen)
         }
     }
 
@@ -144,6 +150,8 @@ final class ConflictDialogTests: QuireTestCase, @unchecked Sendable {
             let dialog = try ConflictDialog(conflict: Self.conflict, over: nil)
             let view = try XCTUnwrap(dialog.editView)
             XCTAssertEqual(view.rows.map(\.row).map { $0.property("title", as: String.self) }, ["Title", "Status", "“The cat sat on the warm mat.”", "“Birds sing at first light.”"])
+            XCTAssertEqual(view.rows[0].row.property("subtitle", as: String.self), "“Field notes, revised” on this device, “Field notes (second draft)” on Laptop")
+            XCTAssertEqual(view.rows[1].row.property("subtitle", as: String.self), "Ready on this device, Published on Laptop")
             XCTAssertEqual(view.rows[2].row.property("subtitle", as: String.self), "Line 3 · Both sides changed these lines")
             XCTAssertEqual(view.rows.map(\.side), [.mine, .mine, .both, .both])
             XCTAssertEqual(view.rows.map { Set($0.buttons.keys) }, [[.mine, .theirs], [.mine, .theirs], [.mine, .theirs, .both], [.mine, .theirs, .both]])
@@ -264,6 +272,7 @@ final class ConflictDialogTests: QuireTestCase, @unchecked Sendable {
             XCTAssertTrue(labels.contains("Field notes, revised"))
             XCTAssertTrue(labels.contains("Field notes (second draft)"))
             XCTAssertTrue(labels.contains("4 Changes to Decide"))
+            XCTAssertTrue(labels.contains("This article was changed on this device and on Laptop."))
 
             XCTAssertEqual(highlighted(EditConflictView.conflictingTag, in: view.mineBuffer), [
                 "The cat sat on the warm mat.\n", "Birds sing at first light.\n",

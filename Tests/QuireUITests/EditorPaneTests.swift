@@ -331,6 +331,35 @@ final class EditorPaneTests: QuireTestCase, @unchecked Sendable {
         }
     }
 
+    func testRealKeyPressesReachTheShortcuts() throws {
+        try MainActor.assumeIsolated {
+            let editor = try EditorPane()
+            let window = show(editor)
+            defer { window.destroy() }
+            editor.load(title: "Keys", body: "The cat.")
+            editor.focusBody()
+            editor.buffer.select(8..<8)
+            spinMainLoop { gtk_window_is_active(window.windowPointer) != 0 }
+
+            try press(["type", "--delay", "20", " Hi"])
+            spinMainLoop { editor.body == "The cat. Hi" }
+            try press(["key", "ctrl+z"])
+            spinMainLoop { editor.body == "The cat." }
+            try press(["key", "ctrl+shift+z"])
+            spinMainLoop { editor.body == "The cat. Hi" }
+
+            try press(["key", "ctrl+f"])
+            spinMainLoop { editor.isSearchVisible }
+            try press(["type", "--delay", "20", "cat"])
+            spinMainLoop { editor.search.matchCount == 1 }
+            try press(["key", "Escape"])
+            spinMainLoop { !editor.isSearchVisible }
+
+            try press(["key", "ctrl+h"])
+            spinMainLoop { editor.isSearchVisible && editor.search.isReplaceVisible }
+        }
+    }
+
     // MARK: Read-only
 
     func testReadOnlyRefusesEditsAndSaysWhy() throws {
@@ -421,11 +450,16 @@ final class EditorPaneTests: QuireTestCase, @unchecked Sendable {
                 let window = show(editor, width: 1000, height: 700)
                 defer { window.destroy() }
                 editor.load(title: "Notes from the Field", body: Self.screenshotArticle)
-                editor.saveState = name == "editor-light" ? .saved : .unsaved
                 editor.focusBody()
-                editor.actions.activateAction(named: "find-replace")
+                if name == "editor-light" {
+                    editor.saveState = .unsaved
+                    editor.actions.activateAction(named: "find-replace")
+                    editor.search.replacementText = "version"
+                } else {
+                    editor.readOnlyReason = "This article is in the Trash. Restore it to edit it."
+                    editor.actions.activateAction(named: "find")
+                }
                 editor.search.searchText = "draft"
-                editor.search.replacementText = "version"
                 spinMainLoop { editor.search.matchCount == 4 && editor.textMargin > 36 }
                 let path = folder.appending(path: "\(name).png").path
                 try render(window, to: path)
@@ -471,6 +505,19 @@ final class EditorPaneTests: QuireTestCase, @unchecked Sendable {
         spinMainLoop { drawn }
         return window
     }
+}
+
+/// Sends real key presses to the focused window through the X server (XTEST), as a keyboard
+/// does, running the main loop while `xdotool` works.
+@MainActor
+func press(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+    let process = Process()
+    process.executableURL = URL(filePath: "/usr/bin/env")
+    process.arguments = ["xdotool"] + arguments
+    try process.run()
+    let watchdog = Timeout(milliseconds: QuireTestCase.watchdogMilliseconds) {}
+    while process.isRunning && !watchdog.hasFired { g_main_context_iteration(nil, 0) }
+    XCTAssertEqual(process.terminationStatus, 0, "xdotool \(arguments.joined(separator: " "))", file: file, line: line)
 }
 
 /// Types `text` at the cursor of a text view or text field as a key press or the input method

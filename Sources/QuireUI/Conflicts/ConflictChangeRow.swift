@@ -16,7 +16,7 @@ final class ConflictChangeRow {
     /// Called when the writer picks another side.
     var chosen: ((MergeChoices.Side) -> Void)?
 
-    init(change: MergeChoices.Change, side: MergeChoices.Side, merge: ArticleMerge, mine: String, theirs: String) throws {
+    init(change: MergeChoices.Change, side: MergeChoices.Side, merge: ArticleMerge, theirs: String) throws {
         self.change = change
         let builder = try Builder(resource: Quire.resourcePath + "conflicts/conflict-change-row.ui")
         row = try builder.object("row")
@@ -28,7 +28,7 @@ final class ConflictChangeRow {
         buttons = all.filter { offered.contains($0.key) }
         all[.both]?.isVisible = offered.contains(.both)
 
-        let (title, subtitle) = Self.describe(change, merge: merge, mine: mine, theirs: theirs)
+        let (title, subtitle) = Self.describe(change, merge: merge, theirs: theirs)
         row.setProperty("use-markup", false)
         row.setProperty("title", title)
         row.setProperty("subtitle", subtitle)
@@ -48,16 +48,17 @@ final class ConflictChangeRow {
     }
 
     /// The row's title and subtitle: which part of the article, and why the merge left it open.
-    static func describe(_ change: MergeChoices.Change, merge: ArticleMerge, mine: String, theirs: String) -> (String, String) {
+    /// `theirs` names where the other version was made ("Laptop").
+    static func describe(_ change: MergeChoices.Change, merge: ArticleMerge, theirs: String) -> (String, String) {
         switch change {
         case .title(let hunk):
-            return ("Title", "“\(hunk.mine.trimmingCharacters(in: .newlines))” on \(mine.lowercased()), “\(hunk.theirs.trimmingCharacters(in: .newlines))” on \(theirs)")
+            return ("Title", "“\(hunk.mine.trimmingCharacters(in: .newlines))” on this device, “\(hunk.theirs.trimmingCharacters(in: .newlines))” on \(theirs)")
         case .folder:
             guard case let .conflict(_, mineFolder, theirsFolder) = merge.folder else { return ("Folder", "") }
-            return ("Folder", "\(folderName(mineFolder)) on \(mine.lowercased()), \(folderName(theirsFolder)) on \(theirs)")
+            return ("Folder", "\(folderName(mineFolder)) on this device, \(folderName(theirsFolder)) on \(theirs)")
         case .status:
             guard case let .conflict(_, mineStatus, theirsStatus) = merge.status else { return ("Status", "") }
-            return ("Status", "\(mineStatus.rawValue.capitalized) on \(mine.lowercased()), \(theirsStatus.rawValue.capitalized) on \(theirs)")
+            return ("Status", "\(mineStatus.rawValue.capitalized) on this device, \(theirsStatus.rawValue.capitalized) on \(theirs)")
         case .body(let hunk):
             return (excerpt(hunk), "\(lineNumbers(hunk)) · \(reason(hunk.reason))")
         }

@@ -26,7 +26,8 @@ public final class ConflictDialog {
     public struct Version: Sendable, Hashable {
         /// The article's content on that side.
         public var content: ArticleContent
-        /// Where it was edited, as the writer knows the place: "This device", "Server", "Laptop".
+        /// Where it was edited, as the column over it says: "This device" for this device's
+        /// version, the server's or the other device's name ("Server", "Laptop") for theirs.
         public var device: String
         /// When it was last changed.
         public var time: Date
@@ -131,11 +132,11 @@ public final class ConflictDialog {
     private static func deletedDialog(mine: Version, device: String, time: Date) throws -> Window {
         let builder = try Builder(resource: Quire.resourcePath + "conflicts/deleted-article-dialog.ui")
         let dialog = try builder.object("deleted_dialog", as: Window.self)
-        let title = mine.content.title.isEmpty ? "Untitled" : mine.content.title
+        let title = displayTitle(mine.content.title)
         dialog.setProperty(
             "body",
             "“\(title)” was deleted on \(device) \(VersionTime.phrase(for: time)), but it was changed on "
-                + "\(mine.device.lowercased()) \(VersionTime.phrase(for: mine.time)). Restore your version on "
+                + "this device \(VersionTime.phrase(for: mine.time)). Restore your version on "
                 + "the server, or accept the deletion and move it to the Trash?")
         let heading = try builder.object("deleted_title", as: Widget.self)
         gtk_label_set_label(heading.opaquePointer, title)
@@ -144,6 +145,11 @@ public final class ConflictDialog {
         buffer.followStyle(storingIn: dialogConnections(of: dialog))
         buffer.load(mine.content.body)
         return dialog
+    }
+
+    /// How the dialog shows an article's title: "Untitled" when it has nothing visible.
+    static func displayTitle(_ title: String) -> String {
+        title.allSatisfy(\.isWhitespace) ? "Untitled" : title
     }
 
     /// Connections that live as long as `dialog` is open.

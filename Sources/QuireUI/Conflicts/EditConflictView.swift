@@ -32,17 +32,17 @@ final class EditConflictView {
     let mergedBuffer: SourceBuffer
     let mergedTitle: Widget
     let baseColumn: Widget
-    private let views: [Side: Widget]
+    private let views: [TextPane: Widget]
     /// The merged result's text view.
     var mergedView: Widget { views[.merged]! }
     /// Where each body change sits in the merged text, by hunk id: marks that move with the
     /// writer's edits around them.
     private var places: [Int: (start: UnsafeMutablePointer<GtkTextMark>, end: UnsafeMutablePointer<GtkTextMark>)] = [:]
-    private var scrollMarks: [Side: UnsafeMutablePointer<GtkTextMark>] = [:]
+    private var scrollMarks: [TextPane: UnsafeMutablePointer<GtkTextMark>] = [:]
     private let connections = SignalConnections()
 
     /// The four texts the window shows.
-    enum Side: CaseIterable { case base, mine, theirs, merged }
+    enum TextPane: CaseIterable { case base, mine, theirs, merged }
 
     init(base: ArticleContent, mine: ConflictDialog.Version, theirs: ConflictDialog.Version) throws {
         let merge = ArticleMerge(base: base, mine: mine.content, theirs: theirs.content)
@@ -67,12 +67,12 @@ final class EditConflictView {
             buffer.addLineTag(Self.changedTag, background: "rgba(53, 132, 228, 0.16)")
             buffer.addLineTag(Self.conflictingTag, background: "rgba(229, 165, 10, 0.26)")
         }
-        try label(builder, "window_title", property: "subtitle", displayTitle(mine.content.title))
+        try label(builder, "window_title", property: "subtitle", ConflictDialog.displayTitle(mine.content.title))
         try label(builder, "mine_device", mine.device)
         try label(builder, "mine_time", "Edited \(VersionTime.phrase(for: mine.time))")
         try label(builder, "theirs_device", theirs.device)
         try label(builder, "theirs_time", "Edited \(VersionTime.phrase(for: theirs.time))")
-        try label(builder, "summary_label", "This article was changed on \(mine.device.lowercased()) and on \(theirs.device).")
+        try label(builder, "summary_label", "This article was changed on this device and on \(theirs.device).")
         let changeCount = choices.changes.count
         try label(builder, "changes_heading", changeCount == 0 ? "No Conflicting Changes" : changeCount == 1 ? "1 Change to Decide" : "\(changeCount) Changes to Decide")
         let keepBoth = try builder.object("keep_both_button", as: Widget.self)
@@ -82,7 +82,7 @@ final class EditConflictView {
 
         try showVersions(builder, base: base, mine: mine.content, theirs: theirs.content, merge: merge)
         showMergedResult()
-        try addChangeRows(builder, merge: merge, mine: mine.device, theirs: theirs.device)
+        try addChangeRows(builder, merge: merge, theirs: theirs.device)
         addActions()
     }
 
@@ -90,10 +90,6 @@ final class EditConflictView {
 
     private func label(_ builder: Builder, _ id: String, property: String = "label", _ text: String) throws {
         try builder.object(id, as: Widget.self).setProperty(property, text)
-    }
-
-    private func displayTitle(_ title: String) -> String {
-        title.allSatisfy(\.isWhitespace) ? "Untitled" : title
     }
 
     private func showVersions(
@@ -107,7 +103,7 @@ final class EditConflictView {
         let titleConflicts = !merge.title.isClean
         for (id, title) in [("base_title", base.title), ("mine_title", mine.title), ("theirs_title", theirs.title)] {
             let label = try builder.object(id, as: Widget.self)
-            label.setProperty("label", displayTitle(title))
+            label.setProperty("label", ConflictDialog.displayTitle(title))
             if titleConflicts {
                 gtk_widget_add_css_class(label.widgetPointer, "quire-conflicting")
             } else if id != "base_title", title != base.title {
@@ -137,10 +133,10 @@ final class EditConflictView {
         }
     }
 
-    private func addChangeRows(_ builder: Builder, merge: ArticleMerge, mine: String, theirs: String) throws {
+    private func addChangeRows(_ builder: Builder, merge: ArticleMerge, theirs: String) throws {
         let list = try builder.object("changes_list", as: Widget.self)
         for change in choices.changes {
-            let row = try ConflictChangeRow(change: change, side: choices.side(for: change), merge: merge, mine: mine, theirs: theirs)
+            let row = try ConflictChangeRow(change: change, side: choices.side(for: change), merge: merge, theirs: theirs)
             row.chosen = { [weak self] side in self?.choose(side, for: change) }
             gtk_list_box_append(list.opaquePointer, row.row.widgetPointer)
             rows.append(row)
@@ -199,13 +195,13 @@ final class EditConflictView {
         if let place = places[hunk.id] { scroll(.merged, to: mergedBuffer.offset(of: place.start)) }
     }
 
-    private func scroll(_ side: Side, to offset: Int) {
-        guard let view = views[side] else { return }
-        let buffer = [Side.base: baseBuffer, .mine: mineBuffer, .theirs: theirsBuffer, .merged: mergedBuffer][side]!
+    private func scroll(_ pane: TextPane, to offset: Int) {
+        guard let view = views[pane] else { return }
+        let buffer = [TextPane.base: baseBuffer, .mine: mineBuffer, .theirs: theirsBuffer, .merged: mergedBuffer][pane]!
         // A mark, not an iterator: the view scrolls to it once its lines are laid out.
         var position = buffer.iter(at: offset)
-        let mark = scrollMarks[side] ?? buffer.addMark(at: offset, leftGravity: true)
-        scrollMarks[side] = mark
+        let mark = scrollMarks[pane] ?? buffer.addMark(at: offset, leftGravity: true)
+        scrollMarks[pane] = mark
         gtk_text_buffer_move_mark(buffer.textBuffer, mark, &position)
         gtk_text_view_scroll_to_mark(view.pointer(as: GtkTextView.self), mark, 0, 1, 0, 0.1)
     }
