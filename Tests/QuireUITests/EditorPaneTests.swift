@@ -281,6 +281,18 @@ final class EditorPaneTests: QuireTestCase, @unchecked Sendable {
 
             editor.actions.activateAction(named: "undo")
             XCTAssertEqual(editor.body, "one cat two fish red fish blue fish", "replace all is one edit")
+
+            // A replacement GRegex cannot read (an unterminated group reference) is refused and said so.
+            editor.actions.activateAction(named: "search-regex")
+            editor.search.searchText = "f(i)sh"
+            editor.search.replacementText = "\\g<1"
+            spinMainLoop { editor.search.matchCount == 3 }
+            XCTAssertEqual(editor.search.replaceAll(), 0)
+            XCTAssertEqual(editor.search.matchSummary, "Invalid replacement")
+            XCTAssertEqual(editor.body, "one cat two fish red fish blue fish")
+            editor.search.replacementText = "c\\1t"
+            XCTAssertEqual(editor.search.replaceAll(), 3)
+            XCTAssertEqual(editor.body, "one cat two cit red cit blue cit")
         }
     }
 

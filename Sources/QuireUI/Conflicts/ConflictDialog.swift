@@ -123,8 +123,9 @@ public final class ConflictDialog {
         decided?(resolution)
         for continuation in waiting { continuation.resume(returning: resolution) }
         waiting.removeAll()
-        retainedUntilDecided = nil
         if closing { window.destroy() }
+        // Last: this may release the dialog.
+        retainedUntilDecided = nil
     }
 
     // MARK: Edit versus delete

@@ -42,7 +42,7 @@ final class EditConflictView {
     private let connections = SignalConnections()
 
     /// The four texts the window shows.
-    enum TextPane: CaseIterable { case base, mine, theirs, merged }
+    enum TextPane { case base, mine, theirs, merged }
 
     init(base: ArticleContent, mine: ConflictDialog.Version, theirs: ConflictDialog.Version) throws {
         let merge = ArticleMerge(base: base, mine: mine.content, theirs: theirs.content)

@@ -23,6 +23,8 @@ final class EditorSearch {
     private let connections = SignalConnections()
     private var replaceActions: [Action] = []
     private var isReadOnly = false
+    /// Called with the bar's visibility whenever it changes (the pane enables `hide-search`).
+    var visibilityChanged: ((Bool) -> Void)?
 
     init(builder: Builder, buffer: SourceBuffer, view: Widget, actions: ActionGroup) throws {
         bar = try builder.object("search_bar")
@@ -152,9 +154,6 @@ final class EditorSearch {
         }
     }
 
-    /// Called with the bar's visibility whenever it changes (the pane enables `hide-search`).
-    var visibilityChanged: ((Bool) -> Void)?
-
     private func revealReplace() {
         gtk_revealer_set_reveal_child(replaceRevealer.opaquePointer, isReplaceVisible ? 1 : 0)
         if isReplaceVisible, isVisible { gtk_widget_grab_focus(replaceEntry.widgetPointer) }
@@ -263,6 +262,7 @@ final class EditorSearch {
         var error: UnsafeMutablePointer<GError>?
         gtk_source_search_context_replace(contextPointer, &start, &end, replacementText, -1, &error)
         if let error { return showReplaceError(error) }
+        gtk_widget_set_tooltip_text(replaceEntry.widgetPointer, nil)
         buffer.select(Int(gtk_text_iter_get_offset(&end))..<Int(gtk_text_iter_get_offset(&end)))
         findNext()
     }
@@ -277,6 +277,7 @@ final class EditorSearch {
             showReplaceError(error)
             return 0
         }
+        gtk_widget_set_tooltip_text(replaceEntry.widgetPointer, nil)
         updateMatchLabel()
         return Int(count)
     }
