@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "GtkShim", dependencies: ["CGtk"]),
         .target(name: "GtkKit", dependencies: ["CGtk", "GtkShim"]),
         // The .ui files and icons are compiled into a GResource bundle and embedded in the code.
-        .target(name: "QuireUI", dependencies: ["GtkKit"], plugins: ["CompileGResources"]),
+        .target(name: "QuireUI", dependencies: ["GtkKit", "Library", "CGtkSource"], plugins: ["CompileGResources"]),
 
         // MARK: Executables
 
@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "SyncClientTests", dependencies: ["SyncClient", "SyncProtocol", "SyncServer"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "SyncProtocol"], exclude: ["Fixtures"]),
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "GtkShim", "CGtk"]),
-        .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "GtkKit", "CGtk", "quire"]),
+        .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "GtkKit", "CGtk", "CGtkSource", "Library", "quire"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,95 @@
+import CGtk
+import Foundation
+import GtkKit
+import Library
+
+/// One row of the conflict dialog's list of changes (`conflict-change-row.ui`): what changed and
+/// where, and a linked choice of Mine, Theirs and, for the body, Both.
+@MainActor
+final class ConflictChangeRow {
+    /// The change the row decides.
+    let change: MergeChoices.Change
+    /// The `AdwActionRow`.
+    let row: Widget
+    /// The toggle button of each side the change offers.
+    let buttons: [MergeChoices.Side: Widget]
+    /// Called when the writer picks another side.
+    var chosen: ((MergeChoices.Side) -> Void)?
+
+    init(change: MergeChoices.Change, side: MergeChoices.Side, merge: ArticleMerge, theirs: String) throws {
+        self.change = change
+        let builder = try Builder(resource: Quire.resourcePath + "conflicts/conflict-change-row.ui")
+        row = try builder.object("row")
+        let all: [MergeChoices.Side: Widget] = [
+            .mine: try builder.object("mine_button"), .theirs: try builder.object("theirs_button"),
+            .both: try builder.object("both_button"),
+        ]
+        let offered = MergeChoices.sides(for: change)
+        buttons = all.filter { offered.contains($0.key) }
+        all[.both]?.isVisible = offered.contains(.both)
+
+        let (title, subtitle) = Self.describe(change, merge: merge, theirs: theirs)
+        row.setProperty("use-markup", false)
+        row.setProperty("title", title)
+        row.setProperty("subtitle", subtitle)
+
+        buttons[side].map { gtk_toggle_button_set_active($0.pointer(), 1) }
+        for (side, button) in buttons {
+            button.connect(.toggled) { [weak self, weak button] in
+                guard let self, let button, gtk_toggle_button_get_active(button.pointer()) != 0 else { return }
+                self.chosen?(side)
+            }
+        }
+    }
+
+    /// The side whose button is pressed.
+    var side: MergeChoices.Side? {
+        buttons.first { gtk_toggle_button_get_active($0.value.pointer()) != 0 }?.key
+    }
+
+    /// The row's title and subtitle: which part of the article, and why the merge left it open.
+    /// `theirs` names where the other version was made ("Laptop").
+    static func describe(_ change: MergeChoices.Change, merge: ArticleMerge, theirs: String) -> (String, String) {
+        switch change {
+        case .title(let hunk):
+            return ("Title", "“\(hunk.mine.trimmingCharacters(in: .newlines))” on this device, “\(hunk.theirs.trimmingCharacters(in: .newlines))” on \(theirs)")
+        case .folder:
+            guard case let .conflict(_, mineFolder, theirsFolder) = merge.folder else { return ("Folder", "") }
+            return ("Folder", "\(folderName(mineFolder)) on this device, \(folderName(theirsFolder)) on \(theirs)")
+        case .status:
+            guard case let .conflict(_, mineStatus, theirsStatus) = merge.status else { return ("Status", "") }
+            return ("Status", "\(mineStatus.rawValue.capitalized) on this device, \(theirsStatus.rawValue.capitalized) on \(theirs)")
+        case .body(let hunk):
+            return (excerpt(hunk), "\(lineNumbers(hunk)) · \(reason(hunk.reason))")
+        }
+    }
+
+    /// The first line with text of this device's side (of the server's where this device's side
+    /// is empty), quoted, so the writer recognises the place.
+    private static func excerpt(_ hunk: ConflictHunk) -> String {
+        let text = hunk.mine.allSatisfy(\.isWhitespace) ? hunk.theirs : hunk.mine
+        let line = text.split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) }
+        return line.map { "“\($0.trimmingCharacters(in: .whitespaces))”" } ?? "Blank lines"
+    }
+
+    private static func folderName(_ folder: String?) -> String {
+        folder.map { "“\($0)”" } ?? "no folder"
+    }
+
+    /// "Line 4" or "Lines 4–7" of this device's text (of the server's where this device's side is
+    /// empty), counted from 1 as the writer counts lines.
+    private static func lineNumbers(_ hunk: ConflictHunk) -> String {
+        let lines = hunk.mineLines.isEmpty ? hunk.theirsLines : hunk.mineLines
+        if lines.isEmpty { return "After line \(hunk.baseLines.lowerBound)" }
+        return lines.count == 1 ? "Line \(lines.lowerBound + 1)" : "Lines \(lines.lowerBound + 1)–\(lines.upperBound)"
+    }
+
+    private static func reason(_ reason: ConflictHunk.Reason) -> String {
+        switch reason {
+        case .overlapping: "Both sides changed these lines"
+        case .adjacent: "Both sides changed neighbouring lines"
+        case .ambiguousBase: "The changes are too close to merge safely"
+        case .diffTooLarge: "Too many changes to match line by line"
+        }
+    }
+}

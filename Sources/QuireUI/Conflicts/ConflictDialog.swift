@@ -1,0 +1,162 @@
+import CGtk
+import CGtkSource
+import Foundation
+import GtkKit
+import Library
+
+/// The dialog in which the writer resolves one conflicted article, returning the decision as a
+/// ``ConflictResolution``. Applying it to the store is the caller's job.
+///
+/// An edit conflict shows this device's version and the server's side by side with their changes
+/// highlighted (the base on request), a choice per conflicting change, and an editable merged
+/// result; its actions are Keep Mine, Keep Theirs, Keep Both, Save Merged and Decide Later. An
+/// edit-versus-delete conflict asks Restore Mine, Accept Delete or Decide Later. Closing the dialog
+/// any other way (Escape, the window manager) decides later.
+///
+/// ```swift
+/// let dialog = try ConflictDialog(conflict: .edited(base: base, mine: mine, theirs: theirs), over: window)
+/// dialog.present()
+/// let resolution = await dialog.resolution()
+/// ```
+///
+/// Once presented, the dialog keeps itself alive until the writer decides.
+@MainActor
+public final class ConflictDialog {
+    /// One side's version of the article, labelled with where and when it was made.
+    public struct Version: Sendable, Hashable {
+        /// The article's content on that side.
+        public var content: ArticleContent
+        /// Where it was edited, as the column over it says: "This device" for this device's
+        /// version, the server's or the other device's name ("Server", "Laptop") for theirs.
+        public var device: String
+        /// When it was last changed.
+        public var time: Date
+
+        /// A labelled version.
+        public init(content: ArticleContent, device: String, time: Date) {
+            self.content = content
+            self.device = device
+            self.time = time
+        }
+    }
+
+    /// What conflicts.
+    public enum Conflict: Sendable, Hashable {
+        /// Both sides changed the article since `base`, the version they last agreed on.
+        case edited(base: ArticleContent, mine: Version, theirs: Version)
+        /// This device changed the article (`mine`) and the server deleted it: on `device`, at `time`.
+        case deleted(mine: Version, device: String, time: Date)
+    }
+
+    /// The dialog's window: an `AdwWindow` for an edit conflict, an `AdwMessageDialog` for an
+    /// edit-versus-delete conflict.
+    public let window: Window
+    /// Called once with the writer's decision, before the window closes.
+    public var decided: (@MainActor (ConflictResolution) -> Void)?
+    /// The decision, once made.
+    public private(set) var decision: ConflictResolution?
+
+    /// The edit conflict's side-by-side view; nil for edit versus delete.
+    let editView: EditConflictView?
+    private var waiting: [CheckedContinuation<ConflictResolution, Never>] = []
+    /// The dialog itself while it is shown: the window's handlers hold it weakly.
+    private var retainedUntilDecided: ConflictDialog?
+
+    /// Builds the dialog for `conflict` as a modal dialog of `parent`. Call ``present()`` to show it.
+    public init(conflict: Conflict, over parent: Window?) throws {
+        gtk_source_init()
+        QuireResources.register()
+        StyleSheet.addToDisplay(resource: Quire.resourcePath + "conflicts/conflicts.css")
+        switch conflict {
+        case let .edited(base, mine, theirs):
+            let view = try EditConflictView(base: base, mine: mine, theirs: theirs)
+            editView = view
+            window = view.window
+        case let .deleted(mine, device, time):
+            editView = nil
+            window = try Self.deletedDialog(mine: mine, device: device, time: time)
+        }
+        window.transientFor = parent
+        if let editView {
+            editView.finish = { [weak self] resolution in self?.finish(resolution) }
+            window.connect(.closeRequest) { [weak self] in
+                // The window manager's close button: nothing decided.
+                self?.finish(.decideLater, closing: false)
+                return false
+            }
+        } else {
+            // Every way of closing a message dialog ends in a response (the close response,
+            // "later", when no button was pressed), and the dialog closes itself.
+            window.connect(.response) { [weak self] response in
+                let resolution: ConflictResolution = switch response {
+                case "restore": .restoreMine
+                case "delete": .acceptDelete
+                default: .decideLater
+                }
+                self?.finish(resolution, closing: false)
+            }
+        }
+        // A window destroyed without a decision (the application quitting) decides later. Not at
+        // once: a message dialog is destroyed just before it emits the response that decides.
+        window.onDestroyed { [weak self] in
+            guard let self else { return }
+            Task { @MainActor in self.finish(.decideLater, closing: false) }
+        }
+    }
+
+    /// Shows the dialog. It stays alive until the writer decides, even if nothing else holds it.
+    public func present() {
+        retainedUntilDecided = self
+        window.present()
+    }
+
+    /// Waits for the writer's decision.
+    public func resolution() async -> ConflictResolution {
+        if let decision { return decision }
+        return await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Records the decision once, tells whoever waits, and closes the window.
+    func finish(_ resolution: ConflictResolution, closing: Bool = true) {
+        guard decision == nil else { return }
+        decision = resolution
+        decided?(resolution)
+        for continuation in waiting { continuation.resume(returning: resolution) }
+        waiting.removeAll()
+        if closing { window.destroy() }
+        // Last: this may release the dialog.
+        retainedUntilDecided = nil
+    }
+
+    // MARK: Edit versus delete
+
+    private static func deletedDialog(mine: Version, device: String, time: Date) throws -> Window {
+        let builder = try Builder(resource: Quire.resourcePath + "conflicts/deleted-article-dialog.ui")
+        let dialog = try builder.object("deleted_dialog", as: Window.self)
+        let title = displayTitle(mine.content.title)
+        dialog.setProperty(
+            "body",
+            "“\(title)” was deleted on \(device) \(VersionTime.phrase(for: time)), but it was changed on "
+                + "this device \(VersionTime.phrase(for: mine.time)). Restore your version on "
+                + "the server, or accept the deletion and move it to the Trash?")
+        let heading = try builder.object("deleted_title", as: Widget.self)
+        gtk_label_set_label(heading.opaquePointer, title)
+        let buffer = try builder.object("deleted_buffer", as: SourceBuffer.self)
+        buffer.highlightMarkdown()
+        buffer.followStyle(storingIn: dialogConnections(of: dialog))
+        buffer.load(mine.content.body)
+        return dialog
+    }
+
+    /// How the dialog shows an article's title: "Untitled" when it has nothing visible.
+    static func displayTitle(_ title: String) -> String {
+        title.allSatisfy(\.isWhitespace) ? "Untitled" : title
+    }
+
+    /// Connections that live as long as `dialog` is open.
+    private static func dialogConnections(of dialog: Window) -> SignalConnections {
+        let connections = SignalConnections()
+        dialog.keepAlive(connections)
+        return connections
+    }
+}

@@ -1,0 +1,213 @@
+import CGtk
+import CGtkSource
+import GtkKit
+import Library
+
+/// The edit conflict's window (`conflict-dialog.ui`): this device's version and the server's side
+/// by side with their changes highlighted, the base on request, the list of changes to decide,
+/// and the merged result, which each choice updates in place and the writer may edit.
+///
+/// Its actions (`conflict.NAME`): `keep-mine`, `keep-theirs`, `keep-both`, `save-merged`,
+/// `decide-later` (Escape) and the toggle `show-base`.
+@MainActor
+final class EditConflictView {
+    /// The tag of lines one side changed where the merge could decide.
+    static let changedTag = "changed"
+    /// The tag of lines in places where the writer decides (and, in the merged result, of the
+    /// text those choices put there).
+    static let conflictingTag = "conflicting"
+
+    let window: Window
+    let actions: ActionGroup
+    /// Called once with the writer's decision.
+    var finish: ((ConflictResolution) -> Void)?
+
+    /// The choices so far.
+    private(set) var choices: MergeChoices
+    /// One row per change, in the list's order.
+    private(set) var rows: [ConflictChangeRow] = []
+    let mineBuffer: SourceBuffer
+    let theirsBuffer: SourceBuffer
+    let baseBuffer: SourceBuffer
+    let mergedBuffer: SourceBuffer
+    let mergedTitle: Widget
+    let baseColumn: Widget
+    private let views: [TextPane: Widget]
+    /// The merged result's text view.
+    var mergedView: Widget { views[.merged]! }
+    /// Where each body change sits in the merged text, by hunk id: marks that move with the
+    /// writer's edits around them.
+    private var places: [Int: (start: UnsafeMutablePointer<GtkTextMark>, end: UnsafeMutablePointer<GtkTextMark>)] = [:]
+    private var scrollMarks: [TextPane: UnsafeMutablePointer<GtkTextMark>] = [:]
+    private let connections = SignalConnections()
+
+    /// The four texts the window shows.
+    enum TextPane { case base, mine, theirs, merged }
+
+    init(base: ArticleContent, mine: ConflictDialog.Version, theirs: ConflictDialog.Version) throws {
+        let merge = ArticleMerge(base: base, mine: mine.content, theirs: theirs.content)
+        choices = MergeChoices(merge: merge)
+        let builder = try Builder(resource: Quire.resourcePath + "conflicts/conflict-dialog.ui")
+        window = try builder.object("conflict_window")
+        baseBuffer = try builder.object("base_buffer")
+        mineBuffer = try builder.object("mine_buffer")
+        theirsBuffer = try builder.object("theirs_buffer")
+        mergedBuffer = try builder.object("merged_buffer")
+        mergedTitle = try builder.object("merged_title")
+        baseColumn = try builder.object("base_column")
+        views = [
+            .base: try builder.object("base_view"), .mine: try builder.object("mine_view"),
+            .theirs: try builder.object("theirs_view"), .merged: try builder.object("merged_view"),
+        ]
+        actions = ActionGroup(prefix: "conflict", on: window)
+
+        for buffer in [baseBuffer, mineBuffer, theirsBuffer, mergedBuffer] {
+            buffer.highlightMarkdown()
+            buffer.followStyle(storingIn: connections)
+            buffer.addLineTag(Self.changedTag, background: "rgba(53, 132, 228, 0.16)")
+            buffer.addLineTag(Self.conflictingTag, background: "rgba(229, 165, 10, 0.26)")
+        }
+        try label(builder, "window_title", property: "subtitle", ConflictDialog.displayTitle(mine.content.title))
+        try label(builder, "mine_device", mine.device)
+        try label(builder, "mine_time", "Edited \(VersionTime.phrase(for: mine.time))")
+        try label(builder, "theirs_device", theirs.device)
+        try label(builder, "theirs_time", "Edited \(VersionTime.phrase(for: theirs.time))")
+        try label(builder, "summary_label", "This article was changed on this device and on \(theirs.device).")
+        let changeCount = choices.changes.count
+        try label(builder, "changes_heading", changeCount == 0 ? "No Conflicting Changes" : changeCount == 1 ? "1 Change to Decide" : "\(changeCount) Changes to Decide")
+        let keepBoth = try builder.object("keep_both_button", as: Widget.self)
+        gtk_widget_set_tooltip_text(
+            keepBoth.widgetPointer,
+            "Keep the server’s version and save this device’s as “\(ConflictResolution.conflictedCopyTitle(of: mine.content.title))”")
+
+        try showVersions(builder, base: base, mine: mine.content, theirs: theirs.content, merge: merge)
+        showMergedResult()
+        try addChangeRows(builder, merge: merge, theirs: theirs.device)
+        addActions()
+    }
+
+    // MARK: Building
+
+    private func label(_ builder: Builder, _ id: String, property: String = "label", _ text: String) throws {
+        try builder.object(id, as: Widget.self).setProperty(property, text)
+    }
+
+    private func showVersions(
+        _ builder: Builder, base: ArticleContent, mine: ArticleContent, theirs: ArticleContent, merge: ArticleMerge
+    ) throws {
+        let body = merge.body
+        show(base.body, in: baseBuffer, highlights: .base(of: body, base: base.body, mine: mine.body, theirs: theirs.body))
+        show(mine.body, in: mineBuffer, highlights: .mine(of: body, base: base.body, mine: mine.body))
+        show(theirs.body, in: theirsBuffer, highlights: .theirs(of: body, base: base.body, theirs: theirs.body))
+
+        let titleConflicts = !merge.title.isClean
+        for (id, title) in [("base_title", base.title), ("mine_title", mine.title), ("theirs_title", theirs.title)] {
+            let label = try builder.object(id, as: Widget.self)
+            label.setProperty("label", ConflictDialog.displayTitle(title))
+            if titleConflicts {
+                gtk_widget_add_css_class(label.widgetPointer, "quire-conflicting")
+            } else if id != "base_title", title != base.title {
+                gtk_widget_add_css_class(label.widgetPointer, "quire-changed")
+            }
+        }
+    }
+
+    private func show(_ text: String, in buffer: SourceBuffer, highlights: ChangeHighlights) {
+        buffer.load(text)
+        let lines = LineOffsets(text)
+        for range in highlights.changed { buffer.applyTag(Self.changedTag, to: lines.characters(of: range)) }
+        for range in highlights.conflicting { buffer.applyTag(Self.conflictingTag, to: lines.characters(of: range)) }
+    }
+
+    private func showMergedResult() {
+        gtk_editable_set_enable_undo(mergedTitle.opaquePointer, 0)
+        gtk_editable_set_text(mergedTitle.opaquePointer, choices.title)
+        gtk_editable_set_enable_undo(mergedTitle.opaquePointer, 1)
+        let (text, places) = choices.body
+        mergedBuffer.load(text)
+        for (id, range) in places {
+            // Left gravity at the start and right at the end: text put in the place stays inside it.
+            self.places[id] = (mergedBuffer.addMark(at: range.lowerBound, leftGravity: true),
+                               mergedBuffer.addMark(at: range.upperBound, leftGravity: false))
+            mergedBuffer.applyTag(Self.conflictingTag, to: range)
+        }
+    }
+
+    private func addChangeRows(_ builder: Builder, merge: ArticleMerge, theirs: String) throws {
+        let list = try builder.object("changes_list", as: Widget.self)
+        for change in choices.changes {
+            let row = try ConflictChangeRow(change: change, side: choices.side(for: change), merge: merge, theirs: theirs)
+            row.chosen = { [weak self] side in self?.choose(side, for: change) }
+            gtk_list_box_append(list.opaquePointer, row.row.widgetPointer)
+            rows.append(row)
+        }
+        list.isVisible = !rows.isEmpty
+        list.connect(.rowActivated) { [weak self] activated in
+            guard let self, let row = self.rows.first(where: { UnsafeMutableRawPointer($0.row.objectPointer) == activated })
+            else { return }
+            self.reveal(row.change)
+        }
+    }
+
+    private func addActions() {
+        actions.addAction("keep-mine") { [weak self] in self?.finish?(.keepMine) }
+        actions.addAction("keep-theirs") { [weak self] in self?.finish?(.keepTheirs) }
+        actions.addAction("keep-both") { [weak self] in self?.finish?(.keepBoth) }
+        actions.addAction("save-merged") { [weak self] in
+            guard let self else { return }
+            self.finish?(.merged(self.mergedContent))
+        }
+        actions.addAction("decide-later", accelerators: ["Escape"]) { [weak self] in self?.finish?(.decideLater) }
+        actions.add(Action(name: "show-base", state: false) { [weak self] shown in self?.baseColumn.isVisible = shown })
+    }
+
+    // MARK: Choosing
+
+    /// The content Save Merged saves: the merged result as it stands, edits included.
+    var mergedContent: ArticleContent {
+        choices.content(title: String(cString: gtk_editable_get_text(mergedTitle.opaquePointer)), body: mergedBuffer.text)
+    }
+
+    /// Applies a choice: the title is rebuilt from its choices, a body change's place in the
+    /// merged text is replaced (one undoable edit; the writer's edits elsewhere stay).
+    func choose(_ side: MergeChoices.Side, for change: MergeChoices.Change) {
+        choices.choose(side, for: change)
+        switch change {
+        case .title:
+            gtk_editable_set_text(mergedTitle.opaquePointer, choices.title)
+        case .body(let hunk):
+            guard let place = places[hunk.id] else { return }
+            let range = mergedBuffer.offset(of: place.start)..<mergedBuffer.offset(of: place.end)
+            mergedBuffer.replace(range, with: MergeChoices.text(of: hunk, for: side))
+            mergedBuffer.applyTag(Self.conflictingTag, to: mergedBuffer.offset(of: place.start)..<mergedBuffer.offset(of: place.end))
+            reveal(change)
+        case .folder, .status:
+            break
+        }
+    }
+
+    /// Scrolls every text to where `change` is.
+    private func reveal(_ change: MergeChoices.Change) {
+        guard case .body(let hunk) = change else { return }
+        scroll(.base, to: LineOffsets(baseBuffer.text).characters(of: hunk.baseLines).lowerBound)
+        scroll(.mine, to: LineOffsets(mineBuffer.text).characters(of: hunk.mineLines).lowerBound)
+        scroll(.theirs, to: LineOffsets(theirsBuffer.text).characters(of: hunk.theirsLines).lowerBound)
+        if let place = places[hunk.id] { scroll(.merged, to: mergedBuffer.offset(of: place.start)) }
+    }
+
+    private func scroll(_ pane: TextPane, to offset: Int) {
+        guard let view = views[pane] else { return }
+        let buffer = [TextPane.base: baseBuffer, .mine: mineBuffer, .theirs: theirsBuffer, .merged: mergedBuffer][pane]!
+        // A mark, not an iterator: the view scrolls to it once its lines are laid out.
+        var position = buffer.iter(at: offset)
+        let mark = scrollMarks[pane] ?? buffer.addMark(at: offset, leftGravity: true)
+        scrollMarks[pane] = mark
+        gtk_text_buffer_move_mark(buffer.textBuffer, mark, &position)
+        gtk_text_view_scroll_to_mark(view.pointer(as: GtkTextView.self), mark, 0, 1, 0, 0.1)
+    }
+}
+
+extension Signal where Handler == (UnsafeMutableRawPointer?) -> Void {
+    /// `GtkListBox::row-activated`; the argument is the `GtkListBoxRow`.
+    static var rowActivated: Self { Self("row-activated") }
+}
