@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import Testing
 
 /// A temporary folder for one test's store files, removed when the value is released.
 final class TemporaryDirectory: @unchecked Sendable {
@@ -49,4 +50,15 @@ struct TestStack {
         let context = container.newBackgroundContext()
         return try context.performAndWait { try body(context) }
     }
+}
+
+/// The conflicts `body` fails with; records an issue when it fails otherwise or succeeds.
+func mergeConflicts(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) throws -> [MergeConflict] {
+    do {
+        try body()
+    } catch ObjectGraphError.mergeConflicts(let conflicts) {
+        return conflicts
+    }
+    Issue.record("expected merge conflicts", sourceLocation: sourceLocation)
+    return []
 }
