@@ -1,5 +1,11 @@
 import Foundation
 
+/// A row of one entity: what identifies an object among all entities.
+struct RowKey: Hashable {
+    let entity: Int
+    let key: Int64
+}
+
 /// One object's stored state as a context sees it: values (foreign keys included) and row version.
 struct ObjectState {
     let values: ValueList
@@ -164,6 +170,8 @@ extension ManagedObjectContext {
         /// The keys each changed relationship now holds, by relationship index.
         let relationships: [(index: Int, keys: [Int64])]
         let isDeleted: Bool
+
+        var rowKey: RowKey { RowKey(entity: entity.number, key: key) }
     }
 
     /// What the parent decided for a child's object in conflict.
@@ -189,7 +197,7 @@ extension ManagedObjectContext {
             if object.key > 0 { registered[object.entityModel.number][object.key] = object } else { ancestorObjects[object.key] = object }
         }
         for object in updates {
-            if let resolved = resolutions[object.key] {
+            if let resolved = resolutions[RowKey(entity: object.entityModel.number, key: object.key)] {
                 switch resolved.outcome {
                 case .write(let target):
                     let differing = Self.slotsDiffering(persistentValues(of: object), target, in: object.entityModel)
@@ -271,15 +279,15 @@ extension ManagedObjectContext {
     /// child's) decides them, and under `.error` nothing is applied.
     private func receive(
         _ pushed: [PushedObject], policy: MergePolicy, from child: ManagedObjectContext, changes: inout ChangeSet
-    ) throws -> [Int64: PushResolution] {
+    ) throws -> [RowKey: PushResolution] {
         adoptPermanentIDsIfNeeded()
-        var resolutions: [Int64: PushResolution] = [:]
+        var resolutions: [RowKey: PushResolution] = [:]
         var conflicts: [MergeConflict] = []
-        var objects: [Int64: ManagedObject] = [:]
+        var objects: [RowKey: ManagedObject] = [:]
         for item in pushed where item.snapshot != nil {
             let object = object(forKey: item.key, of: item.entity)
             if object.flags.contains(.fault) { fulfillFaultForAccess(of: object) }
-            objects[item.key] = object
+            objects[item.rowKey] = object
             let gone = object.flags.contains(.deleted) || object.flags.contains(.inaccessible)
             let current = gone ? nil : persistentValues(of: object)
             if let current, let snapshot = item.snapshot, Self.slotsDiffering(snapshot, current, in: item.entity).isEmpty { continue }
@@ -304,7 +312,7 @@ extension ManagedObjectContext {
             let outcome = try ConflictOutcome.of(
                 resolution, entity: item.entity, current: item.values, snapshot: item.snapshot, store: current,
                 changed: changedSlots, deletesObject: item.isDeleted)
-            resolutions[item.key] = PushResolution(
+            resolutions[item.rowKey] = PushResolution(
                 conflict: conflict, outcome: outcome, parentState: current.map { ObjectState(values: $0, version: object.rowVersion) })
         }
         if policy.isError && !conflicts.isEmpty { throw ObjectGraphError.mergeConflicts(conflicts) }
@@ -322,19 +330,19 @@ extension ManagedObjectContext {
             object.flags.insert(.inserted)
             if item.key > 0 { registered[item.entity.number][item.key] = object }
             pendingInserts.append(object)
-            objects[item.key] = object
+            objects[item.rowKey] = object
             changes.inserted.append(object.objectID)
             changes.insertedTemporaryIDs.append(object.objectID)
         }
         scheduleChangeNotification()
 
         for item in pushed where !item.isDeleted {
-            guard let object = objects[item.key] else { continue }
+            guard let object = objects[item.rowKey] else { continue }
             let isInsert = item.snapshot == nil
             var values = item.values
             var changedPositions = item.changed
             var relationships = item.relationships
-            if let resolved = resolutions[item.key] {
+            if let resolved = resolutions[item.rowKey] {
                 switch resolved.outcome {
                 case .write(let target):
                     if object.flags.contains(.deleted) { undelete(object) }
@@ -374,7 +382,7 @@ extension ManagedObjectContext {
             }
         }
         for item in pushed where item.isDeleted {
-            guard let object = objects[item.key] else { continue }
+            guard let object = objects[item.rowKey] else { continue }
             if !object.flags.contains(.deleted) { delete(object) }
             changes.deleted.append(object.objectID)
         }

@@ -422,10 +422,6 @@ extension ManagedObjectContext {
         return issues
     }
 
-    private struct RowKey: Hashable {
-        let entity: Int
-        let key: Int64
-    }
 
     /// Turns a failed write into the error the caller can act on.
     private func translateWriteError(

@@ -28,6 +28,8 @@ public enum ObjectGraphError: Error, Sendable, Hashable, CustomStringConvertible
     case invalidKeyPath(entity: String, keyPath: String, reason: String)
     /// A fetch request that cannot run as asked.
     case invalidFetchRequest(entity: String, reason: String)
+    /// A batch request that cannot run as asked.
+    case invalidBatchRequest(entity: String, reason: String)
     /// A `.json` attribute whose stored text does not decode to the requested type.
     case undecodableValue(entity: String, key: String, reason: String)
     /// A value set on a `.json` attribute that JSON cannot encode.
@@ -58,6 +60,7 @@ public enum ObjectGraphError: Error, Sendable, Hashable, CustomStringConvertible
         case .objectInAnotherContext(let id): return "\(id) belongs to another context"
         case .invalidKeyPath(let entity, let keyPath, let reason): return "key path '\(keyPath)' on \(entity): \(reason)"
         case .invalidFetchRequest(let entity, let reason): return "fetch request for \(entity): \(reason)"
+        case .invalidBatchRequest(let entity, let reason): return "batch request for \(entity): \(reason)"
         case .undecodableValue(let entity, let key, let reason): return "\(entity).\(key) does not decode: \(reason)"
         case .unencodableValue(let entity, let key, let reason): return "\(entity).\(key) cannot be encoded: \(reason)"
         case .mergeConflicts(let conflicts):

@@ -37,9 +37,9 @@ struct TestStack {
     let container: PersistentContainer
     let statements = StatementLog()
 
-    init(schema: Schema = TestModel.schema, directory: TemporaryDirectory? = nil) throws {
+    init(schema: Schema = TestModel.schema, directory: TemporaryDirectory? = nil, recordsHistory: Bool = false) throws {
         self.directory = try directory ?? TemporaryDirectory()
-        container = try PersistentContainer(schema: schema, store: .file(self.directory.file()))
+        container = try PersistentContainer(schema: schema, store: .file(self.directory.file(), recordsHistory: recordsHistory))
         let log = statements
         container.persistentStore.setStatementTrace { log.record($0) }
     }
