@@ -17,8 +17,8 @@ extension ManagedObjectContext {
     /// (a fetched-results controller) sees each change.
     public func mergeChanges(fromContextDidSave changes: ChangeSet) {
         checkAccess()
-        adoptPermanentIDsIfNeeded()
         processPendingChanges()
+        adoptPermanentIDsIfNeeded()
         var change = ObjectsDidChange()
         var known = Set<ManagedObjectID>()
         for (temporary, permanent) in changes.permanentIDs {
