@@ -16,7 +16,13 @@ struct BatchInsert {
         }
         guard !rows.isEmpty else { return BatchResult(count: 0, changes: context.describe(ChangeSet())) }
         let columns = entity.columns
-        let attributes = columns.map { $0.slot < entity.attributes.count ? entity.attributes[$0.slot] : nil }
+        // What each column needs per row, copied out once so the loop retains nothing.
+        let inputs = columns.map { column in
+            column.slot < entity.attributes.count
+                ? ColumnInput(name: column.name, attribute: column.slot, type: column.type,
+                              isOptional: entity.attributes[column.slot].isOptional, defaultValue: entity.defaultValues[column.slot])
+                : ColumnInput(name: column.name, attribute: nil, type: column.type, isOptional: true, defaultValue: .null)
+        }
         let upserts = !policy.isError && !entity.uniqueSlotSets.isEmpty
         let names = (["_pk"] + columns.map { SQL.quote($0.name) }).joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
@@ -25,7 +31,6 @@ struct BatchInsert {
 
         let first = try context.persistentStore.reserveKeys(connection, entity: entity, count: rows.count)
         var issues: [ValidationError.Issue] = []
-        var values = [PrimitiveValue](repeating: .null, count: columns.count)
         var inserted: [Int64] = []
         var insertedCount = 0
         var updated: [(key: Int64, properties: PropertyMask)] = []
@@ -35,39 +40,29 @@ struct BatchInsert {
             let key = first + Int64(offset)
             statement.bind(key, at: 1)
             var given = 0
-            for (index, column) in columns.enumerated() {
-                var value = PrimitiveValue.null
-                if let attribute = attributes[index] {
-                    if let supplied = row[column.name] {
-                        given += 1
-                        value = try ManagedObjectContext.checked(supplied, for: attribute, of: entity)
-                    } else {
-                        value = entity.defaultValues[column.slot]
-                        if value.isNull && !attribute.isOptional {
-                            issues.append(ValidationError.Issue(
-                                entity: entity.name, objectID: ManagedObjectID(entity: entity, key: key), key: attribute.name,
-                                reason: .missingValue))
-                        }
-                    }
+            for index in inputs.indices {
+                let value = try value(of: inputs[index], in: row, given: &given) {
+                    issues.append(ValidationError.Issue(
+                        entity: entity.name, objectID: ManagedObjectID(entity: entity, key: key), key: inputs[index].name,
+                        reason: .missingValue))
                 }
                 statement.bind(value, at: Int32(index + 2))
-                values[index] = value
             }
-            if given != row.count, let unknown = row.keys.first(where: { name in !columns.contains { $0.name == name && $0.slot < entity.attributes.count } }) {
+            if given != row.count, let unknown = row.keys.first(where: { name in !inputs.contains { $0.name == name && $0.attribute != nil } }) {
                 statement.reset()
                 throw ObjectGraphError.unknownKey(entity: entity.name, key: unknown)
             }
             do {
                 try statement.run()
             } catch let error as StoreError where error.resultCode == SQLiteCode.constraintUnique {
-                guard let existing = try existingRow(holding: values) else { throw error }
+                guard let existing = try existingRow(holding: try values(of: row, inputs)) else { throw error }
                 throw ValidationError(issues: [ValidationError.Issue(
                     entity: entity.name, objectID: ManagedObjectID(entity: entity, key: key),
                     key: existing.keys.joined(separator: ","),
                     reason: .notUnique(keys: existing.keys, conflictingObject: ManagedObjectID(entity: entity, key: existing.key)))])
             }
             if upserts && connection.changes == 0 {
-                if let properties = try resolveConflict(row, values: values, key: key) { updated.append(properties) }
+                if let properties = try resolveConflict(row, values: try values(of: row, inputs), key: key) { updated.append(properties) }
                 continue
             }
             insertedCount += 1
@@ -85,6 +80,35 @@ struct BatchInsert {
             changes.updatedProperties = updated.map(\.properties)
         }
         return BatchResult(count: insertedCount + updated.count, changes: context.describe(changes))
+    }
+
+    /// One column as a row gives it.
+    private struct ColumnInput {
+        let name: String
+        /// The attribute's position; nil for a foreign-key column, which a batch insert leaves NULL.
+        let attribute: Int?
+        let type: AttributeType
+        let isOptional: Bool
+        let defaultValue: PrimitiveValue
+    }
+
+    /// The value a row gives a column, checked, or its default (`missing` is called when a
+    /// required value is missing).
+    @inline(__always)
+    private func value(of input: ColumnInput, in row: [String: PrimitiveValue], given: inout Int, missing: () -> Void) throws -> PrimitiveValue {
+        guard input.attribute != nil else { return .null }
+        if let supplied = row[input.name] {
+            given += 1
+            return try ManagedObjectContext.checked(supplied, type: input.type, isOptional: input.isOptional, key: input.name, of: entity)
+        }
+        if input.defaultValue.isNull && !input.isOptional { missing() }
+        return input.defaultValue
+    }
+
+    /// A row's values for every column, in column order.
+    private func values(of row: [String: PrimitiveValue], _ inputs: [ColumnInput]) throws -> [PrimitiveValue] {
+        var given = 0
+        return try inputs.map { try value(of: $0, in: row, given: &given) {} }
     }
 
     /// The existing row holding a unique value set of `values` (bound column values), if any.

@@ -31,7 +31,7 @@ extension ManagedObjectContext {
                 throw ObjectGraphError.unknownKey(entity: entity.name, key: name)
             }
             let attribute = entity.attributes[index]
-            columns.append((name, try Self.checked(value, for: attribute, of: entity)))
+            columns.append((name, try Self.checked(value, type: attribute.type, isOptional: attribute.isOptional, key: name, of: entity)))
             mask.insert(index)
         }
         let query = try QueryBuilder.select(
@@ -103,15 +103,18 @@ extension ManagedObjectContext {
     }
 
     /// A value checked as a save checks it: the attribute's type, range, and required values.
-    static func checked(_ value: PrimitiveValue, for attribute: AttributeDescription, of entity: EntityModel) throws -> PrimitiveValue {
-        guard let coerced = attribute.type.coerce(value) else {
-            throw ObjectGraphError.wrongValueType(entity: entity.name, key: attribute.name, expected: attribute.type.rawValue, actual: value.kindName)
+    @inline(__always)
+    static func checked(
+        _ value: PrimitiveValue, type: AttributeType, isOptional: Bool, key: @autoclosure () -> String, of entity: EntityModel
+    ) throws -> PrimitiveValue {
+        guard let coerced = type.coerce(value) else {
+            throw ObjectGraphError.wrongValueType(entity: entity.name, key: key(), expected: type.rawValue, actual: value.kindName)
         }
-        if attribute.type.isOutOfRange(coerced) {
-            throw ObjectGraphError.valueOutOfRange(entity: entity.name, key: attribute.name, value: coerced.description)
+        if type.isOutOfRange(coerced) {
+            throw ObjectGraphError.valueOutOfRange(entity: entity.name, key: key(), value: coerced.description)
         }
-        if coerced.isNull && !attribute.isOptional {
-            throw ObjectGraphError.wrongValueType(entity: entity.name, key: attribute.name, expected: attribute.type.rawValue, actual: "nil")
+        if coerced.isNull && !isOptional {
+            throw ObjectGraphError.wrongValueType(entity: entity.name, key: key(), expected: type.rawValue, actual: "nil")
         }
         return coerced
     }

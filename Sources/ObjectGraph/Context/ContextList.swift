@@ -23,6 +23,4 @@ final class ContextList: Sendable {
     var all: [ManagedObjectContext] {
         entries.withLock { $0.compactMap(\.context) }
     }
-
-    var isEmpty: Bool { all.isEmpty }
 }

@@ -63,7 +63,8 @@ extension ManagedObjectContext {
             if let object = registeredObject(forKey: objectID.key, of: entity) {
                 if object.flags.contains(.updated) && !object.flags.contains(.deleted) || object.flags.contains(.inserted) { continue }
                 if object.key > 0 { registered[entity.number][object.key] = nil } else { ancestorObjects[object.key] = nil }
-                object.flags.remove(.listedAsDeleted)
+                // A pending delete of a row deleted elsewhere is done.
+                object.flags.remove([.listedAsDeleted, .updated])
                 object.flags.insert(.deleted)
                 object.context = nil
             }
