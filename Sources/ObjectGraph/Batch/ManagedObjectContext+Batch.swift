@@ -56,11 +56,12 @@ extension ManagedObjectContext {
     public func execute<T: ManagedObject>(_ request: BatchDeleteRequest<T>) throws -> BatchResult {
         checkAccess()
         var roots: [Int: [Int64]] = [:]
+        var query: (entity: EntityModel, sql: String, bindings: [PrimitiveValue])?
         switch request.selection {
         case .predicate(let predicate):
             let entity = try batchEntity(request.entityName, T.self)
-            let query = try QueryBuilder.select(.keys, from: entity, model: model, where: predicate?.node, sortedBy: [], limit: 0, offset: 0)
-            roots[entity.number] = try persistentStore.read { try $0.integers(query.sql, query.bindings) }
+            let select = try QueryBuilder.select(.keys, from: entity, model: model, where: predicate?.node, sortedBy: [], limit: 0, offset: 0)
+            query = (entity, select.sql, select.bindings)
         case .objectIDs(let objectIDs):
             for objectID in objectIDs {
                 guard let entity = localEntity(of: objectID) else { throw ObjectGraphError.wrongStore(objectID) }
@@ -71,7 +72,9 @@ extension ManagedObjectContext {
         let transaction = StoreTransaction(author: transactionAuthor, contextName: name)
         do {
             return try persistentStore.write(transaction) { connection, transaction in
-                try BatchDelete(context: self, connection: connection).run(roots, resultType: request.resultType, transaction)
+                // The rows a predicate selects are read inside the transaction that deletes them.
+                if let query { roots[query.entity.number] = try connection.integers(query.sql, query.bindings) }
+                return try BatchDelete(context: self, connection: connection).run(roots, resultType: request.resultType, transaction)
             }
         } catch let dangling as DanglingReferenceError {
             throw ValidationError(issues: dangling.violations.compactMap { violation in

@@ -162,6 +162,13 @@ public final class PersistentStore: @unchecked Sendable {
                 rollback()
                 throw error
             }
+            if let token = transaction.token {
+                // With no other connection's commit since the last check, everything through this
+                // transaction is known here: later checks for other processes' commits start after it.
+                if case .integer(let version)? = try connection.scalar("PRAGMA data_version"), version == remote.dataVersion {
+                    remote.lastToken = max(remote.lastToken, token.rawValue)
+                }
+            }
             transaction.runAfterCommit()
             return result
         }
