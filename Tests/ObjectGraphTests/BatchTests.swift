@@ -28,10 +28,16 @@ import Testing
         }
     }
 
-    @Test func batchInsertWritesRowsWithDefaultsWithoutObjects() throws {
+    @Test @MainActor func batchInsertWritesRowsWithDefaultsWithoutObjects() throws {
         let stack = try TestStack()
+        let view = stack.container.viewContext
+        let log = NotificationLog(view)
+        #expect(try view.count(for: FetchRequest<Article>()) == 0)
         let ids = try insertArticles(stack, count: 250)
         #expect(ids.count == 250 && Set(ids).count == 250)
+        ManagedObjectContext.mergeChanges(fromRemoteContextSave: ChangeSet(inserted: ids), into: [view])
+        #expect(log.changes.last?.inserted == ids)
+        #expect(try view.count(for: FetchRequest<Article>()) == 250)
         try stack.run { context in
             #expect(context.registeredObjects.isEmpty)
             let articles = try context.fetch(FetchRequest<Article>(sortDescriptors: [.ascending(\.wordCount)]))
@@ -95,10 +101,10 @@ import Testing
         }
     }
 
-    @Test func batchUpdateMergedIntoAContextHoldingTheObjects() throws {
+    @Test @MainActor func batchUpdateMergedIntoTheViewContextHoldingTheObjects() throws {
         let stack = try TestStack()
         _ = try insertArticles(stack, count: 20)
-        let view = stack.container.newBackgroundContext()
+        let view = stack.container.viewContext
         let (articles, log) = try view.performAndWait {
             (Array(try view.fetch(FetchRequest<Article>(sortDescriptors: [.ascending(\.wordCount)]))), NotificationLog(view))
         }
@@ -130,10 +136,10 @@ import Testing
         }
     }
 
-    @Test func batchDeleteMergedLeavesNoGhostObjects() throws {
+    @Test @MainActor func batchDeleteMergedIntoTheViewContextLeavesNoGhostObjects() throws {
         let stack = try TestStack()
         let ids = try insertArticles(stack, count: 12, folder: "F")
-        let view = stack.container.newBackgroundContext()
+        let view = stack.container.viewContext
         let (articles, folder, log) = try view.performAndWait {
             let articles = Array(try view.fetch(FetchRequest<Article>(sortDescriptors: [.ascending(\.wordCount)])))
             let folder = try #require(articles.first?.folder)

@@ -129,20 +129,17 @@ enum KeyChunks {
     static let size = 500
     static let placeholders = Array(repeating: "?", count: size).joined(separator: ", ")
 
-    /// Runs `sql(placeholders)` for each chunk of `keys` (bound after `leading`), calling `row`
-    /// for each result row.
+    /// Runs `sql(placeholders)` for each chunk of `keys`, calling `row` for each result row.
     static func run(
-        _ keys: [Int64], _ connection: SQLiteConnection, leading: [PrimitiveValue] = [], sql: (String) -> String,
-        row: (Statement) throws -> Void = { _ in }
+        _ keys: [Int64], _ connection: SQLiteConnection, sql: (String) -> String, row: (Statement) throws -> Void = { _ in }
     ) throws {
         guard !keys.isEmpty else { return }
         let statement = try connection.statement(sql(placeholders))
         defer { statement.reset() }
         var start = 0
         while start < keys.count {
-            for (offset, value) in leading.enumerated() { statement.bind(value, at: Int32(offset + 1)) }
             for index in 0..<size {
-                let parameter = Int32(leading.count + index + 1)
+                let parameter = Int32(index + 1)
                 if start + index < keys.count { statement.bind(keys[start + index], at: parameter) } else { statement.bindNull(at: parameter) }
             }
             while try statement.step() { try row(statement) }
