@@ -31,7 +31,12 @@ import Testing
                 try slow.save()
                 Issue.record("a stale update was saved")
             } catch ObjectGraphError.mergeConflicts(let conflicts) {
-                #expect(conflicts == [MergeConflict(objectID: id, snapshotVersion: 1, storeVersion: 2)])
+                #expect(conflicts.map(\.objectID) == [id])
+                #expect(conflicts.first?.snapshotVersion == 1 && conflicts.first?.storeVersion == 2)
+                #expect(conflicts.first?.objectSnapshot?[attribute: "title"] == .string("v1"))
+                #expect(conflicts.first?.storeSnapshot?[attribute: "title"] == .string("fast"))
+                #expect(conflicts.first?.objectValues[attribute: "title"] == .string("slow"))
+                #expect(conflicts.first?.changedKeys == ["title"])
             }
             #expect(slow.hasChanges)
             #expect(other.objectID.isTemporaryID)
@@ -62,9 +67,10 @@ import Testing
         }
         try editor.performAndWait { () throws in
             article.title = "edited after delete"
-            #expect(throws: ObjectGraphError.mergeConflicts([MergeConflict(objectID: id, snapshotVersion: 1, storeVersion: nil)])) {
-                try editor.save()
-            }
+            let conflicts = try mergeConflicts { try editor.save() }
+            #expect(conflicts.map(\.objectID) == [id])
+            #expect(conflicts.first?.storeVersion == nil && conflicts.first?.storeSnapshot == nil)
+            #expect(conflicts.first?.deletesObject == false)
         }
     }
 
@@ -79,9 +85,10 @@ import Testing
         }
         try deleter.performAndWait { () throws in
             deleter.delete(article)
-            #expect(throws: ObjectGraphError.mergeConflicts([MergeConflict(objectID: id, snapshotVersion: 1, storeVersion: 2)])) {
-                try deleter.save()
-            }
+            let conflicts = try mergeConflicts { try deleter.save() }
+            #expect(conflicts.map(\.objectID) == [id])
+            #expect(conflicts.first?.snapshotVersion == 1 && conflicts.first?.storeVersion == 2)
+            #expect(conflicts.first?.deletesObject == true)
         }
     }
 }

@@ -1,10 +1,14 @@
-/// What one save wrote to the store: the objects inserted, updated and deleted, by ID.
+/// What one save (or batch operation, or a run of history transactions) changed: the objects
+/// inserted, updated and deleted, by ID.
 ///
-/// `save()` returns it; merging a save into other contexts, did-save notifications and
-/// persistent history are built on it. Inserted objects are listed with their permanent IDs, in the
-/// same order as the temporary IDs they had.
+/// `save()` returns it and the did-save notification carries it; it is also what merging takes:
+/// ``ManagedObjectContext/mergeChanges(fromContextDidSave:)`` and
+/// ``ManagedObjectContext/mergeChanges(fromRemoteContextSave:into:)`` bring other contexts up to
+/// date with it. Inserted objects are listed with their permanent IDs (for a child context's save,
+/// which reaches only its parent, with their temporary IDs), in the order of the temporary IDs
+/// they had.
 public struct ChangeSet: Sendable, CustomStringConvertible {
-    /// Permanent IDs of the inserted objects.
+    /// IDs of the inserted objects.
     public internal(set) var inserted: [ManagedObjectID] = []
     /// The temporary IDs the inserted objects had before the save, in the order of `inserted`
     /// (an object that already had a permanent ID lists it in both).
@@ -14,31 +18,103 @@ public struct ChangeSet: Sendable, CustomStringConvertible {
     /// The changed properties of each updated object, in the order of `updated` (kept as masks so a
     /// large save builds no sets of names).
     var updatedProperties: [PropertyMask] = []
+    /// IDs of the deleted objects.
+    public internal(set) var deleted: [ManagedObjectID] = []
+    /// Inserted objects that a merge policy turned into existing objects (unique-constraint
+    /// conflicts): their temporary IDs and the IDs of the objects they became, which are listed
+    /// in `updated` when the save wrote over them.
+    var adoptedTemporaryIDs: [(temporary: ManagedObjectID, permanent: ManagedObjectID)] = []
+
+    /// The name of the saving context.
+    public internal(set) var contextName: String?
+    /// The saving context's `transactionAuthor`.
+    public internal(set) var transactionAuthor: String?
+    /// The history transaction the save recorded (nil when the store keeps no history, or for a
+    /// child context's save).
+    public internal(set) var historyToken: HistoryToken?
+    /// Conflicts the saving context's merge policy resolved (a failed save throws them instead).
+    public internal(set) var resolvedConflicts: [MergeConflict] = []
+
+    /// An empty change set.
+    public init() {}
+
+    /// The changes of objects known by ID, for ``ManagedObjectContext/mergeChanges(fromRemoteContextSave:into:)``
+    /// when they come from somewhere ObjectGraph did not see: `updated` names the changed keys of
+    /// each object (nil: any key may have changed).
+    public init(inserted: [ManagedObjectID] = [], updated: [ManagedObjectID: Set<String>?] = [:], deleted: [ManagedObjectID] = []) {
+        self.inserted = inserted
+        insertedTemporaryIDs = inserted
+        for (objectID, keys) in updated {
+            self.updated.append(objectID)
+            updatedProperties.append(keys.map { ChangedKeys(entity: objectID.entity, names: $0) }?.mask
+                ?? ChangedKeys.all(of: objectID.entity).mask)
+        }
+        self.deleted = deleted
+    }
+
+    /// The combined changes of history transactions, in order: an object inserted and then
+    /// deleted is listed as deleted, an update of an object inserted in the same run is part of
+    /// the insert, and the changed keys of several updates are united.
+    public init(history transactions: [HistoryTransaction]) {
+        var order: [ManagedObjectID] = []
+        var states: [ManagedObjectID: (kind: Int, keys: PropertyMask)] = [:]
+        for transaction in transactions {
+            for change in transaction.changes {
+                let id = change.objectID
+                if states[id] == nil { order.append(id) }
+                switch change.kind {
+                case .insert:
+                    states[id] = (0, PropertyMask())
+                case .update(let keys):
+                    if var state = states[id] {
+                        if state.kind == 1 { state.keys.formUnion(keys.mask) }
+                        if state.kind == 2 { state = (1, keys.mask) }
+                        states[id] = state
+                    } else {
+                        states[id] = (1, keys.mask)
+                    }
+                case .delete:
+                    states[id] = (2, PropertyMask())
+                }
+            }
+        }
+        for id in order {
+            guard let state = states[id] else { continue }
+            switch state.kind {
+            case 0:
+                inserted.append(id)
+                insertedTemporaryIDs.append(id)
+            case 1:
+                updated.append(id)
+                updatedProperties.append(state.keys)
+            default:
+                deleted.append(id)
+            }
+        }
+        historyToken = transactions.last?.token
+    }
 
     /// For each updated object, the names of the properties it changed.
     public var changedKeys: [ManagedObjectID: Set<String>] {
         var keys: [ManagedObjectID: Set<String>] = [:]
-        for (objectID, mask) in zip(updated, updatedProperties) {
-            var names = Set<String>()
-            mask.forEach { names.insert(objectID.entity.propertyName(at: $0)) }
-            keys[objectID] = names
-        }
+        for object in updatedObjects { keys[object.objectID] = object.changedKeys.names }
         return keys
     }
-    /// IDs of the deleted objects.
-    public internal(set) var deleted: [ManagedObjectID] = []
 
-    /// The name of the saving context, and the author it gave its transactions.
-    public internal(set) var contextName: String?
-    /// The saving context's `transactionAuthor`.
-    public internal(set) var transactionAuthor: String?
+    /// The updated objects with their changed keys, in the order of `updated`.
+    public var updatedObjects: [UpdatedObject] {
+        zip(updated, updatedProperties).map { UpdatedObject(objectID: $0, changedKeys: ChangedKeys(entity: $0.entity, mask: $1)) }
+    }
 
-    /// Whether the save wrote nothing.
-    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+    /// Whether nothing changed.
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && adoptedTemporaryIDs.isEmpty }
 
     /// The permanent ID each temporary ID became.
     public var permanentIDs: [ManagedObjectID: ManagedObjectID] {
-        Dictionary(zip(insertedTemporaryIDs, inserted), uniquingKeysWith: { first, _ in first })
+        var ids: [ManagedObjectID: ManagedObjectID] = [:]
+        for (temporary, permanent) in zip(insertedTemporaryIDs, inserted) where temporary != permanent { ids[temporary] = permanent }
+        for (temporary, permanent) in adoptedTemporaryIDs { ids[temporary] = permanent }
+        return ids
     }
 
     public var description: String {

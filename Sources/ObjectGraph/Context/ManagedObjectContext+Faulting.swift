@@ -65,6 +65,10 @@ extension ManagedObjectContext {
     @discardableResult
     func loadRows(of entity: EntityModel, keys: [Int64]) throws -> [ManagedObject] {
         guard !keys.isEmpty else { return [] }
+        if parent != nil {
+            let states = try sourceStates(of: entity, keys: keys)
+            return keys.compactMap { key in states[key].map { register($0, key: key, of: entity) } }
+        }
         var loaded: [ManagedObject] = []
         loaded.reserveCapacity(keys.count)
         try persistentStore.read { connection in
@@ -85,15 +89,39 @@ extension ManagedObjectContext {
         return loaded
     }
 
-    /// Reads one row without registering anything.
-    func readRow(of entity: EntityModel, key: Int64) throws -> (values: ValueList, version: Int64)? {
-        try persistentStore.read { connection in
-            let statement = try connection.statement(entity.rowsByKeySQL)
-            defer { statement.reset() }
-            statement.bind(key, at: 1)
-            guard try statement.step() else { return nil }
-            return (readValues(statement, of: entity, firstColumn: 2), statement.int64(1))
+    /// The object for a state read through the parent: the registered object, filled if it was a
+    /// fault, or a new registered one.
+    private func register(_ state: ObjectState, key: Int64, of entity: EntityModel) -> ManagedObject {
+        if let existing = registeredObject(forKey: key, of: entity) {
+            if existing.flags.contains(.fault) {
+                existing.values = state.values
+                existing.rowVersion = state.version
+                existing.flags.remove(.fault)
+                existing.faultGroup = nil
+            }
+            return existing
         }
+        let object = entity.objectClass.init(ObjectInitialization(entity: entity, key: key, values: state.values, rowVersion: state.version))
+        object.context = self
+        if key > 0 { registered[entity.number][key] = object } else { ancestorObjects[key] = object }
+        return object
+    }
+
+    /// Reads one row (for a child context, the parent's state of the object) without registering anything.
+    func readRow(of entity: EntityModel, key: Int64) throws -> (values: ValueList, version: Int64)? {
+        if parent != nil {
+            return try sourceStates(of: entity, keys: [key])[key].map { ($0.values, $0.version) }
+        }
+        return try persistentStore.read { connection in try readRow(of: entity, key: key, connection) }
+    }
+
+    /// Reads one row on a connection already in use (inside a write, say).
+    func readRow(of entity: EntityModel, key: Int64, _ connection: SQLiteConnection) throws -> (values: ValueList, version: Int64)? {
+        let statement = try connection.statement(entity.rowsByKeySQL)
+        defer { statement.reset() }
+        statement.bind(key, at: 1)
+        guard try statement.step() else { return nil }
+        return (readValues(statement, of: entity, firstColumn: 2), statement.int64(1))
     }
 
     /// The object for the row under the statement's cursor (columns `_pk`, `_version`, then the
@@ -154,6 +182,27 @@ extension ManagedObjectContext {
     /// a few queries per relationship instead of one per object.
     func prefetch(_ paths: [[String]], for objects: [ManagedObject], of entity: EntityModel) throws {
         guard !objects.isEmpty else { return }
+        if parent != nil {
+            // A child asks its parent per object; the parent answers from memory or in one query each.
+            for (name, paths) in Dictionary(grouping: paths.filter { !$0.isEmpty }, by: { $0[0] }) {
+                guard let index = entity.relationshipIndex[name] else {
+                    throw ObjectGraphError.invalidKeyPath(
+                        entity: entity.name, keyPath: name, reason: "relationshipKeyPathsForPrefetching names no relationship")
+                }
+                let relationship = entity.relationships[index]
+                var targets: [ManagedObject] = []
+                for object in objects {
+                    switch try loadedState(of: object, relationship) {
+                    case .toOne(let target): if let target { targets.append(target) }
+                    case .toMany(let storage): targets += storage.members
+                    case .fault: break
+                    }
+                }
+                let rest = paths.map { Array($0.dropFirst()) }.filter { !$0.isEmpty }
+                if !rest.isEmpty { try prefetch(rest, for: targets, of: model.destination(of: relationship)) }
+            }
+            return
+        }
         let byFirst = Dictionary(grouping: paths.filter { !$0.isEmpty }, by: { $0[0] })
         for (name, paths) in byFirst {
             guard let index = entity.relationshipIndex[name] else {

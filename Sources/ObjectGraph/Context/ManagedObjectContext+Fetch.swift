@@ -22,7 +22,7 @@ extension ManagedObjectContext {
     }
 
     /// One result before objects are made: a saved row by key, or an object from memory.
-    private struct Entry {
+    struct Entry {
         let key: Int64
         let object: ManagedObject?
     }
@@ -30,12 +30,22 @@ extension ManagedObjectContext {
     /// Fetches the objects matching `request`, in its sort order.
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> FetchedResults<T> {
         checkAccess()
+        adoptPermanentIDsIfNeeded()
         releaseUnreferencedObjectsIfNeeded()
         let plan = try self.plan(request)
         let prefetch = request.relationshipKeyPathsForPrefetching.map { $0.split(separator: ".").map(String.init) }
         let lazy = request.fetchBatchSize > 0 || request.returnsObjectsAsFaults
         let pending = request.includesPendingChanges ? pendingChanges(of: plan.entity) : .none
 
+        if !lazy && parent != nil {
+            // A child reads through its parent: the keys first, then the objects it lacks, in batches.
+            let objects = try entries(plan, pending).map { $0.object ?? object(forKey: $0.key, of: plan.entity) }
+            let stale = objects.filter { $0.flags.contains(.fault) || (request.shouldRefreshRefetchedObjects && !$0.hasChanges) }
+            for object in stale where !object.flags.contains(.fault) { turnIntoFault(object) }
+            try loadRows(of: plan.entity, keys: stale.map(\.key))
+            if !prefetch.isEmpty { try self.prefetch(prefetch, for: objects, of: plan.entity) }
+            return FetchedResults(storage: .init(context: self, entity: plan.entity, objects: objects))
+        }
         if !lazy {
             var objects = try fetchRows(plan, pending, refreshing: request.shouldRefreshRefetchedObjects)
             if !pending.changed.isEmpty || !pending.inserted.isEmpty {
@@ -63,6 +73,7 @@ extension ManagedObjectContext {
     /// temporary IDs. Loads no object unless unsaved changes must be sorted in.
     public func fetchObjectIDs<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [ManagedObjectID] {
         checkAccess()
+        adoptPermanentIDsIfNeeded()
         let plan = try self.plan(request)
         let pending = request.includesPendingChanges ? pendingChanges(of: plan.entity) : .none
         return try entries(plan, pending).map { $0.object?.objectID ?? ManagedObjectID(entity: plan.entity, key: $0.key) }
@@ -72,8 +83,18 @@ extension ManagedObjectContext {
     /// unsaved changes to include.
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
         checkAccess()
+        adoptPermanentIDsIfNeeded()
         let plan = try self.plan(request)
-        let pending = request.includesPendingChanges ? pendingChanges(of: plan.entity) : .none
+        return try count(plan, includingPendingChanges: request.includesPendingChanges)
+    }
+
+    /// The number of objects a plan finds, counted in SQL when there are no unsaved changes to
+    /// include (a child asks its parent).
+    func count(_ plan: FetchPlan, includingPendingChanges: Bool = true) throws -> Int {
+        let pending = includingPendingChanges ? pendingChanges(of: plan.entity) : .none
+        if pending.changed.isEmpty && pending.inserted.isEmpty, let parent {
+            return try parent.performAndWait { try parent.count(forChild: plan) }
+        }
         if pending.changed.isEmpty && pending.inserted.isEmpty {
             let query = try QueryBuilder.select(
                 .count, from: plan.entity, model: model, where: plan.predicate, sortedBy: [], limit: plan.limit, offset: plan.offset)
@@ -249,8 +270,9 @@ extension ManagedObjectContext {
         return objects
     }
 
-    /// The matching keys in the plan's order.
+    /// The matching keys in the plan's order (for a child, as its parent sees them).
     private func keys(_ plan: FetchPlan) throws -> [Int64] {
+        if let parent { return try parent.performAndWait { try parent.keys(forChild: plan) } }
         let query = try QueryBuilder.select(
             .keys, from: plan.entity, model: model, where: plan.predicate, sortedBy: plan.sort, limit: plan.limit, offset: plan.offset)
         var keys = try persistentStore.read { try $0.integers(query.sql, query.bindings) }
@@ -260,7 +282,7 @@ extension ManagedObjectContext {
     }
 
     /// The results as keys, with unsaved changes merged in when there are any.
-    private func entries(_ plan: FetchPlan, _ pending: PendingChanges) throws -> [Entry] {
+    func entries(_ plan: FetchPlan, _ pending: PendingChanges) throws -> [Entry] {
         if pending.changed.isEmpty && pending.inserted.isEmpty {
             return try keys(plan).map { Entry(key: $0, object: nil) }
         }

@@ -25,18 +25,10 @@ extension ManagedObjectContext {
                 } else {
                     state = .toOne(nil)
                 }
-            case .inverseForeignKey(let column):
-                let keys = try persistentStore.read { connection in
-                    try connection.integers(
-                        "SELECT _pk FROM \(destination.table) WHERE \(SQL.quote(column)) = ? ORDER BY _pk", [.integer(object.key)])
-                }
+            case .inverseForeignKey, .joinTable:
+                let keys = try sourceDestinationKeys(ofKey: object.key, object.entityModel, relationship)
                 let objects = keys.map { self.object(forKey: $0, of: destination) }
                 state = relationship.isToMany ? .toMany(ToManyStorage(Set(objects))) : .toOne(objects.first)
-            case .joinTable(let table, let ownColumn, let otherColumn):
-                let keys = try persistentStore.read { connection in
-                    try connection.integers("SELECT \(otherColumn) FROM \(table) WHERE \(ownColumn) = ?", [.integer(object.key)])
-                }
-                state = .toMany(ToManyStorage(Set(keys.map { self.object(forKey: $0, of: destination) })))
             }
         }
         if object.relations == nil {
@@ -64,6 +56,10 @@ extension ManagedObjectContext {
     func memberCount(of object: ManagedObject, _ relationship: RelationshipModel) throws -> Int {
         if case .toMany(let storage)? = state(of: object, relationship) { return storage.members.count }
         if object.flags.contains(.inserted) { return 0 }
+        if parent != nil {
+            if case .foreignKey = relationship.storage { return try destinationObject(of: object, relationship) == nil ? 0 : 1 }
+            return try sourceDestinationKeys(ofKey: object.key, object.entityModel, relationship).count
+        }
         let sql: String
         switch relationship.storage {
         case .inverseForeignKey(let column):

@@ -28,13 +28,22 @@ public enum ObjectGraphError: Error, Sendable, Hashable, CustomStringConvertible
     case invalidKeyPath(entity: String, keyPath: String, reason: String)
     /// A fetch request that cannot run as asked.
     case invalidFetchRequest(entity: String, reason: String)
+    /// A batch request that cannot run as asked.
+    case invalidBatchRequest(entity: String, reason: String)
     /// A `.json` attribute whose stored text does not decode to the requested type.
     case undecodableValue(entity: String, key: String, reason: String)
     /// A value set on a `.json` attribute that JSON cannot encode.
     case unencodableValue(entity: String, key: String, reason: String)
-    /// A save found rows changed or deleted in the store since this context read them
-    /// (optimistic locking). Nothing was written.
+    /// A save found rows changed or deleted in the store (for a child context: objects changed in
+    /// its parent) since this context read them, and the merge policy is `.error`. Nothing was written.
     case mergeConflicts([MergeConflict])
+    /// Persistent history was asked for, but the store does not record it.
+    case historyNotRecorded
+    /// History after `after` was asked for, but history through `prunedThrough` was deleted: the
+    /// reader missed transactions and must start over from the current state.
+    case historyExpired(after: HistoryToken, prunedThrough: HistoryToken)
+    /// The operation writes to the store, which a child context does not do (it saves into its parent).
+    case unsupportedInChildContext(operation: String)
 
     public var description: String {
         switch self {
@@ -51,30 +60,15 @@ public enum ObjectGraphError: Error, Sendable, Hashable, CustomStringConvertible
         case .objectInAnotherContext(let id): return "\(id) belongs to another context"
         case .invalidKeyPath(let entity, let keyPath, let reason): return "key path '\(keyPath)' on \(entity): \(reason)"
         case .invalidFetchRequest(let entity, let reason): return "fetch request for \(entity): \(reason)"
+        case .invalidBatchRequest(let entity, let reason): return "batch request for \(entity): \(reason)"
         case .undecodableValue(let entity, let key, let reason): return "\(entity).\(key) does not decode: \(reason)"
         case .unencodableValue(let entity, let key, let reason): return "\(entity).\(key) cannot be encoded: \(reason)"
         case .mergeConflicts(let conflicts):
             return "save conflicts with changes in the store: " + conflicts.map(\.description).joined(separator: "; ")
+        case .historyNotRecorded: return "the store does not record persistent history"
+        case .historyExpired(let after, let prunedThrough):
+            return "history after token \(after.rawValue) was deleted through token \(prunedThrough.rawValue)"
+        case .unsupportedInChildContext(let operation): return "a child context cannot \(operation); use a context on the store"
         }
-    }
-}
-
-/// An object whose row changed (or disappeared) in the store after the saving context read it.
-public struct MergeConflict: Sendable, Hashable, CustomStringConvertible {
-    /// The object whose row changed.
-    public var objectID: ManagedObjectID
-    /// The row version the context's snapshot was read at.
-    public var snapshotVersion: Int64
-    /// The row version now in the store; nil when the row was deleted.
-    public var storeVersion: Int64?
-
-    public init(objectID: ManagedObjectID, snapshotVersion: Int64, storeVersion: Int64?) {
-        self.objectID = objectID
-        self.snapshotVersion = snapshotVersion
-        self.storeVersion = storeVersion
-    }
-
-    public var description: String {
-        "\(objectID): read at version \(snapshotVersion), store has " + (storeVersion.map { "version \($0)" } ?? "no row")
     }
 }

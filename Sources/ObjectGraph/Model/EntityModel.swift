@@ -45,6 +45,8 @@ final class EntityModel: Sendable {
     let defaultValues: ValueList
     /// Value slots that must hold distinct values together, one list per constraint.
     let uniqueSlotSets: [[Int]]
+    /// Attribute slots whose values a delete keeps in persistent history.
+    let tombstoneSlots: [Int]
     /// The table name, quoted for SQL.
     let table: String
     /// `SELECT` of full rows by primary key, `keyBatchSize` keys at a time (unused ones bound NULL).
@@ -106,6 +108,9 @@ final class EntityModel: Sendable {
             if slots.count == keys.count { uniqueSlotSets.append(slots) }
         }
         self.uniqueSlotSets = uniqueSlotSets
+        tombstoneSlots = description.attributes.indices.filter {
+            description.attributes[$0].preservesValueInHistoryOnDeletion && !description.attributes[$0].isTransient
+        }
 
         let selectList = Self.selectList(table: table, columns: columns, alias: "t0")
         rootSelectList = selectList
@@ -135,6 +140,19 @@ final class EntityModel: Sendable {
     func relationshipIndex(for key: PropertyKey) -> Int? {
         for entry in relationshipKeys where entry.bits == key.bits { return entry.index }
         return relationshipIndex[key.name]
+    }
+
+    /// The change-mask position of an attribute or relationship (attributes first, then relationships).
+    func position(ofProperty name: String) -> Int? {
+        if let index = attributeIndex[name] { return index }
+        return relationshipIndex[name].map { attributes.count + $0 }
+    }
+
+    /// The change-mask position of the property a value slot holds (an attribute, or the to-one
+    /// relationship whose key the slot holds).
+    func position(ofSlot slot: Int) -> Int? {
+        if slot < attributes.count { return slot }
+        return relationships.first { $0.foreignKeySlot == slot }.map { attributes.count + $0.index }
     }
 
     /// The name of the property at a change-mask position (attributes first, then relationships).

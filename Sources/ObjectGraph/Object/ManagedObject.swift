@@ -92,8 +92,13 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     // MARK: Identity
 
-    /// The object's ID: temporary until it is saved or `obtainPermanentIDs(for:)` runs.
-    public final var objectID: ManagedObjectID { ManagedObjectID(entity: entityModel, key: key) }
+    /// The object's ID: temporary until it is saved or `obtainPermanentIDs(for:)` runs. In a child
+    /// context, an object saved into the parent answers to its permanent ID once the chain's save
+    /// reaches the store.
+    public final var objectID: ManagedObjectID {
+        if key < 0, let context, context.parent != nil { context.adoptPermanentIDsIfNeeded() }
+        return ManagedObjectID(entity: entityModel, key: key)
+    }
 
     /// The context the object is registered in; nil once the object was deleted and saved, or its
     /// context was reset or released.
@@ -302,4 +307,8 @@ struct ObjectFlags: OptionSet, Sendable {
     static let inaccessible = ObjectFlags(rawValue: 1 << 4)
     /// Listed in the context's pending deletions (so it is not listed twice).
     static let listedAsDeleted = ObjectFlags(rawValue: 1 << 5)
+    /// Inserted, and observers were told so (later changes are announced as updates).
+    static let announced = ObjectFlags(rawValue: 1 << 6)
+    /// Changed since observers last heard of it (listed in the context's unannounced objects).
+    static let unannounced = ObjectFlags(rawValue: 1 << 7)
 }

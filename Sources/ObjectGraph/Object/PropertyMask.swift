@@ -19,6 +19,12 @@ struct PropertyMask: Sendable, Hashable {
         high[word] |= 1 << UInt64(position % 64)
     }
 
+    mutating func formUnion(_ other: PropertyMask) {
+        low |= other.low
+        while high.count < other.high.count { high.append(0) }
+        for (index, word) in other.high.enumerated() { high[index] |= word }
+    }
+
     mutating func removeAll() {
         low = 0
         high = []

@@ -23,11 +23,15 @@ public struct AttributeDescription: Sendable, Hashable {
     public var isTransient: Bool
     /// The name this attribute had in an earlier schema, for migrations. Not part of the checksum.
     public var renamingIdentifier: String?
+    /// Whether persistent history keeps the attribute's value when its object is deleted (in the
+    /// delete's tombstone), so that a history consumer knows what was deleted. Not part of the checksum.
+    public var preservesValueInHistoryOnDeletion: Bool
 
     /// An attribute; by default required, without default, index or uniqueness, and stored.
     public init(
         _ name: String, _ type: AttributeType, optional: Bool = false, default defaultValue: PrimitiveValue? = nil,
-        indexed: Bool = false, unique: Bool = false, transient: Bool = false, renamingIdentifier: String? = nil
+        indexed: Bool = false, unique: Bool = false, transient: Bool = false, renamingIdentifier: String? = nil,
+        preservesValueInHistoryOnDeletion: Bool = false
     ) {
         self.name = name
         self.type = type
@@ -37,5 +41,6 @@ public struct AttributeDescription: Sendable, Hashable {
         self.isUnique = unique
         self.isTransient = transient
         self.renamingIdentifier = renamingIdentifier
+        self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
     }
 }

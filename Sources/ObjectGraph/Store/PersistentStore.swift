@@ -12,10 +12,22 @@ public final class PersistentStore: @unchecked Sendable {
     public let storeDescription: StoreDescription
     /// The identifier, schema version and checksum the store records.
     public let metadata: StoreMetadata
+    /// Whether every transaction is recorded in persistent history: asked for by the description,
+    /// or already the case for the file (history once kept is never silently interrupted).
+    public let recordsHistory: Bool
     let model: SchemaModel
-    // Every use of `connection` and `trace` holds `lock`; that is what makes the class Sendable.
+    /// Identifies this store's connection in the history transactions it records, so that the
+    /// transactions of other processes can be told apart.
+    let origin = UUID().uuidString
+    /// Root contexts that merge every save to the store (and other processes' transactions).
+    let mergingContexts = ContextList()
+    // Every use of `connection`, `trace` and `remote` holds `lock`; that is what makes the class Sendable.
     private let lock = NSLock()
     private let connection: SQLiteConnection
+    /// What the store last knew of other connections' commits (guarded by `lock`).
+    var remote: RemoteState
+    /// Wakes the store when the file changes (set once, guarded by `lock`).
+    var watcher: RemoteChangeWatcher?
 
     /// Opens (or creates) the store described, for `schema`.
     init(description: StoreDescription, schema: Schema) throws {
@@ -48,6 +60,7 @@ public final class PersistentStore: @unchecked Sendable {
             model = try SchemaModel(schema: schema, storeIdentifier: metadata.storeIdentifier)
             try Self.configure(connection, description)
             try Self.createLayout(connection, model: model, metadata: metadata)
+            if description.recordsHistory { try HistoryLayout.create(connection) }
         } else if tables.contains("og_metadata") {
             metadata = try Self.readMetadata(connection)
             guard metadata.formatVersion <= StoreMetadata.currentFormatVersion else {
@@ -64,12 +77,25 @@ public final class PersistentStore: @unchecked Sendable {
             }
             model = try SchemaModel(schema: schema, storeIdentifier: metadata.storeIdentifier)
             try Self.configure(connection, description)
+            if description.recordsHistory && !tables.contains(HistoryLayout.transactionTable) {
+                guard !description.isReadOnly else {
+                    throw StoreError(kind: .readOnly, message: "history cannot be turned on in a read-only store", path: path)
+                }
+                try HistoryLayout.create(connection)
+            }
         } else {
             throw StoreError(
                 kind: .notAnObjectGraphStore, message: "the database has tables but no ObjectGraph metadata", path: path)
         }
         self.connection = connection
         self.metadata = metadata
+        let recordsHistory = description.recordsHistory || tables.contains(HistoryLayout.transactionTable)
+        self.recordsHistory = recordsHistory
+        remote = try RemoteState(connection, recordsHistory: recordsHistory)
+    }
+
+    deinit {
+        watcher?.stop()
     }
 
     /// Reads the metadata of a store file without opening it as a store and without writing
@@ -95,6 +121,11 @@ public final class PersistentStore: @unchecked Sendable {
 
     // MARK: Reading and writing
 
+    /// Runs `body` holding the store's lock (for state the lock guards besides the connection).
+    func locked<T>(_ body: () -> T) -> T {
+        lock.withLock(body)
+    }
+
     /// Runs reads on the connection, serialized with every other use of the store.
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try lock.withLock { try body(connection) }
@@ -102,15 +133,23 @@ public final class PersistentStore: @unchecked Sendable {
 
     /// Runs writes in one transaction (`BEGIN IMMEDIATE`), committed if `body` returns and rolled
     /// back if it or the commit throws. Nothing is half-written.
-    func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    ///
+    /// Every write passes here. Before COMMIT the transaction's persistent history (when the store
+    /// keeps it) and history consumer tokens are written; after COMMIT, still holding the lock,
+    /// the transaction's `onCommit` work runs, so merges are handed out in commit order.
+    func write<T>(
+        _ transaction: StoreTransaction = StoreTransaction(), _ body: (SQLiteConnection, StoreTransaction) throws -> T
+    ) throws -> T {
         try lock.withLock {
             guard !storeDescription.isReadOnly else {
                 throw StoreError(kind: .readOnly, message: "the store was opened read-only", path: storeDescription.url?.path)
             }
+            if !recordsHistory { transaction.history = nil }
             try connection.execute("BEGIN IMMEDIATE")
             let result: T
             do {
-                result = try body(connection)
+                result = try body(connection, transaction)
+                try transaction.finish(connection, store: self)
                 try connection.execute("COMMIT")
             } catch let error as StoreError where error.resultCode == SQLiteCode.constraintForeignKey && connection.isInTransaction {
                 // A deferred foreign key failed at COMMIT; the transaction is still open, so the
@@ -123,6 +162,14 @@ public final class PersistentStore: @unchecked Sendable {
                 rollback()
                 throw error
             }
+            if let token = transaction.token {
+                // With no other connection's commit since the last check, everything through this
+                // transaction is known here: later checks for other processes' commits start after it.
+                if case .integer(let version)? = try connection.scalar("PRAGMA data_version"), version == remote.dataVersion {
+                    remote.lastToken = max(remote.lastToken, token.rawValue)
+                }
+            }
+            transaction.runAfterCommit()
             return result
         }
     }

@@ -31,6 +31,10 @@ public struct StoreDescription: Sendable, Hashable {
     public var busyTimeout: TimeInterval = 5
     /// Opens without writing anything; saves fail with `.readOnly`.
     public var isReadOnly = false
+    /// Records every save and batch operation in persistent history (see ``PersistentHistory``):
+    /// needed to merge other processes' changes and for history consumers. Once a store has
+    /// history it keeps recording it, whatever later descriptions say.
+    public var recordsHistory = false
 
     /// A description with the default settings.
     public init(location: Location) {
@@ -39,6 +43,13 @@ public struct StoreDescription: Sendable, Hashable {
 
     /// A store in a SQLite file, created if it does not exist.
     public static func file(_ url: URL) -> StoreDescription { StoreDescription(location: .file(url)) }
+
+    /// A store in a SQLite file that records persistent history.
+    public static func file(_ url: URL, recordsHistory: Bool) -> StoreDescription {
+        var description = StoreDescription(location: .file(url))
+        description.recordsHistory = recordsHistory
+        return description
+    }
 
     /// A store in memory.
     public static var inMemory: StoreDescription { StoreDescription(location: .inMemory) }

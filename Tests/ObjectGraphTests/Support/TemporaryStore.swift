@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import Testing
 
 /// A temporary folder for one test's store files, removed when the value is released.
 final class TemporaryDirectory: @unchecked Sendable {
@@ -36,9 +37,9 @@ struct TestStack {
     let container: PersistentContainer
     let statements = StatementLog()
 
-    init(schema: Schema = TestModel.schema, directory: TemporaryDirectory? = nil) throws {
+    init(schema: Schema = TestModel.schema, directory: TemporaryDirectory? = nil, recordsHistory: Bool = false) throws {
         self.directory = try directory ?? TemporaryDirectory()
-        container = try PersistentContainer(schema: schema, store: .file(self.directory.file()))
+        container = try PersistentContainer(schema: schema, store: .file(self.directory.file(), recordsHistory: recordsHistory))
         let log = statements
         container.persistentStore.setStatementTrace { log.record($0) }
     }
@@ -49,4 +50,15 @@ struct TestStack {
         let context = container.newBackgroundContext()
         return try context.performAndWait { try body(context) }
     }
+}
+
+/// The conflicts `body` fails with; records an issue when it fails otherwise or succeeds.
+func mergeConflicts(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) throws -> [MergeConflict] {
+    do {
+        try body()
+    } catch ObjectGraphError.mergeConflicts(let conflicts) {
+        return conflicts
+    }
+    Issue.record("expected merge conflicts", sourceLocation: sourceLocation)
+    return []
 }

@@ -67,8 +67,8 @@ enum TestModel {
         EntityDescription(
             "Article", class: Article.self,
             attributes: [
-                AttributeDescription("id", .uuid, unique: true),
-                AttributeDescription("title", .string, default: ""),
+                AttributeDescription("id", .uuid, unique: true, preservesValueInHistoryOnDeletion: true),
+                AttributeDescription("title", .string, default: "", preservesValueInHistoryOnDeletion: true),
                 AttributeDescription("subtitle", .string, optional: true),
                 AttributeDescription("body", .string, default: ""),
                 AttributeDescription("wordCount", .integer64, default: 0),

@@ -1,0 +1,166 @@
+/// A batch insert running inside its write transaction: one reused statement, values bound by
+/// index straight from the request's dictionaries.
+struct BatchInsert {
+    let context: ManagedObjectContext
+    let entity: EntityModel
+    let policy: MergePolicy
+    let connection: SQLiteConnection
+
+    func run(_ rows: [[String: PrimitiveValue]], resultType: BatchResultType, _ transaction: StoreTransaction) throws -> BatchResult {
+        for relationship in entity.relationships {
+            let required = relationship.isToMany ? (relationship.description.minCount ?? 0) > 0 : !relationship.description.isOptional
+            if required {
+                throw ObjectGraphError.invalidBatchRequest(
+                    entity: entity.name, reason: "a batch insert cannot set the required relationship '\(relationship.name)'")
+            }
+        }
+        guard !rows.isEmpty else { return BatchResult(count: 0, changes: context.describe(ChangeSet())) }
+        let columns = entity.columns
+        // What each column needs per row, copied out once so the loop retains nothing.
+        let inputs = columns.map { column in
+            column.slot < entity.attributes.count
+                ? ColumnInput(name: column.name, attribute: column.slot, type: column.type,
+                              isOptional: entity.attributes[column.slot].isOptional, defaultValue: entity.defaultValues[column.slot])
+                : ColumnInput(name: column.name, attribute: nil, type: column.type, isOptional: true, defaultValue: .null)
+        }
+        let upserts = !policy.isError && !entity.uniqueSlotSets.isEmpty
+        let names = (["_pk"] + columns.map { SQL.quote($0.name) }).joined(separator: ", ")
+        let placeholders = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
+        let statement = try connection.statement(
+            "INSERT INTO \(entity.table) (\(names)) VALUES (\(placeholders))" + (upserts ? " ON CONFLICT DO NOTHING" : ""))
+
+        let first = try context.persistentStore.reserveKeys(connection, entity: entity, count: rows.count)
+        var issues: [ValidationError.Issue] = []
+        var inserted: [Int64] = []
+        var insertedCount = 0
+        var updated: [(key: Int64, properties: PropertyMask)] = []
+        let keepsKeys = transaction.history != nil || resultType == .objectIDs
+        if keepsKeys { inserted.reserveCapacity(rows.count) }
+        for (offset, row) in rows.enumerated() {
+            let key = first + Int64(offset)
+            statement.bind(key, at: 1)
+            var given = 0
+            for index in inputs.indices {
+                let value = try value(of: inputs[index], in: row, given: &given) {
+                    issues.append(ValidationError.Issue(
+                        entity: entity.name, objectID: ManagedObjectID(entity: entity, key: key), key: inputs[index].name,
+                        reason: .missingValue))
+                }
+                statement.bind(value, at: Int32(index + 2))
+            }
+            if given != row.count, let unknown = row.keys.first(where: { name in !inputs.contains { $0.name == name && $0.attribute != nil } }) {
+                statement.reset()
+                throw ObjectGraphError.unknownKey(entity: entity.name, key: unknown)
+            }
+            do {
+                try statement.run()
+            } catch let error as StoreError where error.resultCode == SQLiteCode.constraintUnique {
+                guard let existing = try existingRow(holding: try values(of: row, inputs)) else { throw error }
+                throw ValidationError(issues: [ValidationError.Issue(
+                    entity: entity.name, objectID: ManagedObjectID(entity: entity, key: key),
+                    key: existing.keys.joined(separator: ","),
+                    reason: .notUnique(keys: existing.keys, conflictingObject: ManagedObjectID(entity: entity, key: existing.key)))])
+            }
+            if upserts && connection.changes == 0 {
+                if let properties = try resolveConflict(row, values: try values(of: row, inputs), key: key) { updated.append(properties) }
+                continue
+            }
+            insertedCount += 1
+            if keepsKeys { inserted.append(key) }
+        }
+        if !issues.isEmpty { throw ValidationError(issues: issues) }
+
+        transaction.history?.recordInserts(of: entity, keys: inserted)
+        for (key, properties) in updated { transaction.history?.recordUpdate(of: entity, key: key, properties: properties) }
+        var changes = ChangeSet()
+        if resultType == .objectIDs {
+            changes.inserted = inserted.map { ManagedObjectID(entity: entity, key: $0) }
+            changes.insertedTemporaryIDs = changes.inserted
+            changes.updated = updated.map { ManagedObjectID(entity: entity, key: $0.key) }
+            changes.updatedProperties = updated.map(\.properties)
+        }
+        return BatchResult(count: insertedCount + updated.count, changes: context.describe(changes))
+    }
+
+    /// One column as a row gives it.
+    private struct ColumnInput {
+        let name: String
+        /// The attribute's position; nil for a foreign-key column, which a batch insert leaves NULL.
+        let attribute: Int?
+        let type: AttributeType
+        let isOptional: Bool
+        let defaultValue: PrimitiveValue
+    }
+
+    /// The value a row gives a column, checked, or its default (`missing` is called when a
+    /// required value is missing).
+    @inline(__always)
+    private func value(of input: ColumnInput, in row: [String: PrimitiveValue], given: inout Int, missing: () -> Void) throws -> PrimitiveValue {
+        guard input.attribute != nil else { return .null }
+        if let supplied = row[input.name] {
+            given += 1
+            return try ManagedObjectContext.checked(supplied, type: input.type, isOptional: input.isOptional, key: input.name, of: entity)
+        }
+        if input.defaultValue.isNull && !input.isOptional { missing() }
+        return input.defaultValue
+    }
+
+    /// A row's values for every column, in column order.
+    private func values(of row: [String: PrimitiveValue], _ inputs: [ColumnInput]) throws -> [PrimitiveValue] {
+        var given = 0
+        return try inputs.map { try value(of: $0, in: row, given: &given) {} }
+    }
+
+    /// The existing row holding a unique value set of `values` (bound column values), if any.
+    private func existingRow(holding values: [PrimitiveValue]) throws -> (key: Int64, keys: [String], row: ObjectState)? {
+        for slots in entity.uniqueSlotSets {
+            let columns = slots.map { slot in entity.columns.firstIndex { $0.slot == slot }! }
+            let bound = columns.map { values[$0] }
+            if bound.contains(where: \.isNull) { continue }
+            let names = columns.map { entity.columns[$0].name }
+            let condition = names.map { "t0.\(SQL.quote($0)) = ?" }.joined(separator: " AND ")
+            let statement = try connection.statement("SELECT \(entity.selectList(alias: "t0")) FROM \(entity.table) AS t0 WHERE \(condition)")
+            defer { statement.reset() }
+            statement.bind(bound)
+            if try statement.step() {
+                let state = ObjectState(values: context.readValues(statement, of: entity, firstColumn: 2), version: statement.int64(1))
+                return (statement.int64(0), names, state)
+            }
+        }
+        return nil
+    }
+
+    /// A row whose unique values an existing row holds, decided by the merge policy: the existing
+    /// row is updated (returned with the properties written) or kept as it is (nil).
+    private func resolveConflict(_ given: [String: PrimitiveValue], values: [PrimitiveValue], key: Int64) throws -> (key: Int64, properties: PropertyMask)? {
+        guard let existing = try existingRow(holding: values) else {
+            throw StoreError(kind: .constraint, message: "a batch-inserted row of \(entity.name) was refused, but no row holds its unique values")
+        }
+        var slotValues = entity.defaultValues
+        var changed = PropertyMask()
+        for (index, column) in entity.columns.enumerated() {
+            slotValues[column.slot] = values[index]
+            if column.slot < entity.attributes.count, given[column.name] != nil { changed.insert(column.slot) }
+        }
+        let model = context.model
+        let conflict = MergeConflict(
+            kind: .uniqueConstraint(keys: existing.keys, existingObject: ManagedObjectID(entity: entity, key: existing.key)),
+            objectID: ManagedObjectID(entity: entity, key: key), snapshotVersion: 0, storeVersion: existing.row.version,
+            objectSnapshot: nil, storeSnapshot: ObjectSnapshot(entity: entity, values: existing.row.values, model: model),
+            objectValues: ObjectSnapshot(entity: entity, values: slotValues, model: model),
+            changedKeys: Set(given.keys), deletesObject: false)
+        guard let resolution = try policy.resolution(for: conflict) else { return nil }
+        let outcome = try ConflictOutcome.of(
+            resolution, entity: entity, current: slotValues, snapshot: nil, store: existing.row.values, changed: changed, deletesObject: false)
+        guard case .write(let target) = outcome else { return nil }
+        let columns = entity.columns.filter { target[$0.slot] != existing.row.values[$0.slot] }
+        guard !columns.isEmpty else { return nil }
+        let assignments = columns.map { "\(SQL.quote($0.name)) = ?" } + ["_version = _version + 1"]
+        try connection.run(
+            "UPDATE \(entity.table) SET \(assignments.joined(separator: ", ")) WHERE _pk = ?",
+            columns.map { target[$0.slot] } + [.integer(existing.key)])
+        var properties = PropertyMask()
+        for column in columns { if let position = entity.position(ofSlot: column.slot) { properties.insert(position) } }
+        return (existing.key, properties)
+    }
+}
