@@ -101,7 +101,7 @@ let package = Package(
         // Depends on quire so that the executable the verb tests run is built with them, and on
         // SyncClient to check that outbox rows hold its entries losslessly.
         .testTarget(
-            name: "LibraryTests", dependencies: ["Library", "ObjectGraph", "SyncProtocol", "SyncClient", "quire"],
+            name: "LibraryTests", dependencies: ["Library", "ObjectGraph", "SyncProtocol", "SyncClient", "quire", "CSQLite"],
             exclude: ["Fixtures"]),
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "GtkShim", "CGtk"]),
         .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "GtkKit", "CGtk", "quire"]),

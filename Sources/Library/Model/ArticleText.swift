@@ -57,9 +57,9 @@ public enum ArticleText {
                 if !inWord { count += 1 }
                 inWord = true
                 previousWasLetter = true
-            } else if previousWasLetter, scalar == "'" || scalar == "’" || scalar == "-",
-                      index + 1 < scalars.count, isWordScalar(scalars[index + 1]), !isCJK(scalars[index + 1]) {
-                // "don't", "well-known": one word.
+            } else if previousWasLetter, index + 1 < scalars.count,
+                      isJoiner(scalar, after: scalars[index - 1], before: scalars[index + 1]) {
+                // "don't", "well-known", "3.14": one word.
                 previousWasLetter = false
             } else {
                 inWord = false
@@ -67,6 +67,15 @@ public enum ArticleText {
             }
         }
         return count
+    }
+
+    /// An apostrophe or hyphen between letters, or a point or comma between digits.
+    private static func isJoiner(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar, before next: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "'", "’", "-": return isWordScalar(next) && !isCJK(next)
+        case ".", ",": return previous.properties.numericType == .decimal && next.properties.numericType == .decimal
+        default: return false
+        }
     }
 
     private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {

@@ -68,7 +68,7 @@ public final class Library: Sendable {
             context.name = "library operation"
             do {
                 return try await context.perform {
-                    let result = try body(context, Date())
+                    let result = try body(context, Self.now())
                     try context.save()
                     return result
                 }
@@ -77,6 +77,12 @@ public final class Library: Sendable {
                 attempt += 1
             }
         }
+    }
+
+    /// The current time as the store keeps times (seconds since 1970 in a double), so that a
+    /// snapshot made before the save equals the one read after it.
+    static func now() -> Date {
+        Date(timeIntervalSince1970: Date().timeIntervalSince1970)
     }
 
     /// Runs `body` in a fresh background context, for reading.

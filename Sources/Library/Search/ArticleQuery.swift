@@ -10,7 +10,8 @@ import ObjectGraph
 ///     let rows = try await library.articles(matching: query)
 ///
 /// Every filter but ``Filter/trash`` leaves trashed articles out. The store has an index for each
-/// order within each filter, so a list of 100,000 articles pages without sorting them all.
+/// order within each filter, so a list of 100,000 articles pages without sorting them all (the
+/// trash, small, is sorted by trash date through an index, and by the other orders when read).
 public struct ArticleQuery: Sendable, Hashable {
     /// Which articles.
     public enum Filter: Sendable, Hashable {
@@ -30,7 +31,7 @@ public struct ArticleQuery: Sendable, Hashable {
 
     /// In what order.
     public enum Order: Sendable, Hashable {
-        /// Most recently changed first.
+        /// Most recently changed first; in the trash, most recently trashed first.
         case updated
         /// Newest first.
         case created
@@ -81,6 +82,7 @@ public struct ArticleQuery: Sendable, Hashable {
     /// The order, as sort descriptors.
     public var sortDescriptors: [FetchSortDescriptor<StoredArticle>] {
         switch order {
+        case .updated where filter == .trash: return [.descending(\.trashed), .descending(\.updated)]
         case .updated: return [.descending(\.updated)]
         case .created: return [.descending(\.created)]
         case .title: return [.ascending(\.sortTitle), .descending(\.created)]
