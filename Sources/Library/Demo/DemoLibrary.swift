@@ -24,7 +24,8 @@ public enum DemoLibrary {
             .replacingOccurrences(of: "{n}", with: String(random.int(3...12)))
         let age = Double(random.int(0...(730 * 24))) * 3600 + Double(random.int(0...3599))
         let created = now.addingTimeInterval(-age)
-        let updated = created.addingTimeInterval(min(age, Double(random.int(0...(60 * 24))) * 3600))
+        // Edited some time after creation: within the following two months, and before now.
+        let updated = created.addingTimeInterval(Double(random.int(0...Int(min(age, 60 * 24 * 3600)))))
         let statusRoll = random.int(0...9)
         let status: ArticleStatus = statusRoll < 6 ? .draft : statusRoll < 8 ? .ready : .published
         var tagNames: [String] = []
