@@ -8,22 +8,19 @@ enum TextInput {
         if path == "-" {
             data = FileHandle.standardInput.readDataToEndOfFile()
         } else {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw TextInputError(message: "cannot read \(option) \(path): \(String(cString: strerror(errno)))") }
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             do {
-                data = try Data(contentsOf: URL(fileURLWithPath: path))
+                data = try handle.readToEnd() ?? Data()
             } catch {
-                throw TextInputError(message: "cannot read \(option) \(path): \(Self.reason(error))")
+                throw TextInputError(message: "cannot read \(option) \(path): \((error as NSError).localizedDescription)")
             }
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw TextInputError(message: "\(option) \(path == "-" ? "standard input" : path) is not UTF-8 text")
         }
         return text
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(code))) }
-        return (error as NSError).localizedDescription
     }
 }
 
