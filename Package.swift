@@ -52,7 +52,8 @@ let package = Package(
 
         // The domain: the library schema on ObjectGraph, the writer's operations (each edit and its
         // outbox operation in one save), search, draft recovery, conflicts, merge, export, import.
-        .target(name: "Library", dependencies: ["ObjectGraph", "SyncProtocol", "CMark", "CPangoCairo"]),
+        .target(
+            name: "Library", dependencies: ["ObjectGraph", "SyncProtocol", "CMark", "CPangoCairo"], exclude: ["README.md"]),
 
         // MARK: Server
 

@@ -30,6 +30,20 @@ public enum ConflictResolution: Sendable, Hashable {
 
     /// The names of resolutions, stored with a resolved conflict.
     public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
-        case keepMine, keepTheirs, keepBoth, merged, restoreMine, acceptDelete
+        /// ``ConflictResolution/keepMine``.
+        case keepMine
+        /// ``ConflictResolution/keepTheirs``.
+        case keepTheirs
+        /// ``ConflictResolution/keepBoth``.
+        case keepBoth
+        /// ``ConflictResolution/merged(_:)``.
+        case merged
+        /// ``ConflictResolution/restoreMine``.
+        case restoreMine
+        /// ``ConflictResolution/acceptDelete``.
+        case acceptDelete
+        /// The sync worker merged both sides cleanly; the record keeps them so that the writer can
+        /// see what was merged ("merged automatically").
+        case mergedAutomatically
     }
 }

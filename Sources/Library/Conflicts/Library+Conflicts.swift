@@ -132,9 +132,9 @@ private struct ConflictResolver {
         case .merged(let content):
             guard let base else { throw notApplicable("the conflict holds no server revision to write over") }
             let merged = try article ?? makeArticle(articleID)
-            try Library.apply(content, to: merged, in: context, at: now)
+            try merged.setContent(content, at: now)
             merged.trashed = nil
-            LocalChanges.refreshDerivedFields(of: merged)
+            merged.refreshDerivedFields()
             try LocalChanges.checkSyncable(merged)
             merged.updated = now
             writer.insert(articleID, .put, merged.payload, precondition: base)
@@ -161,9 +161,9 @@ private struct ConflictResolver {
     /// The article with the server's content, synced (created when this device had deleted it).
     private func take(_ remote: ArticleContent, into article: StoredArticle?, _ articleID: UUID) throws -> StoredArticle {
         let article = try article ?? makeArticle(articleID)
-        try Library.apply(remote, to: article, in: context, at: now)
+        try article.setContent(remote, at: now)
         article.trashed = nil
-        LocalChanges.refreshDerivedFields(of: article)
+        article.refreshDerivedFields()
         article.updated = now
         return article
     }
@@ -181,8 +181,8 @@ private struct ConflictResolver {
         var content = mine.content
         content.title = (content.title.isEmpty ? DisplayTitle.untitled : content.title) + " (conflicted copy)"
         let copy = try makeArticle(UUID())
-        try Library.apply(content, to: copy, in: context, at: now)
-        LocalChanges.refreshDerivedFields(of: copy)
+        try copy.setContent(content, at: now)
+        copy.refreshDerivedFields()
         try LocalChanges.checkSyncable(copy)
         copy.localRevision = 1
         copy.syncState = .localOnly

@@ -59,7 +59,7 @@ extension Library {
             case .skip, .unchanged:
                 continue
             }
-            try apply(imported.content, to: article, in: context, at: now)
+            try article.setContent(imported.content, at: now)
             if article.updated != imported.updated { article.updated = imported.updated }
             if article.trashed != imported.trashed { article.trashed = imported.trashed }
         }

@@ -14,7 +14,7 @@ extension Library {
             article.id = id
             article.created = now
             article.updated = now
-            try Self.apply(content, to: article, in: context, at: now)
+            try article.setContent(content, at: now)
             try LocalChanges.record(in: context, at: now)
             return article.snapshot
         }
@@ -37,7 +37,7 @@ extension Library {
     public func replaceContent(of id: UUID, with content: ArticleContent) async throws -> ArticleSnapshot {
         try await write { context, now in
             let article = try LibraryNames.article(id, in: context)
-            try Self.apply(content, to: article, in: context, at: now)
+            try article.setContent(content, at: now)
             try LocalChanges.record(in: context, at: now)
             return article.snapshot
         }
@@ -134,18 +134,6 @@ extension Library {
             }
             return result
         }
-    }
-
-    /// Sets every field of ``ArticleContent`` on an article, finding or creating its folder and tags.
-    static func apply(_ content: ArticleContent, to article: StoredArticle, in context: ManagedObjectContext, at now: Date) throws {
-        if article.title != content.title { article.title = content.title }
-        if article.body != content.body { article.body = content.body }
-        if article.status != content.status { article.status = content.status }
-        if article.isFavorite != content.isFavorite { article.isFavorite = content.isFavorite }
-        let folder = try content.folder.map { try LibraryNames.folder(named: $0, creatingIn: context, at: now) }
-        if article.folder != folder { article.folder = folder }
-        let tags = try Set(content.tags.map { try LibraryNames.tag(named: $0, creatingIn: context) })
-        if Set(article.tags) != tags { article.tags = RelatedObjects(tags) }
     }
 }
 

@@ -60,7 +60,8 @@ public final class Library: Sendable {
     @MainActor public var viewContext: ManagedObjectContext { container.viewContext }
 
     /// Runs `body` in a fresh background context and saves it; runs it again from a fresh read
-    /// when the save conflicts with a concurrent change. `body` gets the moment of the operation.
+    /// when the save conflicts with a concurrent change (a row changed since it was read, or a
+    /// unique value taken meanwhile). `body` gets the moment of the operation.
     func write<T: Sendable>(_ body: @escaping @Sendable (ManagedObjectContext, Date) throws -> T) async throws -> T {
         var attempt = 1
         while true {
@@ -75,13 +76,18 @@ public final class Library: Sendable {
             } catch ObjectGraphError.mergeConflicts(let conflicts) {
                 guard attempt < Self.attempts else { throw ObjectGraphError.mergeConflicts(conflicts) }
                 attempt += 1
+            } catch let error as ValidationError where error.issues.allSatisfy(\.isUniquenessConflict) {
+                // Another save took the same outbox sequence number or created the same folder or
+                // tag first; a fresh read sees it.
+                guard attempt < Self.attempts else { throw error }
+                attempt += 1
             }
         }
     }
 
     /// The current time as the store keeps times (seconds since 1970 in a double), so that a
     /// snapshot made before the save equals the one read after it.
-    static func now() -> Date {
+    public static func now() -> Date {
         Date(timeIntervalSince1970: Date().timeIntervalSince1970)
     }
 
@@ -90,5 +96,13 @@ public final class Library: Sendable {
         let context = container.newBackgroundContext()
         context.name = "library read"
         return try await context.perform { try body(context) }
+    }
+}
+
+extension ValidationError.Issue {
+    /// Whether the issue is a unique value another object holds.
+    var isUniquenessConflict: Bool {
+        if case .notUnique = reason { return true }
+        return false
     }
 }

@@ -41,7 +41,7 @@ public enum LocalChanges {
         var writer = try OperationWriter(context: context, now: now, articles: articles.filter { !$0.isInserted })
         for article in articles {
             let changed: Set<String> = article.isInserted ? [] : Set(article.changedValues().keys)
-            if article.isInserted || changed.contains("title") || changed.contains("body") { refreshDerivedFields(of: article) }
+            if article.isInserted || changed.contains("title") || changed.contains("body") { article.refreshDerivedFields() }
             if !article.isInserted, !changed.contains("updated"), !changed.isDisjoint(with: ["title", "body", "status"]) {
                 article.updated = now
             }
@@ -54,13 +54,6 @@ public enum LocalChanges {
             writer.enqueue(for: article)
         }
         return articles.count
-    }
-
-    /// Recomputes what the list shows from the title and body.
-    static func refreshDerivedFields(of article: StoredArticle) {
-        article.sortTitle = ArticleText.sortKey(article.title)
-        article.excerpt = ArticleText.excerpt(of: article.body)
-        article.wordCount = ArticleText.wordCount(of: article.body)
     }
 
     /// Refuses content the server would refuse for good, before it is saved.

@@ -85,7 +85,7 @@ extension LibrarySchema {
             attributes: [
                 AttributeDescription("operationID", .string, unique: true),
                 AttributeDescription("articleID", .uuid, indexed: true),
-                AttributeDescription("sequence", .integer64, indexed: true),
+                AttributeDescription("sequence", .integer64, unique: true),
                 AttributeDescription("change", .string, default: "put"),
                 AttributeDescription("payload", .json, optional: true),
                 AttributeDescription("precondition", .string, optional: true),

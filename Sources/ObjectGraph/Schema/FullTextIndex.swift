@@ -39,9 +39,9 @@ public struct FullTextIndex: Sendable, Hashable {
         var seen = Set<String>()
         for name in attributes {
             if !seen.insert(name).inserted { report(name, "a full-text index lists the attribute twice") }
-            guard let attribute = entity.attribute(named: name), attribute.type == .string, !attribute.isTransient else {
+            let attribute = entity.attribute(named: name)
+            if attribute?.type != .string || attribute?.isTransient != false {
                 report(name, "full-text indexes take stored string attributes of the entity")
-                continue
             }
         }
         return problems

@@ -25,6 +25,8 @@ struct DemoVerb: Verb {
     func run() async throws {
         let library = try library.open(creatingIfMissing: true)
         let added = try await library.addDemoArticles(count: count, seed: seed)
-        print("Added \(added) demo articles to \(library.url.path)")
+        let present = count - added
+        let note = present == 0 ? "" : " (\(present) were there already; --seed gives other articles)"
+        print("Added \(added) demo articles to \(library.url.path)\(note)")
     }
 }
