@@ -232,6 +232,24 @@ import Testing
         #expect(try store.outbox(of: article.id).last?.payload?.tags?.count == 12)
     }
 
+    @Test func concurrentCreationsShareFoldersAndNeverShareASequence() async throws {
+        let store = try TemporaryLibrary()
+        let library = store.library
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<12 {
+                group.addTask {
+                    try await library.createArticle(ArticleContent(title: "Parallel \(index)", body: "", folder: "Shared", tags: ["common"]))
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await library.folders() == [FolderSummary(name: "Shared", articleCount: 12)])
+        #expect(try await library.tagNames() == ["common"])
+        let sequences = try store.outbox().map(\.sequence)
+        #expect(sequences.count == 12)
+        #expect(Set(sequences).count == 12)
+    }
+
     @Test func theDefaultLocationFollowsXDG() {
         #expect(Library.defaultURL(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/w"]).path == "/data/quire/library.quire")
         #expect(Library.defaultURL(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/w"]).path
