@@ -96,7 +96,9 @@ public enum DemoLibrary {
         "Reading the source was faster than reading the documentation, this time.",
     ]
 
-    private static let headings = ["Background", "What changed", "The details", "Open questions", "A small example", "Further reading", "Afterword"]
+    private static let headings = [
+        "Background", "What changed", "The details", "Open questions", "A small example", "Further reading", "Afterword",
+    ]
 
     private static let listItems = [
         "write the outline first", "keep a list of sources", "read it aloud", "cut the first paragraph",
@@ -112,7 +114,11 @@ public enum DemoLibrary {
     ]
 
     private static let codeSamples = [
-        ("swift", "let library = try Library(url: Library.defaultURL())\nlet drafts = try await library.articles(matching: ArticleQuery(filter: .all))\nprint(drafts.count)"),
+        ("swift", """
+            let library = try Library(url: Library.defaultURL())
+            let drafts = try await library.articles(matching: ArticleQuery(filter: .all))
+            print(drafts.count)
+            """),
         ("sql", "SELECT title, updated\n  FROM Article\n WHERE trashed IS NULL\n ORDER BY updated DESC\n LIMIT 20;"),
         ("sh", "quire list --folder Essays --json | jq '.[].title'"),
     ]
@@ -133,7 +139,8 @@ public enum DemoLibrary {
             case 1:
                 blocks.append((1...random.int(2...4)).map { "\($0). " + random.pick(listItems) }.joined(separator: "\n"))
             case 2:
-                blocks.append((0..<3).map { _ in (random.chance(0.5) ? "- [x] " : "- [ ] ") + random.pick(listItems) }.joined(separator: "\n"))
+                let tasks = (0..<3).map { _ in (random.chance(0.5) ? "- [x] " : "- [ ] ") + random.pick(listItems) }
+                blocks.append(tasks.joined(separator: "\n"))
             case 3:
                 blocks.append("> " + random.pick(quotes))
             case 4:

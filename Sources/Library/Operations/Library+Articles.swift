@@ -8,7 +8,9 @@ extension Library {
     /// Creates an article with `content` (its folder and tags are created when missing) and returns
     /// it. The ID is fresh unless given.
     @discardableResult
-    public func createArticle(_ content: ArticleContent = ArticleContent(title: "", body: ""), id: UUID = UUID()) async throws -> ArticleSnapshot {
+    public func createArticle(
+        _ content: ArticleContent = ArticleContent(title: "", body: ""), id: UUID = UUID()
+    ) async throws -> ArticleSnapshot {
         try await write { context, now in
             let article = StoredArticle(context: context)
             article.id = id

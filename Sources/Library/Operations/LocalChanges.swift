@@ -13,9 +13,10 @@ import SyncProtocol
 ///   (moving, tagging, starring and trashing do not reorder the list by date);
 /// - bumps `localRevision`, and marks a synced article modified;
 /// - writes its outbox operation: a `put` of the whole content, or a `delete` for an article moved
-///   to the trash (an article that stays in the trash gets none). When the article's latest operation was never sent (pending, no precondition, no lease)
-///   it is rewritten instead, exactly as SyncClient's coalescing would merge the two, so an hour of
-///   autosaves offline leaves one operation, not thousands.
+///   to the trash (an article that stays in the trash gets none). When the article's latest
+///   operation was never sent (pending, no precondition, no lease) it is rewritten instead, exactly
+///   as SyncClient's coalescing would merge the two, so an hour of autosaves offline leaves one
+///   operation, not thousands.
 ///
 /// Call it on the context's queue, then save the context. Every ``Library`` operation does; the
 /// editor does it before saving its draft context. If the save fails with a merge conflict (the
@@ -25,7 +26,7 @@ public enum LocalChanges {
     /// Records the context's article changes; returns how many articles were recorded.
     @discardableResult
     public static func record(
-        in context: ManagedObjectContext, at now: Date = Date(), alsoChanged: [StoredArticle] = []
+        in context: ManagedObjectContext, at now: Date = Library.now(), alsoChanged: [StoredArticle] = []
     ) throws -> Int {
         var articles: [StoredArticle] = []
         var seen = Set<ObjectIdentifier>()

@@ -28,7 +28,10 @@ enum FullTextLayout {
         let changed = index.attributes.map { "old.\(SQL.quote($0)) IS NOT new.\(SQL.quote($0))" }.joined(separator: " OR ")
         let contentTable = entity.name.replacingOccurrences(of: "'", with: "''")
         return [
-            "CREATE VIRTUAL TABLE \(fts) USING fts5(\(columnList), content='\(contentTable)', content_rowid='_pk', tokenize='\(tokenizer)')",
+            """
+            CREATE VIRTUAL TABLE \(fts) USING fts5(\(columnList), \
+            content='\(contentTable)', content_rowid='_pk', tokenize='\(tokenizer)')
+            """,
             "CREATE TRIGGER \(SQL.quote(name + "_insert")) AFTER INSERT ON \(entity.table) BEGIN \(insertNew) END",
             "CREATE TRIGGER \(SQL.quote(name + "_delete")) AFTER DELETE ON \(entity.table) BEGIN \(deleteOld) END",
             """

@@ -36,7 +36,8 @@ struct ShowVerb: Verb {
         if let trashed = article.trashed { lines.append("Trashed:  \(VerbOutput.date(trashed))") }
         let revision = article.serverRevision.map { ", server revision \($0)" } ?? ""
         lines.append("Sync:     \(article.syncState.rawValue)\(revision)")
-        let text = lines.joined(separator: "\n") + "\n\n" + article.body + (article.body.hasSuffix("\n") || article.body.isEmpty ? "" : "\n")
+        let ending = article.body.hasSuffix("\n") || article.body.isEmpty ? "" : "\n"
+        let text = lines.joined(separator: "\n") + "\n\n" + article.body + ending
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 }

@@ -9,7 +9,9 @@ enum TextInput {
             data = FileHandle.standardInput.readDataToEndOfFile()
         } else {
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw TextInputError(message: "cannot read \(option) \(path): \(String(cString: strerror(errno)))") }
+            guard descriptor >= 0 else {
+                throw TextInputError(message: "cannot read \(option) \(path): \(String(cString: strerror(errno)))")
+            }
             let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             do {
                 data = try handle.readToEnd() ?? Data()
