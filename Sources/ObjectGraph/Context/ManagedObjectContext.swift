@@ -84,9 +84,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     deinit {
-        // Objects outlive their context only as detached objects; clear their unowned reference.
-        for objects in registered { for object in objects.values { object.context = nil } }
-        for object in pendingInserts { object.context = nil }
+        // Objects outlive their context only as detached objects; clear their unowned reference,
+        // and their relationship states, which hold related objects strongly and in cycles (an
+        // article and its folder) that would otherwise keep every related object alive for good.
+        for objects in registered { for object in objects.values { object.detach() } }
+        for object in pendingInserts { object.detach() }
     }
 
     // MARK: Running on the context's queue
@@ -337,15 +339,15 @@ public final class ManagedObjectContext: @unchecked Sendable {
         deferredFailures = []
     }
 
-    /// Lets go of every object: they become detached (values that were loaded stay readable) and
-    /// pending changes are dropped. Fetch again afterwards.
+    /// Lets go of every object: they become detached (attribute values that were loaded stay
+    /// readable, relationships do not) and pending changes are dropped. Fetch again afterwards.
     public func reset() {
         checkAccess()
         for index in registered.indices {
-            for object in registered[index].values { object.context = nil }
+            for object in registered[index].values { object.detach() }
             registered[index] = IdentityMap()
         }
-        for object in pendingInserts { object.context = nil }
+        for object in pendingInserts { object.detach() }
         pendingInserts = []
         pendingUpdates = []
         pendingDeletes = []
