@@ -6,8 +6,9 @@ import Foundation
 /// Markdown is read line by line, roughly: block markers (headings, quotes, list bullets, task
 /// boxes, table pipes, fences, rules), inline markers (emphasis, code spans, strikethrough), link
 /// and image targets, and HTML tags are left out; their text stays. Words are runs of letters,
-/// digits and marks (an apostrophe or hyphen between letters does not split one); each CJK
-/// character counts as a word, as CJK word counts do.
+/// digits and marks (an apostrophe or hyphen between letters, or a point between digits, does not
+/// split one); each CJK character counts as a word, as CJK word counts do. The text is read as
+/// Unicode scalars in one pass, since every save of a long body pays for it.
 public enum ArticleText {
     /// How many characters an excerpt holds at most (an ellipsis marks a cut).
     public static let excerptLength = 180
@@ -18,53 +19,47 @@ public enum ArticleText {
             .folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 
-    /// The body's first words as one line of plain text, headings skipped unless there is nothing else.
-    public static func excerpt(of body: String) -> String {
+    /// The body's excerpt and word count, read in one pass.
+    public static func summary(of body: String) -> (excerpt: String, wordCount: Int) {
         var prose = ExcerptBuilder(limit: excerptLength)
         var headings = ExcerptBuilder(limit: excerptLength)
+        var count = 0
         MarkdownLines.forEach(in: body) { text, isHeading, isCode in
-            guard !isCode else { return true }
+            count += words(in: text)
+            if isCode || prose.isFull { return }
             if isHeading { headings.append(text) } else { prose.append(text) }
-            return !prose.isFull
         }
-        return prose.isEmpty ? headings.text : prose.text
+        return (prose.isEmpty ? headings.text : prose.text, count)
     }
+
+    /// The body's first words as one line of plain text, headings skipped unless there is nothing else.
+    public static func excerpt(of body: String) -> String { summary(of: body).excerpt }
 
     /// The number of words in the body's text (code included, markup and link targets not).
-    public static func wordCount(of body: String) -> Int {
-        var count = 0
-        MarkdownLines.forEach(in: body) { text, _, _ in
-            count += words(in: text)
-            return true
-        }
-        return count
-    }
+    public static func wordCount(of body: String) -> Int { summary(of: body).wordCount }
 
-    /// Words in plain text.
-    static func words(in text: Substring) -> Int {
+    /// Words in a line of plain text.
+    static func words(in text: String.UnicodeScalarView) -> Int {
         var count = 0
         var inWord = false
-        var previousWasLetter = false
-        let scalars = Array(text.unicodeScalars)
-        for (index, scalar) in scalars.enumerated() {
+        var previous: Unicode.Scalar = " "
+        var index = text.startIndex
+        while index < text.endIndex {
+            let scalar = text[index]
+            let nextIndex = text.index(after: index)
             if isCJK(scalar) {
                 count += 1
                 inWord = false
-                previousWasLetter = false
-                continue
-            }
-            if isWordScalar(scalar) {
+            } else if isWordScalar(scalar) {
                 if !inWord { count += 1 }
                 inWord = true
-                previousWasLetter = true
-            } else if previousWasLetter, index + 1 < scalars.count,
-                      isJoiner(scalar, after: scalars[index - 1], before: scalars[index + 1]) {
-                // "don't", "well-known", "3.14": one word.
-                previousWasLetter = false
+            } else if inWord, nextIndex < text.endIndex, isJoiner(scalar, after: previous, before: text[nextIndex]) {
+                // "don't", "well-known", "3.14": one word; the next scalar continues it.
             } else {
                 inWord = false
-                previousWasLetter = false
             }
+            previous = scalar
+            index = nextIndex
         }
         return count
     }
@@ -73,12 +68,19 @@ public enum ArticleText {
     private static func isJoiner(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar, before next: Unicode.Scalar) -> Bool {
         switch scalar {
         case "'", "’", "-": return isWordScalar(next) && !isCJK(next)
-        case ".", ",": return previous.properties.numericType == .decimal && next.properties.numericType == .decimal
+        case ".", ",": return isDigit(previous) && isDigit(next)
         default: return false
         }
     }
 
+    private static func isDigit(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII ? ("0"..."9").contains(scalar) : scalar.properties.numericType == .decimal
+    }
+
     private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+        }
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
              .decimalNumber, .letterNumber, .otherNumber, .nonspacingMark, .spacingMark, .enclosingMark:
@@ -98,7 +100,7 @@ public enum ArticleText {
     }
 }
 
-/// Collects plain text up to a length, one space between pieces.
+/// Collects plain text up to a length, one space between words.
 private struct ExcerptBuilder {
     let limit: Int
     private(set) var text = ""
@@ -109,9 +111,9 @@ private struct ExcerptBuilder {
 
     var isEmpty: Bool { text.isEmpty }
 
-    mutating func append(_ piece: Substring) {
+    mutating func append(_ piece: String.UnicodeScalarView) {
         guard !isFull else { return }
-        for word in piece.split(whereSeparator: \.isWhitespace) {
+        for word in String(piece).split(whereSeparator: \.isWhitespace) {
             let separator = text.isEmpty ? 0 : 1
             if count + separator + word.count > limit {
                 if text.isEmpty { text = String(word.prefix(limit - 1)) }
@@ -126,108 +128,141 @@ private struct ExcerptBuilder {
     }
 }
 
-/// The lines of a Markdown text with block and inline markup removed.
+/// The lines of a Markdown text with block and inline markup removed, as Unicode scalars.
 enum MarkdownLines {
     /// Calls `body` with each non-empty line's text, whether it is a heading, and whether it is
-    /// inside a fenced code block; stops when `body` returns false.
-    static func forEach(in markdown: String, _ body: (Substring, _ isHeading: Bool, _ isCode: Bool) -> Bool) {
-        var fence: Substring?
-        for rawLine in markdown.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline) {
-            let line = rawLine.drop { $0 == " " || $0 == "\t" }
+    /// inside a fenced code block.
+    static func forEach(in markdown: String, _ body: (String.UnicodeScalarView, _ isHeading: Bool, _ isCode: Bool) -> Void) {
+        let scalars = markdown.unicodeScalars
+        var fence: (mark: Unicode.Scalar, length: Int)?
+        var start = scalars.startIndex
+        while start < scalars.endIndex {
+            var end = start
+            while end < scalars.endIndex && !isNewline(scalars[end]) { end = scalars.index(after: end) }
+            let line = scalars[start..<end].drop { $0 == " " || $0 == "\t" }
+            start = end < scalars.endIndex ? scalars.index(after: end) : end
+            guard let first = line.first else { continue }
+
             if let open = fence {
-                if line.hasPrefix(open) && line.allSatisfy({ $0 == open.first }) {
+                let marks = line.prefix { $0 == open.mark }.count
+                if marks >= open.length && line.dropFirst(marks).allSatisfy({ $0 == " " || $0 == "\t" }) {
                     fence = nil
-                } else if !body(line, false, true) {
-                    return
+                } else {
+                    body(String.UnicodeScalarView(line), false, true)
                 }
                 continue
             }
-            if line.hasPrefix("```") || line.hasPrefix("~~~") {
-                fence = line.prefix { $0 == line.first }
-                continue
+            if first == "`" || first == "~" {
+                let marks = line.prefix { $0 == first }.count
+                if marks >= 3 {
+                    fence = (first, marks)
+                    continue
+                }
             }
             if isRuleOrTableSeparator(line) { continue }
-            var isHeading = false
             var text = line
-            if text.first == "#" {
-                let hashes = text.prefix { $0 == "#" }
-                if hashes.count <= 6, text.dropFirst(hashes.count).first.map({ $0 == " " }) ?? true {
+            var isHeading = false
+            if first == "#" {
+                let hashes = text.prefix { $0 == "#" }.count
+                if hashes <= 6, text.dropFirst(hashes).first.map({ $0 == " " || $0 == "\t" }) ?? true {
                     isHeading = true
-                    text = text.dropFirst(hashes.count)
+                    text = text.dropFirst(hashes)
                 }
             }
-            text = stripBlockMarkers(text)
-            let plain = stripInline(text)
-            if plain.contains(where: { !$0.isWhitespace }), !body(plain[...], isHeading, false) { return }
+            let plain = stripInline(stripBlockMarkers(text))
+            if plain.contains(where: { $0 != " " && $0 != "\t" }) { body(plain, isHeading, false) }
         }
     }
 
-    private static func isRuleOrTableSeparator(_ line: Substring) -> Bool {
-        let marks = line.filter { !$0.isWhitespace }
-        guard marks.count >= 3 else { return false }
-        if marks.allSatisfy({ $0 == "-" }) || marks.allSatisfy({ $0 == "*" }) || marks.allSatisfy({ $0 == "_" }) { return true }
-        return marks.contains("-") && marks.allSatisfy { $0 == "|" || $0 == "-" || $0 == ":" }
+    private static func isNewline(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}": return true
+        default: return false
+        }
+    }
+
+    private static func isRuleOrTableSeparator(_ line: Substring.UnicodeScalarView) -> Bool {
+        guard let first = line.first, "-*_|:".unicodeScalars.contains(first) else { return false }
+        var marks = 0
+        var hasDash = false
+        var allSame = true
+        var onlyTable = true
+        for scalar in line where scalar != " " && scalar != "\t" {
+            marks += 1
+            if scalar == "-" { hasDash = true }
+            if scalar != first { allSame = false }
+            if scalar != "|" && scalar != "-" && scalar != ":" { onlyTable = false }
+        }
+        guard marks >= 3 else { return false }
+        return (allSame && first != "|" && first != ":") || (hasDash && onlyTable)
     }
 
     /// Quote markers, list bullets, ordered-list numbers and task boxes at the start of a line.
-    private static func stripBlockMarkers(_ line: Substring) -> Substring {
-        var text = line.drop { $0 == " " }
+    private static func stripBlockMarkers(_ line: Substring.UnicodeScalarView) -> Substring.UnicodeScalarView {
+        var text = line
         while true {
-            if text.first == ">" {
-                text = text.dropFirst().drop { $0 == " " }
-            } else if let first = text.first, "-*+".contains(first), text.dropFirst().first == " " {
-                text = text.dropFirst(2).drop { $0 == " " }
-            } else if let digits = Optional(text.prefix { $0.isASCII && $0.isNumber }), !digits.isEmpty, digits.count <= 9,
-                      let marker = text.dropFirst(digits.count).first, marker == "." || marker == ")",
-                      text.dropFirst(digits.count + 1).first == " " {
-                text = text.dropFirst(digits.count + 2).drop { $0 == " " }
-            } else if text.hasPrefix("[ ] ") || text.hasPrefix("[x] ") || text.hasPrefix("[X] ") {
+            text = text.drop { $0 == " " }
+            guard let first = text.first else { return text }
+            let second = text.dropFirst().first
+            if first == ">" {
+                text = text.dropFirst()
+            } else if (first == "-" || first == "*" || first == "+") && second == " " {
+                text = text.dropFirst(2)
+            } else if first == "[", let mark = second, mark == " " || mark == "x" || mark == "X",
+                      text.dropFirst(2).first == "]", text.dropFirst(3).first == " " {
                 text = text.dropFirst(4)
             } else {
-                return text
+                let digits = text.prefix { ("0"..."9").contains($0) }.count
+                guard digits > 0, digits <= 9, let marker = text.dropFirst(digits).first, marker == "." || marker == ")",
+                      text.dropFirst(digits + 1).first == " " else { return text }
+                text = text.dropFirst(digits + 2)
             }
         }
     }
 
     /// Emphasis, code and strikethrough markers, link and image targets, HTML tags, table pipes.
-    private static func stripInline(_ text: Substring) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
+    private static func stripInline(_ text: Substring.UnicodeScalarView) -> String.UnicodeScalarView {
+        var result = String.UnicodeScalarView()
         var index = text.startIndex
         while index < text.endIndex {
-            let character = text[index]
-            switch character {
-            case "*", "_", "~", "`", "[", "|", "\\":
-                if character == "|" { result.append(" ") }
-                if character == "\\", let next = text.index(index, offsetBy: 1, limitedBy: text.endIndex), next < text.endIndex {
+            let scalar = text[index]
+            let next = text.index(after: index)
+            switch scalar {
+            case "*", "_", "~", "`", "[":
+                break
+            case "|":
+                result.append(" ")
+            case "\\":
+                // An escaped character is text.
+                if next < text.endIndex {
                     result.append(text[next])
                     index = text.index(after: next)
                     continue
                 }
-            case "!" where text[text.index(after: index)...].first == "[":
+            case "!" where next < text.endIndex && text[next] == "[":
                 break
             case "]":
                 // `](target)`: the target is not text.
-                let next = text.index(after: index)
                 if next < text.endIndex, text[next] == "(", let close = text[next...].firstIndex(of: ")") {
                     index = text.index(after: close)
                     continue
                 }
             case "<":
-                // An HTML tag or autolink: `<…>` on one line.
+                // An HTML tag or an autolink, on one line: an autolink's address is text.
                 if let close = text[index...].firstIndex(of: ">") {
-                    let inner = text[text.index(after: index)..<close]
-                    if inner.hasPrefix("http://") || inner.hasPrefix("https://") || inner.contains("@") {
+                    let inner = text[next..<close]
+                    if inner.starts(with: "http://".unicodeScalars) || inner.starts(with: "https://".unicodeScalars)
+                        || inner.contains("@") {
                         result.append(contentsOf: inner)
                     }
                     index = text.index(after: close)
                     continue
                 }
-                result.append(character)
+                result.append(scalar)
             default:
-                result.append(character)
+                result.append(scalar)
             }
-            index = text.index(after: index)
+            index = next
         }
         return result
     }

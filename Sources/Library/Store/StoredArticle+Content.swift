@@ -22,7 +22,6 @@ extension StoredArticle {
     /// word count (``ArticleText``).
     public func refreshDerivedFields() {
         sortTitle = ArticleText.sortKey(title)
-        excerpt = ArticleText.excerpt(of: body)
-        wordCount = ArticleText.wordCount(of: body)
+        (excerpt, wordCount) = ArticleText.summary(of: body)
     }
 }
