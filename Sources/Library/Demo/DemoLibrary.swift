@@ -168,7 +168,7 @@ extension Library {
     /// operation, `batchSize` per save. Articles whose demo ID the library has already are skipped,
     /// so the same seed never duplicates. Returns how many were added.
     @discardableResult
-    public func addDemoArticles(count: Int, seed: UInt64 = 1, batchSize: Int = 500) async throws -> Int {
+    public func addDemoArticles(count: Int, seed: UInt64 = 1, batchSize: Int = 2000) async throws -> Int {
         let now = Date()
         var added = 0
         for start in stride(from: 0, to: count, by: max(1, batchSize)) {
