@@ -15,4 +15,12 @@ mkdir -p "$schemas"
 glib-compile-schemas --strict --targetdir "$schemas" data
 export GSETTINGS_SCHEMA_DIR="$PWD/$schemas${GSETTINGS_SCHEMA_DIR:+:$GSETTINGS_SCHEMA_DIR}"
 
+# A newcomer's first start: without a library yet, make one with demo articles to look at. The path
+# is the one Quire uses by default (XDG_DATA_HOME when set to an absolute path, else ~/.local/share).
+data_home="${XDG_DATA_HOME:-}"
+[[ "$data_home" == /* ]] || data_home="$HOME/.local/share"
+if [ $# -eq 0 ] && [ ! -e "$data_home/quire/library.quire" ]; then
+  .build/release/quire demo --articles 200
+fi
+
 exec .build/release/quire "$@"

@@ -4,6 +4,7 @@ import Foundation
 let suites: [any BenchmarkSuite.Type] = [
     ObjectGraphSuite.self,
     ServerSuite.self,
+    ExportSuite.self,
 ]
 
 let usage = """

@@ -9,6 +9,10 @@ import Testing
 @Suite struct StressTests {
     static let sharedCount = 20
     static let duration: Duration = .seconds(10)
+    /// Steps each writer takes even when the machine is so busy (other suites run in parallel on
+    /// the same cooperative threads) that the ten seconds pass before it gets going: with fewer,
+    /// a writer might never meet a conflict.
+    static let minimumSteps = 200
 
     /// What one writer applied, by shared article.
     struct Applied: Sendable {
@@ -136,7 +140,7 @@ import Testing
         var applied = Applied()
         var random = SeededRandom(seed: UInt64(writer.rawValue + 1))
         var step = 0
-        while ContinuousClock().now < deadline {
+        while ContinuousClock().now < deadline || step < minimumSteps {
             step += 1
             let index = Int(random.next() % UInt64(shared.count))
             let ownIndex = random.next()

@@ -72,11 +72,11 @@ final class ConflictDialogTests: QuireTestCase, @unchecked Sendable {
     func testEachActionReturnsItsResolutionOnceAndClosesTheDialog() throws {
         try MainActor.assumeIsolated {
             for (action, expected) in [
-                ("keep-mine", ConflictResolution.keepMine), ("keep-theirs", .keepTheirs), ("keep-both", .keepBoth),
+                ("keep-mine", ConflictDialog.Decision.resolve(.keepMine)), ("keep-theirs", .resolve(.keepTheirs)), ("keep-both", .resolve(.keepBoth)),
                 ("decide-later", .decideLater),
             ] {
                 let dialog = try ConflictDialog(conflict: Self.conflict, over: nil)
-                var reported: [ConflictResolution] = []
+                var reported: [ConflictDialog.Decision] = []
                 dialog.decided = { reported.append($0) }
                 dialog.present()
                 XCTAssertTrue(dialog.window.isOpen)
@@ -119,14 +119,14 @@ final class ConflictDialogTests: QuireTestCase, @unchecked Sendable {
         try MainActor.assumeIsolated {
             let dialog = try ConflictDialog(conflict: Self.conflict, over: nil)
             dialog.present()
-            var awaited: ConflictResolution?
-            Task { @MainActor in awaited = await dialog.resolution() }
+            var awaited: ConflictDialog.Decision?
+            Task { @MainActor in awaited = await dialog.awaitDecision() }
             // Let the task start waiting before the writer decides.
             spinMainLoop { true }
             for _ in 0..<10 { g_main_context_iteration(nil, 0) }
             dialog.editView?.actions.activateAction(named: "keep-theirs")
             spinMainLoop { awaited != nil }
-            XCTAssertEqual(awaited, .keepTheirs)
+            XCTAssertEqual(awaited, .resolve(.keepTheirs))
         }
     }
 
@@ -157,7 +157,7 @@ final class ConflictDialogTests: QuireTestCase, @unchecked Sendable {
             XCTAssertEqual(view.rows.map { Set($0.buttons.keys) }, [[.mine, .theirs], [.mine, .theirs], [.mine, .theirs, .both], [.mine, .theirs, .both]])
 
             view.actions.activateAction(named: "save-merged")
-            XCTAssertEqual(dialog.decision, .merged(ArticleContent(
+            XCTAssertEqual(dialog.decision, .resolve(.merged(ArticleContent(
                 title: "Field notes, revised",
                 body: """
                     # Field notes
@@ -171,7 +171,7 @@ final class ConflictDialogTests: QuireTestCase, @unchecked Sendable {
                     Birds sing loudly at dawn.
 
                     """,
-                folder: "Essays", tags: ["nature", "animals"], status: .ready, isFavorite: true)))
+                folder: "Essays", tags: ["nature", "animals"], status: .ready, isFavorite: true))))
         }
     }
 
@@ -212,9 +212,9 @@ final class ConflictDialogTests: QuireTestCase, @unchecked Sendable {
             ])
 
             view.actions.activateAction(named: "save-merged")
-            XCTAssertEqual(dialog.decision, .merged(ArticleContent(
+            XCTAssertEqual(dialog.decision, .resolve(.merged(ArticleContent(
                 title: "Field notes (second draft)", body: expected, folder: "Essays", tags: ["nature", "animals"],
-                status: .published, isFavorite: true)))
+                status: .published, isFavorite: true))))
         }
     }
 
@@ -238,7 +238,7 @@ final class ConflictDialogTests: QuireTestCase, @unchecked Sendable {
             click(view.rows[3], .theirs)
             click(view.rows[2], .mine)
             view.actions.activateAction(named: "save-merged")
-            guard case .merged(let content) = dialog.decision else { return XCTFail("not merged: \(String(describing: dialog.decision))") }
+            guard case .resolve(.merged(let content)) = dialog.decision else { return XCTFail("not merged: \(String(describing: dialog.decision))") }
             XCTAssertEqual(content.title, "My own title", "a typed title wins over the choices made before")
             XCTAssertEqual(content.body, """
                 # Field notes
@@ -311,7 +311,7 @@ final class ConflictDialogTests: QuireTestCase, @unchecked Sendable {
             let parent = Window()
             defer { parent.destroy() }
             for (response, expected) in [
-                ("_Restore Mine", ConflictResolution.restoreMine), ("_Accept Delete", .acceptDelete), ("_Decide Later", .decideLater),
+                ("_Restore Mine", ConflictDialog.Decision.resolve(.restoreMine)), ("_Accept Delete", .resolve(.acceptDelete)), ("_Decide Later", .decideLater),
             ] {
                 let dialog = try ConflictDialog(conflict: Self.deletion, over: parent)
                 XCTAssertNil(dialog.editView)
@@ -432,8 +432,6 @@ final class ConflictDialogTests: QuireTestCase, @unchecked Sendable {
     func testConflictedCopyTitle() {
         XCTAssertEqual(ConflictResolution.conflictedCopyTitle(of: "Field notes"), "Field notes (conflicted copy)")
         XCTAssertEqual(ConflictResolution.conflictedCopyTitle(of: "  "), "Untitled (conflicted copy)")
-        XCTAssertTrue(ConflictResolution.keepBoth.closesConflict)
-        XCTAssertFalse(ConflictResolution.decideLater.closesConflict)
     }
 
     func testVersionTimesReadAsAWriterSaysThem() throws {

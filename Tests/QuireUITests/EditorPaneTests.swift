@@ -146,21 +146,6 @@ final class EditorPaneTests: QuireTestCase, @unchecked Sendable {
         }
     }
 
-    func testWordsAreCountedAsAWriterCountsThem() {
-        XCTAssertEqual(WordCount.of(""), 0)
-        XCTAssertEqual(WordCount.of("  \n\n "), 0)
-        XCTAssertEqual(WordCount.of("# Heading\n\n* **bold** _text_ > quote"), 4)
-        XCTAssertEqual(WordCount.of("don't stop well-known 3.14"), 4)
-        XCTAssertEqual(WordCount.of("a -- b"), 2, "a dash between spaces is not a word")
-        XCTAssertEqual(WordCount.of("end. Next"), 2)
-        XCTAssertEqual(WordCount.of("[a link](https://example.com/page)"), 5)
-        XCTAssertEqual(WordCount.of("Ελληνικά και русский"), 3)
-        XCTAssertEqual(WordCount.of("离线优先"), 4, "each Han character counts")
-        XCTAssertEqual(WordCount.of("これはテスト"), 6)
-        XCTAssertEqual(WordCount.of("Café naïve"), 2, "combining marks stay inside their word")
-        XCTAssertEqual(WordCount.of("Cafe\u{301} nai\u{308}ve"), 2)
-    }
-
     // MARK: Undo
 
     func testUndoAndRedoTheWritersTyping() throws {

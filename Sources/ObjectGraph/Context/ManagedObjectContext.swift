@@ -162,10 +162,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     deinit {
-        // Objects outlive their context only as detached objects; clear their unowned reference.
-        for objects in registered { for object in objects.values { object.context = nil } }
-        for object in ancestorObjects.values { object.context = nil }
-        for object in pendingInserts { object.context = nil }
+        // Objects outlive their context only as detached objects; clear their unowned reference,
+        // and their relationship states, which hold related objects strongly and in cycles (an
+        // article and its folder) that would otherwise keep every related object alive for good.
+        for objects in registered { for object in objects.values { object.detach() } }
+        for object in ancestorObjects.values { object.detach() }
+        for object in pendingInserts { object.detach() }
     }
 
     /// How a new context runs.
@@ -531,18 +533,19 @@ public final class ManagedObjectContext: @unchecked Sendable {
         post(change)
     }
 
-    /// Lets go of every object: they become detached (values that were loaded stay readable) and
-    /// pending changes are dropped. Fetch again afterwards; observers get `invalidatedAll`.
+    /// Lets go of every object: they become detached (attribute values that were loaded stay
+    /// readable, relationships do not) and pending changes are dropped. Fetch again afterwards;
+    /// observers get `invalidatedAll`.
     public func reset() {
         checkAccess()
         processPendingChanges()
         for index in registered.indices {
-            for object in registered[index].values { object.context = nil }
+            for object in registered[index].values { object.detach() }
             registered[index] = IdentityMap()
         }
-        for object in ancestorObjects.values { object.context = nil }
+        for object in ancestorObjects.values { object.detach() }
         ancestorObjects = [:]
-        for object in pendingInserts { object.context = nil }
+        for object in pendingInserts { object.detach() }
         clearPendingChanges()
         deferredFailures = []
         var change = ObjectsDidChange()

@@ -174,6 +174,8 @@ indirect enum PredicateNode: Sendable, Hashable {
     case count([String], ComparisonOperator, Int)
     /// Rows after a cursor in a sort order: the keyset condition of pagination.
     case keyset(KeysetCondition)
+    /// The entity's full-text index matches the query.
+    case fullText(FullTextQuery)
 }
 
 /// The condition "after this cursor" for a sort order ending in the primary key.

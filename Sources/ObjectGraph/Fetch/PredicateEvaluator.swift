@@ -79,12 +79,15 @@ struct PredicateEvaluator {
             }
             // Unsaved objects sort after every saved one.
             return object.key <= 0 || object.key > keyset.key
+
+        case .fullText(let query):
+            return try matchesFullText(query, on: object)
         }
     }
 
     /// Orders two objects by sort keys, then store order (unsaved objects last, in insertion order).
     func areInIncreasingOrder(_ lhs: ManagedObject, _ rhs: ManagedObject, _ sort: [(path: [String], ascending: Bool, order: StringOrder)]) throws -> Bool {
-        for key in sort {
+        for key in sort where !FullTextRank.isRank(key.path) {
             guard case .attribute(let left) = try value(at: key.path, of: lhs),
                   case .attribute(let right) = try value(at: key.path, of: rhs) else { continue }
             var order: Int

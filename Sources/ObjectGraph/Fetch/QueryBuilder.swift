@@ -47,6 +47,8 @@ struct QueryBuilder {
     let model: SchemaModel
     private(set) var bindings: [PrimitiveValue] = []
     private var aliasCount = 0
+    /// The FTS5 rank of the full-text match joined for a sort by relevance (see `joinRankedMatch`).
+    var rankTerm: String?
 
     init(model: SchemaModel) {
         self.model = model
@@ -59,9 +61,16 @@ struct QueryBuilder {
     ) throws -> (sql: String, bindings: [PrimitiveValue]) {
         var builder = QueryBuilder(model: model)
         let scope = builder.makeScope(entity)
+        let node = try builder.joinRankedMatch(node, sortedBy: sort, in: scope)
         let condition = try node.map { try builder.condition($0, in: scope, negated: false) }
         var order: [String] = []
-        for key in sort { order.append(try builder.orderTerm(key.path, ascending: key.ascending, order: key.order, in: scope)) }
+        for key in sort {
+            if FullTextRank.isRank(key.path) {
+                if let rank = builder.rankTerm { order.append(rank + (key.ascending ? " ASC" : " DESC")) }
+                continue
+            }
+            order.append(try builder.orderTerm(key.path, ascending: key.ascending, order: key.order, in: scope))
+        }
         switch selection {
         case .count:
             order = []
@@ -250,6 +259,9 @@ struct QueryBuilder {
         case .keyset(let keyset):
             let expression = try keysetCondition(keyset, in: scope)
             return negated ? "NOT \(expression)" : expression
+
+        case .fullText(let query):
+            return try fullTextCondition(query, in: scope, negated: negated)
         }
     }
 

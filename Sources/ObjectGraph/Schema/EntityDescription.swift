@@ -24,12 +24,16 @@ public struct EntityDescription: Sendable {
     public var indexes: [[String]]
     /// The name this entity had in an earlier schema, for migrations. Not part of the checksum.
     public var renamingIdentifier: String?
+    /// A full-text index over some of the entity's string attributes, searched with
+    /// ``FetchPredicate/matches(_:)``.
+    public var fullTextIndex: FullTextIndex?
 
     /// An entity named `name`, whose objects are instances of `objectClass`.
     public init(
         _ name: String, class objectClass: ManagedObject.Type = ManagedObject.self,
         attributes: [AttributeDescription] = [], relationships: [RelationshipDescription] = [],
-        uniquenessConstraints: [[String]] = [], indexes: [[String]] = [], renamingIdentifier: String? = nil
+        uniquenessConstraints: [[String]] = [], indexes: [[String]] = [], renamingIdentifier: String? = nil,
+        fullTextIndex: FullTextIndex? = nil
     ) {
         self.name = name
         self.objectClass = objectClass
@@ -38,6 +42,7 @@ public struct EntityDescription: Sendable {
         self.uniquenessConstraints = uniquenessConstraints
         self.indexes = indexes
         self.renamingIdentifier = renamingIdentifier
+        self.fullTextIndex = fullTextIndex
     }
 
     /// The attribute with this name, if any.
@@ -57,7 +62,7 @@ extension EntityDescription: Hashable {
     public static func == (lhs: EntityDescription, rhs: EntityDescription) -> Bool {
         lhs.name == rhs.name && lhs.attributes == rhs.attributes && lhs.relationships == rhs.relationships
             && lhs.uniquenessConstraints == rhs.uniquenessConstraints && lhs.indexes == rhs.indexes
-            && lhs.renamingIdentifier == rhs.renamingIdentifier
+            && lhs.renamingIdentifier == rhs.renamingIdentifier && lhs.fullTextIndex == rhs.fullTextIndex
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -66,5 +71,6 @@ extension EntityDescription: Hashable {
         hasher.combine(relationships)
         hasher.combine(uniquenessConstraints)
         hasher.combine(indexes)
+        hasher.combine(fullTextIndex)
     }
 }

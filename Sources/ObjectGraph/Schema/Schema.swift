@@ -63,6 +63,7 @@ public struct Schema: Sendable, Hashable {
             for keys in entity.indexes.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
                 lines.append(" index \(keys.joined(separator: ","))")
             }
+            if let fullTextIndex = entity.fullTextIndex { lines.append(fullTextIndex.canonicalLine) }
         }
         return lines.joined(separator: "\n")
     }
@@ -128,6 +129,7 @@ public struct Schema: Sendable, Hashable {
                            "indexes and uniqueness constraints take stored attributes and to-one relationships that hold the key")
                 }
             }
+            problems += entity.fullTextIndex?.problems(in: entity) ?? []
         }
         return problems
     }

@@ -53,6 +53,7 @@ enum StoreLayout {
             for keys in entity.description.indexes {
                 statements.append(index(entity, keys, unique: false, prefix: "og_index"))
             }
+            statements += FullTextLayout.createStatements(for: entity)
         }
         return statements
     }

@@ -48,17 +48,23 @@ public final class ConflictDialog {
         case deleted(mine: Version, device: String, time: Date)
     }
 
+    /// What the writer decided: a resolution to carry out now, or to come back to the conflict later.
+    public enum Decision: Sendable, Hashable {
+        case resolve(ConflictResolution)
+        case decideLater
+    }
+
     /// The dialog's window: an `AdwWindow` for an edit conflict, an `AdwMessageDialog` for an
     /// edit-versus-delete conflict.
     public let window: Window
     /// Called once with the writer's decision, before the window closes.
-    public var decided: (@MainActor (ConflictResolution) -> Void)?
+    public var decided: (@MainActor (Decision) -> Void)?
     /// The decision, once made.
-    public private(set) var decision: ConflictResolution?
+    public private(set) var decision: Decision?
 
     /// The edit conflict's side-by-side view; nil for edit versus delete.
     let editView: EditConflictView?
-    private var waiting: [CheckedContinuation<ConflictResolution, Never>] = []
+    private var waiting: [CheckedContinuation<Decision, Never>] = []
     /// The dialog itself while it is shown: the window's handlers hold it weakly.
     private var retainedUntilDecided: ConflictDialog?
 
@@ -78,7 +84,7 @@ public final class ConflictDialog {
         }
         window.transientFor = parent
         if let editView {
-            editView.finish = { [weak self] resolution in self?.finish(resolution) }
+            editView.finish = { [weak self] decision in self?.finish(decision) }
             window.connect(.closeRequest) { [weak self] in
                 // The window manager's close button: nothing decided.
                 self?.finish(.decideLater, closing: false)
@@ -88,12 +94,12 @@ public final class ConflictDialog {
             // Every way of closing a message dialog ends in a response (the close response,
             // "later", when no button was pressed), and the dialog closes itself.
             window.connect(.response) { [weak self] response in
-                let resolution: ConflictResolution = switch response {
-                case "restore": .restoreMine
-                case "delete": .acceptDelete
+                let decision: Decision = switch response {
+                case "restore": .resolve(.restoreMine)
+                case "delete": .resolve(.acceptDelete)
                 default: .decideLater
                 }
-                self?.finish(resolution, closing: false)
+                self?.finish(decision, closing: false)
             }
         }
         // A window destroyed without a decision (the application quitting) decides later. Not at
@@ -111,17 +117,17 @@ public final class ConflictDialog {
     }
 
     /// Waits for the writer's decision.
-    public func resolution() async -> ConflictResolution {
+    public func awaitDecision() async -> Decision {
         if let decision { return decision }
         return await withCheckedContinuation { waiting.append($0) }
     }
 
     /// Records the decision once, tells whoever waits, and closes the window.
-    func finish(_ resolution: ConflictResolution, closing: Bool = true) {
-        guard decision == nil else { return }
-        decision = resolution
-        decided?(resolution)
-        for continuation in waiting { continuation.resume(returning: resolution) }
+    func finish(_ decision: Decision, closing: Bool = true) {
+        guard self.decision == nil else { return }
+        self.decision = decision
+        decided?(decision)
+        for continuation in waiting { continuation.resume(returning: decision) }
         waiting.removeAll()
         if closing { window.destroy() }
         // Last: this may release the dialog.

@@ -20,7 +20,7 @@ final class EditConflictView {
     let window: Window
     let actions: ActionGroup
     /// Called once with the writer's decision.
-    var finish: ((ConflictResolution) -> Void)?
+    var finish: ((ConflictDialog.Decision) -> Void)?
 
     /// The choices so far.
     private(set) var choices: MergeChoices
@@ -150,12 +150,12 @@ final class EditConflictView {
     }
 
     private func addActions() {
-        actions.addAction("keep-mine") { [weak self] in self?.finish?(.keepMine) }
-        actions.addAction("keep-theirs") { [weak self] in self?.finish?(.keepTheirs) }
-        actions.addAction("keep-both") { [weak self] in self?.finish?(.keepBoth) }
+        actions.addAction("keep-mine") { [weak self] in self?.finish?(.resolve(.keepMine)) }
+        actions.addAction("keep-theirs") { [weak self] in self?.finish?(.resolve(.keepTheirs)) }
+        actions.addAction("keep-both") { [weak self] in self?.finish?(.resolve(.keepBoth)) }
         actions.addAction("save-merged") { [weak self] in
             guard let self else { return }
-            self.finish?(.merged(self.mergedContent))
+            self.finish?(.resolve(.merged(self.mergedContent)))
         }
         actions.addAction("decide-later", accelerators: ["Escape"]) { [weak self] in self?.finish?(.decideLater) }
         actions.add(Action(name: "show-base", state: false) { [weak self] shown in self?.baseColumn.isVisible = shown })

@@ -2,6 +2,7 @@ import CGtk
 import CGtkSource
 import Foundation
 import GtkKit
+import Library
 
 /// The article editor: a title, the Markdown body in a GtkSourceView, live word count, undo and
 /// redo, find and replace, and a status line saying whether the text is saved.
@@ -252,7 +253,7 @@ public final class EditorPane {
 
     private func updateWordCountNow() {
         wordCountUpdate?.cancel()
-        wordCount = WordCount.of(buffer.text)
+        wordCount = ArticleText.wordCount(of: buffer.text)
         showWordCount()
     }
 

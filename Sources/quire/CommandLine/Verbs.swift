@@ -4,6 +4,15 @@ enum Verbs {
     /// and one line here.
     static let all: [any Verb.Type] = [
         HelpVerb.self,
+        ListVerb.self,
+        ShowVerb.self,
+        NewVerb.self,
+        EditVerb.self,
+        TrashVerb.self,
+        FoldersVerb.self,
+        DemoVerb.self,
+        ExportVerb.self,
+        ImportVerb.self,
     ]
 
     /// The verb called `name`.

@@ -1,0 +1,148 @@
+import Foundation
+import ObjectGraph
+import SyncProtocol
+
+/// The operations a writer performs on articles. Each is one save: the articles and their outbox
+/// operations commit together.
+extension Library {
+    /// Creates an article with `content` (its folder and tags are created when missing) and returns
+    /// it. The ID is fresh unless given.
+    @discardableResult
+    public func createArticle(
+        _ content: ArticleContent = ArticleContent(title: "", body: ""), id: UUID = UUID()
+    ) async throws -> ArticleSnapshot {
+        try await write { context, now in
+            let article = StoredArticle(context: context)
+            article.id = id
+            article.created = now
+            article.updated = now
+            try article.setContent(content, at: now)
+            try LocalChanges.record(in: context, at: now)
+            return article.snapshot
+        }
+    }
+
+    /// Changes an article's title and/or body; returns the article as saved.
+    @discardableResult
+    public func editArticle(_ id: UUID, title: String? = nil, body: String? = nil) async throws -> ArticleSnapshot {
+        try await write { context, now in
+            let article = try LibraryNames.article(id, in: context)
+            if let title, title != article.title { article.title = title }
+            if let body, body != article.body { article.body = body }
+            try LocalChanges.record(in: context, at: now)
+            return article.snapshot
+        }
+    }
+
+    /// Gives articles all the content the writer edits at once (the editor's save, an import).
+    @discardableResult
+    public func replaceContent(of id: UUID, with content: ArticleContent) async throws -> ArticleSnapshot {
+        try await write { context, now in
+            let article = try LibraryNames.article(id, in: context)
+            try article.setContent(content, at: now)
+            try LocalChanges.record(in: context, at: now)
+            return article.snapshot
+        }
+    }
+
+    /// Files articles in the folder with this name (which must exist), or at the top (nil).
+    public func moveArticles(_ ids: [UUID], toFolder name: String?) async throws {
+        try await write { context, now in
+            let folder = try name.map { name in
+                guard let folder = try LibraryNames.folder(named: name, in: context) else { throw LibraryError.folderNotFound(name) }
+                return folder
+            }
+            for article in try LibraryNames.articles(ids, in: context) where article.folder != folder { article.folder = folder }
+            try LocalChanges.record(in: context, at: now)
+        }
+    }
+
+    /// Adds the tag (created when missing) to articles.
+    public func tagArticles(_ ids: [UUID], with tagName: String) async throws {
+        try await write { context, now in
+            let tag = try LibraryNames.tag(named: tagName, creatingIn: context)
+            for article in try LibraryNames.articles(ids, in: context) where !article.tags.contains(tag) {
+                article.$tags.insert(tag)
+            }
+            try LocalChanges.record(in: context, at: now)
+        }
+    }
+
+    /// Removes the tag from articles; a tag that does not exist changes nothing.
+    public func untagArticles(_ ids: [UUID], from tagName: String) async throws {
+        try await write { context, now in
+            guard let tag = try context.fetch(FetchRequest<Tag>(predicate: \.name == tagName, fetchLimit: 1)).first else { return }
+            for article in try LibraryNames.articles(ids, in: context) where article.tags.contains(tag) {
+                article.$tags.remove(tag)
+            }
+            try LocalChanges.record(in: context, at: now)
+        }
+    }
+
+    /// Stars or unstars articles.
+    public func setFavorite(_ isFavorite: Bool, for ids: [UUID]) async throws {
+        try await write { context, now in
+            for article in try LibraryNames.articles(ids, in: context) where article.isFavorite != isFavorite {
+                article.isFavorite = isFavorite
+            }
+            try LocalChanges.record(in: context, at: now)
+        }
+    }
+
+    /// Sets articles' workflow status.
+    public func setStatus(_ status: ArticleStatus, for ids: [UUID]) async throws {
+        try await write { context, now in
+            for article in try LibraryNames.articles(ids, in: context) where article.status != status {
+                article.status = status
+            }
+            try LocalChanges.record(in: context, at: now)
+        }
+    }
+
+    /// Moves articles to the trash: each gets a `delete` operation, the tombstone sync carries.
+    /// Articles already there stay as they are.
+    public func moveToTrash(_ ids: [UUID]) async throws {
+        try await write { context, now in
+            for article in try LibraryNames.articles(ids, in: context) where article.trashed == nil {
+                article.trashed = now
+            }
+            try LocalChanges.record(in: context, at: now)
+        }
+    }
+
+    /// Takes articles out of the trash: each gets a `put` operation that brings it back.
+    public func restore(_ ids: [UUID]) async throws {
+        try await write { context, now in
+            for article in try LibraryNames.articles(ids, in: context) where article.trashed != nil {
+                article.trashed = nil
+            }
+            try LocalChanges.record(in: context, at: now)
+        }
+    }
+
+    /// Deletes the articles in the trash for good (their `delete` operations were written when
+    /// they were trashed). Articles with an unresolved conflict stay until the writer decides.
+    public func emptyTrash() async throws -> EmptyTrashResult {
+        try await write { context, _ in
+            var result = EmptyTrashResult()
+            let trashed = FetchRequest<StoredArticle>(predicate: .isNotNil(\.trashed))
+            for article in try context.fetch(trashed) {
+                if article.syncState == .conflicted {
+                    result.kept += 1
+                } else {
+                    context.delete(article)
+                    result.deleted += 1
+                }
+            }
+            return result
+        }
+    }
+}
+
+/// What emptying the trash did.
+public struct EmptyTrashResult: Sendable, Hashable {
+    /// Articles deleted for good.
+    public var deleted = 0
+    /// Articles left in the trash because they have an unresolved conflict.
+    public var kept = 0
+}

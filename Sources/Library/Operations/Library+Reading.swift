@@ -1,0 +1,62 @@
+import Foundation
+import ObjectGraph
+
+/// Reading the library: values for the command line and for the app's background work.
+extension Library {
+    /// The article with this ID.
+    public func article(_ id: UUID) async throws -> ArticleSnapshot {
+        try await read { context in try LibraryNames.article(id, in: context).snapshot }
+    }
+
+    /// The articles the query selects, as light summaries (bodies and tags are not read).
+    public func articles(matching query: ArticleQuery) async throws -> [ArticleSummary] {
+        try await read { context in
+            try context.fetchDictionaries(query.fetchRequest, propertiesToFetch: ArticleSummary.properties)
+                .compactMap(ArticleSummary.init(row:))
+        }
+    }
+
+    /// How many articles the query selects.
+    public func count(matching query: ArticleQuery) async throws -> Int {
+        try await read { context in try context.count(for: query.fetchRequest) }
+    }
+
+    /// Every folder with the number of its articles outside the trash, by name.
+    public func folders() async throws -> [FolderSummary] {
+        try await read { context in
+            let folders = try context.fetch(FetchRequest<Folder>(sortDescriptors: [.ascending(\.name, order: .localized)]))
+            return try folders.map { folder in
+                let inFolder = FetchRequest<StoredArticle>(predicate: \.folder == folder && .isNil(\.trashed))
+                return FolderSummary(name: folder.name, articleCount: try context.count(for: inFolder))
+            }
+        }
+    }
+
+    /// Every tag name, by name.
+    public func tagNames() async throws -> [String] {
+        try await read { context in
+            try context.fetch(FetchRequest<Tag>(sortDescriptors: [.ascending(\.name, order: .localized)])).map(\.name)
+        }
+    }
+
+    /// The ID of the article whose ID is `text`, or begins with it (at least four hexadecimal
+    /// digits, case and dashes as in the ID's usual form), as the command line accepts IDs.
+    public func articleID(matching text: String) async throws -> UUID {
+        if let id = UUID(uuidString: text) {
+            _ = try await article(id)
+            return id
+        }
+        let prefix = text.lowercased()
+        guard prefix.count >= 4, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw LibraryError.noArticleMatching(text)
+        }
+        let matches = try await read { context in
+            try context.fetchDictionaries(FetchRequest<StoredArticle>(), propertiesToFetch: ["id"])
+                .compactMap { $0["id"] as? UUID }
+                .filter { $0.uuidString.lowercased().hasPrefix(prefix) }
+        }
+        guard let first = matches.first else { throw LibraryError.noArticleMatching(text) }
+        guard matches.count == 1 else { throw LibraryError.ambiguousArticleID(text, matches: matches.count) }
+        return first
+    }
+}

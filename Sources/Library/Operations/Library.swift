@@ -1,0 +1,108 @@
+import Foundation
+import ObjectGraph
+
+/// A writer's library on disk, and the operations a writer performs on it. The app and the
+/// command line share it.
+///
+///     let library = try Library(url: Library.defaultURL())
+///     let article = try await library.createArticle(ArticleContent(title: "Notes", body: "# Notes\n"))
+///     try await library.editArticle(article.id, body: "# Notes\n\nFirst line.\n")
+///     let found = try await library.articles(matching: ArticleQuery(searchText: "first"))
+///
+/// Every operation runs in a background context of its own and is one save: the articles it
+/// changes and their outbox operations commit together or not at all (``LocalChanges``). Results
+/// are values (snapshots, summaries, IDs), never managed objects. An operation whose save meets a
+/// concurrent change of the same rows (another process, the sync worker, the view context) is run
+/// again from a fresh read, a few times, before the conflict is thrown.
+///
+/// The app's user interface reads through ``viewContext`` (with ``ArticleQuery/fetchRequest`` for
+/// its lists) and saves the editor's own context after ``LocalChanges/record(in:at:alsoChanged:)``.
+public final class Library: Sendable {
+    /// The store file.
+    public let url: URL
+    /// The object graph over the store: the view context for the app, background contexts for work.
+    public let container: PersistentContainer
+
+    /// How many times an operation is run when its save conflicts with a concurrent change.
+    static let attempts = 5
+
+    /// Opens the library at `url`, creating it (and its folder) when it does not exist and
+    /// `createIfMissing` allows. Throws ``LibraryError/noLibrary(path:)`` for a missing library
+    /// otherwise, and ObjectGraph's classified `StoreError` for a file that cannot be opened (busy,
+    /// permission, incompatible schema, not a library, damaged); a file that fails to open is never
+    /// changed.
+    public init(url: URL, createIfMissing: Bool = true) throws {
+        let url = url.standardizedFileURL
+        if !FileManager.default.fileExists(atPath: url.path) {
+            guard createIfMissing else { throw LibraryError.noLibrary(path: url.path) }
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
+        self.url = url
+        container = try PersistentContainer(schema: LibrarySchema.current, store: .file(url))
+    }
+
+    /// Where a writer's library lives unless they say otherwise: `$XDG_DATA_HOME/quire/library.quire`,
+    /// or `~/.local/share/quire/library.quire` when `XDG_DATA_HOME` is unset, empty or relative (as
+    /// the XDG Base Directory specification asks).
+    public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        var dataHome: URL
+        if let value = environment["XDG_DATA_HOME"], value.hasPrefix("/") {
+            dataHome = URL(fileURLWithPath: value, isDirectory: true)
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            dataHome = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share", isDirectory: true)
+        }
+        dataHome.appendPathComponent("quire", isDirectory: true)
+        return dataHome.appendingPathComponent("library.quire")
+    }
+
+    /// The context of the app's user interface, on the main actor.
+    @MainActor public var viewContext: ManagedObjectContext { container.viewContext }
+
+    /// Runs `body` in a fresh background context and saves it; runs it again from a fresh read
+    /// when the save conflicts with a concurrent change (a row changed since it was read, or a
+    /// unique value taken meanwhile). `body` gets the moment of the operation.
+    func write<T: Sendable>(_ body: @escaping @Sendable (ManagedObjectContext, Date) throws -> T) async throws -> T {
+        var attempt = 1
+        while true {
+            let context = container.newBackgroundContext()
+            context.name = "library operation"
+            do {
+                return try await context.perform {
+                    let result = try body(context, Self.now())
+                    try context.save()
+                    return result
+                }
+            } catch ObjectGraphError.mergeConflicts(let conflicts) {
+                guard attempt < Self.attempts else { throw ObjectGraphError.mergeConflicts(conflicts) }
+                attempt += 1
+            } catch let error as ValidationError where error.issues.allSatisfy(\.isUniquenessConflict) {
+                // Another save took the same outbox sequence number or created the same folder or
+                // tag first; a fresh read sees it.
+                guard attempt < Self.attempts else { throw error }
+                attempt += 1
+            }
+        }
+    }
+
+    /// The current time as the store keeps times (seconds since 1970 in a double), so that a
+    /// snapshot made before the save equals the one read after it.
+    public static func now() -> Date {
+        Date(timeIntervalSince1970: Date().timeIntervalSince1970)
+    }
+
+    /// Runs `body` in a fresh background context, for reading.
+    func read<T: Sendable>(_ body: @escaping @Sendable (ManagedObjectContext) throws -> T) async throws -> T {
+        let context = container.newBackgroundContext()
+        context.name = "library read"
+        return try await context.perform { try body(context) }
+    }
+}
+
+extension ValidationError.Issue {
+    /// Whether the issue is a unique value another object holds.
+    var isUniquenessConflict: Bool {
+        if case .notUnique = reason { return true }
+        return false
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Why a library operation could not be carried out. Each case names what it is about.
+public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// There is no library at this path (and the caller did not ask to create one).
+    case noLibrary(path: String)
+    /// No article has this ID.
+    case articleNotFound(UUID)
+    /// No article's ID is or begins with this text.
+    case noArticleMatching(String)
+    /// More than one article's ID begins with this text.
+    case ambiguousArticleID(String, matches: Int)
+    /// No folder has this name.
+    case folderNotFound(String)
+    /// A folder with this name exists already.
+    case folderExists(String)
+    /// A folder or tag name that cannot be used.
+    case invalidName(kind: String, name: String, reason: String)
+    /// Article content the sync protocol cannot carry (a NUL character, a title too long).
+    case invalidContent(article: UUID, field: String, reason: String)
+    /// No conflict has this ID.
+    case conflictNotFound(UUID)
+    /// The conflict was resolved already.
+    case conflictAlreadyResolved(UUID)
+    /// The resolution does not fit the conflict (Restore Mine for a conflict without a deletion).
+    case resolutionNotApplicable(conflict: UUID, reason: String)
+    /// No recovered draft exists for this article.
+    case draftNotFound(article: UUID)
+
+    public var description: String {
+        switch self {
+        case .noLibrary(let path): return "there is no library at \(path)"
+        case .articleNotFound(let id): return "no article has the ID \(id.uuidString.lowercased())"
+        case .noArticleMatching(let text): return "no article's ID begins with '\(text)'"
+        case .ambiguousArticleID(let text, let matches): return "\(matches) articles have IDs beginning with '\(text)'; give more of the ID"
+        case .folderNotFound(let name): return "there is no folder named '\(name)'"
+        case .folderExists(let name): return "a folder named '\(name)' exists already"
+        case .invalidName(let kind, let name, let reason): return "the \(kind) name '\(name)' \(reason)"
+        case .invalidContent(let article, let field, let reason):
+            return "article \(article.uuidString.lowercased()): \(field) \(reason)"
+        case .conflictNotFound(let id): return "no conflict has the ID \(id.uuidString.lowercased())"
+        case .conflictAlreadyResolved(let id): return "conflict \(id.uuidString.lowercased()) is resolved already"
+        case .resolutionNotApplicable(let id, let reason): return "conflict \(id.uuidString.lowercased()): \(reason)"
+        case .draftNotFound(let article): return "no recovered draft for article \(article.uuidString.lowercased())"
+        }
+    }
+}

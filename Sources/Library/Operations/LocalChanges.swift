@@ -1,0 +1,135 @@
+import Foundation
+import ObjectGraph
+import SyncProtocol
+
+/// Turns the writer's changes to articles in a context into what the store keeps with them, so
+/// that the next save commits each changed article together with its outbox operation.
+///
+/// For every article inserted or changed in the context (and those in `alsoChanged`, whose
+/// synced content changed without a change of their own, such as the articles of a renamed
+/// folder), ``record(in:at:alsoChanged:)``:
+/// - refreshes the derived fields (sort title, excerpt, word count) when the title or body changed;
+/// - sets `updated` to now when the title, body or status changed and the caller did not set it
+///   (moving, tagging, starring and trashing do not reorder the list by date);
+/// - bumps `localRevision`, and marks a synced article modified;
+/// - writes its outbox operation: a `put` of the whole content, or a `delete` for an article moved
+///   to the trash (an article that stays in the trash gets none). When the article's latest
+///   operation was never sent (pending, no precondition, no lease) it is rewritten instead, exactly
+///   as SyncClient's coalescing would merge the two, so an hour of autosaves offline leaves one
+///   operation, not thousands.
+///
+/// Call it on the context's queue, then save the context. Every ``Library`` operation does; the
+/// editor does it before saving its draft context. If the save fails with a merge conflict (the
+/// sync worker took the pending operation meanwhile), refresh and record again: the operation is
+/// then written anew.
+public enum LocalChanges {
+    /// Records the context's article changes; returns how many articles were recorded.
+    @discardableResult
+    public static func record(
+        in context: ManagedObjectContext, at now: Date = Library.now(), alsoChanged: [StoredArticle] = []
+    ) throws -> Int {
+        var articles: [StoredArticle] = []
+        var seen = Set<ObjectIdentifier>()
+        for object in Array(context.insertedObjects) + Array(context.updatedObjects) + alsoChanged {
+            guard let article = object as? StoredArticle, !article.isDeleted,
+                  seen.insert(ObjectIdentifier(article)).inserted else { continue }
+            articles.append(article)
+        }
+        guard !articles.isEmpty else { return 0 }
+        // Sets have no order; this one makes operation sequences follow creation.
+        articles.sort { ($0.created, $0.id.uuidString) < ($1.created, $1.id.uuidString) }
+
+        var writer = try OperationWriter(context: context, now: now, articles: articles.filter { !$0.isInserted })
+        for article in articles {
+            let changed: Set<String> = article.isInserted ? [] : Set(article.changedValues().keys)
+            if article.isInserted || changed.contains("title") || changed.contains("body") { article.refreshDerivedFields() }
+            if !article.isInserted, !changed.contains("updated"), !changed.isDisjoint(with: ["title", "body", "status"]) {
+                article.updated = now
+            }
+            try checkSyncable(article)
+            article.localRevision += 1
+            // An article that stays in the trash needs no operation: the server holds its tombstone
+            // (or will), and restoring it sends everything.
+            if article.trashed != nil && !article.isInserted && !changed.contains("trashed") { continue }
+            if article.syncState == .synced { article.syncState = .modified }
+            writer.enqueue(for: article)
+        }
+        return articles.count
+    }
+
+    /// Refuses content the server would refuse for good, before it is saved.
+    static func checkSyncable(_ article: StoredArticle) throws {
+        if let violation = article.payload.violation() {
+            throw LibraryError.invalidContent(article: article.id, field: violation.field, reason: violation.reason)
+        }
+    }
+}
+
+/// Writes outbox operations for one recording: finds each article's latest operation and the next
+/// sequence number with one query each, however many articles change.
+struct OperationWriter {
+    private let context: ManagedObjectContext
+    private let now: Date
+    private var latest: [UUID: SyncOperation]
+    private var nextSequence: Int64
+
+    /// Reads the latest operation of each of `articles` (saved ones; new articles have none).
+    init(context: ManagedObjectContext, now: Date, articles: [StoredArticle]) throws {
+        self.context = context
+        self.now = now
+        latest = [:]
+        let ids = articles.map(\.id)
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = Array(ids[start..<min(ids.count, start + 500)])
+            let request = FetchRequest<SyncOperation>(predicate: .in(\.articleID, chunk), sortDescriptors: [.ascending(\.sequence)])
+            for operation in try context.fetch(request) { latest[operation.articleID] = operation }
+        }
+        let last = FetchRequest<SyncOperation>(sortDescriptors: [.descending(\.sequence)], fetchLimit: 1)
+        nextSequence = (try context.fetch(last).first?.sequence ?? 0) + 1
+    }
+
+    /// The article's current state as its outbox operation: the pending one rewritten, or a new one.
+    mutating func enqueue(for article: StoredArticle) {
+        let change: SyncOperationChange = article.trashed == nil ? .put : .delete
+        let payload = change == .put ? article.payload : nil
+        if let operation = latest[article.id], operation.state == .pending, operation.precondition == nil,
+           operation.leaseOwner == nil {
+            operation.change = change
+            operation.payload = payload
+            return
+        }
+        latest[article.id] = insert(article.id, change, payload, precondition: nil)
+    }
+
+    /// A new pending operation; a conflict resolution names the base it resolved against.
+    @discardableResult
+    mutating func insert(
+        _ articleID: UUID, _ change: SyncOperationChange, _ payload: ArticlePayload?, precondition: WriteBase?
+    ) -> SyncOperation {
+        let operation = SyncOperation(context: context)
+        operation.operationID = UUID().uuidString
+        operation.articleID = articleID
+        operation.sequence = nextSequence
+        nextSequence += 1
+        operation.change = change
+        operation.payload = payload
+        switch precondition {
+        case nil:
+            break
+        case .absent?:
+            operation.precondition = .absent
+        case .revision(let revision)?:
+            operation.precondition = .revision
+            operation.baseRevision = revision
+        }
+        operation.state = .pending
+        operation.created = now
+        return operation
+    }
+
+    /// The base a resolution's operation is sent against.
+    enum WriteBase {
+        case absent
+        case revision(Int64)
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import ObjectGraph
+
+extension StoredArticle {
+    /// Gives the article every field of `content` (only the values that differ are set): title,
+    /// body, status, favorite, and the folder and tags by name, found or created in the article's
+    /// context. For a local edit, ``LocalChanges/record(in:at:alsoChanged:)`` then does the rest;
+    /// for content pulled from the server, call ``refreshDerivedFields()`` after it.
+    public func setContent(_ content: ArticleContent, at now: Date = Library.now()) throws {
+        guard let context = managedObjectContext else { throw ObjectGraphError.objectDetached(objectID) }
+        if title != content.title { title = content.title }
+        if body != content.body { body = content.body }
+        if status != content.status { status = content.status }
+        if isFavorite != content.isFavorite { isFavorite = content.isFavorite }
+        let newFolder = try content.folder.map { try LibraryNames.folder(named: $0, creatingIn: context, at: now) }
+        if folder != newFolder { folder = newFolder }
+        let newTags = try Set(content.tags.map { try LibraryNames.tag(named: $0, creatingIn: context) })
+        if Set(tags) != newTags { tags = RelatedObjects(newTags) }
+    }
+
+    /// Recomputes what the list shows from the title and body: the sort title, the excerpt and the
+    /// word count (``ArticleText``).
+    public func refreshDerivedFields() {
+        sortTitle = ArticleText.sortKey(title)
+        (excerpt, wordCount) = ArticleText.summary(of: body)
+    }
+}

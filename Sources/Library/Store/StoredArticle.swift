@@ -1,0 +1,76 @@
+import Foundation
+import ObjectGraph
+import SyncProtocol
+
+/// An article as the library store keeps it: the `Article` entity.
+///
+/// (Named so because `Article` is SyncProtocol's wire type, which the sync client uses beside it.)
+///
+/// Change articles through ``Library``'s operations, or, in a context of your own (the editor's
+/// draft context), set the properties and call ``LocalChanges/record(in:at:alsoChanged:)`` before
+/// saving: it refreshes the derived fields and writes the outbox operation in the same save.
+public final class StoredArticle: ManagedObject {
+    /// The domain identifier, the same on every device and on the server.
+    @Attribute("id") public var id: UUID
+    /// One line of plain text.
+    @Attribute("title") public var title: String
+    /// The title folded for case- and accent-insensitive sorting; derived.
+    @Attribute("sortTitle") public var sortTitle: String
+    /// The Markdown text, exactly as typed.
+    @Attribute("body") public var body: String
+    /// The start of the body as plain text, for the list; derived.
+    @Attribute("excerpt") public var excerpt: String
+    /// Words in the body; derived.
+    @Attribute("wordCount") public var wordCount: Int
+    /// Whether the writer starred it.
+    @Attribute("favorite") public var isFavorite: Bool
+    /// When it was created.
+    @Attribute("created") public var created: Date
+    /// When its title, body or status last changed.
+    @Attribute("updated") public var updated: Date
+    /// Where it stands in the writer's workflow.
+    @Attribute("status") public var status: ArticleStatus
+    /// When it went to the trash; nil outside the trash.
+    @Attribute("trashed") public var trashed: Date?
+    /// The server revision its last synced state had; nil until the server acknowledged it.
+    @Attribute("serverRevision") public var serverRevision: Int64?
+    /// Bumped by every local save of the article.
+    @Attribute("localRevision") public var localRevision: Int64
+    /// How it stands against the server (the list's badge).
+    @Attribute("syncState") public var syncState: ArticleSyncState
+    /// The folder it is filed in.
+    @ToOne("folder") public var folder: Folder?
+    /// Its tags.
+    @ToMany("tags") public var tags: RelatedObjects<Tag>
+    /// The editor's unsaved text for it, if the app stopped before saving (at most one).
+    @ToMany("drafts") public var drafts: RelatedObjects<DraftRecovery>
+
+    /// Tag names sorted by folded name: the store keeps tags as a set, so this is their one order.
+    public var tagNames: [String] {
+        tags.map(\.name).sorted { lhs, rhs in
+            let (left, right) = (ArticleText.sortKey(lhs), ArticleText.sortKey(rhs))
+            return left != right ? left < right : lhs < rhs
+        }
+    }
+
+    /// What the writer edits, as a value.
+    public var content: ArticleContent {
+        ArticleContent(title: title, body: body, folder: folder?.name, tags: tagNames, status: status, isFavorite: isFavorite)
+    }
+
+    /// Everything about the article as a value that may leave the context.
+    public var snapshot: ArticleSnapshot {
+        ArticleSnapshot(
+            id: id, title: title, body: body, folder: folder?.name, tags: tagNames, status: status,
+            isFavorite: isFavorite, created: created, updated: updated, trashed: trashed,
+            serverRevision: serverRevision, localRevision: localRevision, syncState: syncState)
+    }
+
+    /// The content the server stores for it: what an outbox `put` sends.
+    public var payload: ArticlePayload {
+        ArticlePayload(title: title, body: body, folder: folder?.name, tags: tagNames, status: status, favorite: isFavorite)
+    }
+}
+
+extension ArticleStatus: AttributeValue {}
+extension ArticleSyncState: AttributeValue {}

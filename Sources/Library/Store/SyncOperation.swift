@@ -1,0 +1,94 @@
+import Foundation
+import ObjectGraph
+import SyncProtocol
+
+/// One operation of the outbox: a write of one article waiting for the server. The sync worker
+/// maps it to SyncClient's `OutboxEntry` and back, field for field:
+///
+/// | `OutboxEntry` | column |
+/// |---|---|
+/// | `id` (idempotency key) | ``operationID`` |
+/// | `articleID` | ``articleID`` (its `uuidString`) |
+/// | `sequence` | ``sequence`` |
+/// | `change` `.put(payload)` / `.delete` | ``change`` and ``payload`` |
+/// | `precondition` `nil` / `.absent` / `.revision(r)` | ``precondition`` and ``baseRevision`` |
+/// | `state.kind` | ``state`` |
+/// | attempt of `sending`, `waitingRetry`, `unknownOutcome`, `lookingUp` | ``attempt`` |
+/// | `next` / `nextLookup` | ``nextAttempt`` |
+/// | revision of `acknowledged(revision:)` | ``acknowledgedRevision`` |
+/// | the `RequestRejection` of `terminalFailure` | ``failure`` (its JSON) |
+///
+/// Local edits write `pending` operations (``LocalChanges``); everything after that is the sync
+/// worker's. The lease columns let one process claim an operation while it is on the wire.
+public final class SyncOperation: ManagedObject {
+    /// The operation ID, sent as `Idempotency-Key`: a UUID string, never changed.
+    @Attribute("operationID") public var operationID: String
+    /// The article written.
+    @Attribute("articleID") public var articleID: UUID
+    /// The position in the outbox: grows with every save.
+    @Attribute("sequence") public var sequence: Int64
+    /// Put or delete.
+    @Attribute("change") public var change: SyncOperationChange
+    /// The content a put sends; nil for a delete.
+    @CodableAttribute("payload") public var payload: ArticlePayload?
+    /// The precondition fixed at the first send; nil before it.
+    @Attribute("precondition") public var precondition: SyncOperationPrecondition?
+    /// The revision of a `revision` precondition.
+    @Attribute("baseRevision") public var baseRevision: Int64?
+    /// The name of the operation's state (SyncClient's `OperationState.Kind`).
+    @Attribute("state") public var state: SyncOperationState
+    /// Tries made so far, in the states that count them.
+    @Attribute("attempt") public var attempt: Int
+    /// When to retry (`waitingRetry`) or look the key up (`unknownOutcome`).
+    @Attribute("nextAttempt") public var nextAttempt: Date?
+    /// The revision an `acknowledged` operation produced (nil for a delete the server did not hold).
+    @Attribute("acknowledgedRevision") public var acknowledgedRevision: Int64?
+    /// The JSON of the refusal that made the operation a terminal failure.
+    @Attribute("failure") public var failure: String?
+    /// The process that holds the operation, while it does.
+    @Attribute("leaseOwner") public var leaseOwner: String?
+    /// When that hold expires.
+    @Attribute("leaseExpires") public var leaseExpires: Date?
+    /// When the edit was saved.
+    @Attribute("created") public var created: Date
+}
+
+/// What an outbox operation asks the server to do.
+public enum SyncOperationChange: String, Sendable, Hashable, CaseIterable, AttributeValue {
+    /// Replace the article's whole content (`PUT`).
+    case put
+    /// Delete it, leaving a tombstone (`DELETE`).
+    case delete
+}
+
+/// The kind of precondition an operation was first sent with.
+public enum SyncOperationPrecondition: String, Sendable, Hashable, CaseIterable, AttributeValue {
+    /// `If-None-Match: *`.
+    case absent
+    /// `If-Match` with ``SyncOperation/baseRevision``.
+    case revision
+}
+
+/// The states of an outbox operation, spelled as SyncClient's `OperationState.Kind` spells them
+/// (the two are compared by a test).
+public enum SyncOperationState: String, Sendable, Hashable, CaseIterable, AttributeValue {
+    /// Saved, never sent.
+    case pending
+    /// A send is on the wire.
+    case sending
+    /// Waiting to be sent again.
+    case waitingRetry
+    /// Sent, answer lost; waiting to look it up.
+    case unknownOutcome
+    /// A lookup is on the wire.
+    case lookingUp
+    /// The server holds the write.
+    case acknowledged
+    /// The server's version moved away; a ``Conflict`` holds both sides.
+    case conflicted
+    /// Refused for good.
+    case terminalFailure
+
+    /// Whether nothing more happens to the operation.
+    public var isFinal: Bool { self == .acknowledged || self == .conflicted || self == .terminalFailure }
+}

@@ -1,0 +1,43 @@
+/// The SQL of an entity's full-text index: an FTS5 table that takes its text from the entity's
+/// table (`content=`, `content_rowid=_pk`), and three triggers that keep it current inside every
+/// transaction that writes the table.
+///
+/// Only rows whose indexed text changed are re-indexed: an update of other columns (a favorite
+/// flag, a row version) leaves the index alone.
+enum FullTextLayout {
+    /// The FTS5 table of an entity: `og_fts_Entity`.
+    static func tableName(of entity: EntityModel) -> String { "og_fts_\(entity.name)" }
+
+    /// The quoted FTS5 table name for SQL.
+    static func table(of entity: EntityModel) -> String { SQL.quote(tableName(of: entity)) }
+
+    /// The tokenizer every index uses: words by Unicode class, case folded, diacritics removed.
+    static let tokenizer = "unicode61 remove_diacritics 2"
+
+    static func createStatements(for entity: EntityModel) -> [String] {
+        guard let index = entity.description.fullTextIndex else { return [] }
+        let fts = table(of: entity)
+        let name = tableName(of: entity)
+        let columns = index.attributes.map(SQL.quote)
+        let columnList = columns.joined(separator: ", ")
+        let newValues = index.attributes.map { "new.\(SQL.quote($0))" }.joined(separator: ", ")
+        let oldValues = index.attributes.map { "old.\(SQL.quote($0))" }.joined(separator: ", ")
+        let insertNew = "INSERT INTO \(fts) (rowid, \(columnList)) VALUES (new._pk, \(newValues));"
+        // The 'delete' command needs the text that was indexed, which the old row still holds.
+        let deleteOld = "INSERT INTO \(fts) (\(fts), rowid, \(columnList)) VALUES ('delete', old._pk, \(oldValues));"
+        let changed = index.attributes.map { "old.\(SQL.quote($0)) IS NOT new.\(SQL.quote($0))" }.joined(separator: " OR ")
+        let contentTable = entity.name.replacingOccurrences(of: "'", with: "''")
+        return [
+            """
+            CREATE VIRTUAL TABLE \(fts) USING fts5(\(columnList), \
+            content='\(contentTable)', content_rowid='_pk', tokenize='\(tokenizer)')
+            """,
+            "CREATE TRIGGER \(SQL.quote(name + "_insert")) AFTER INSERT ON \(entity.table) BEGIN \(insertNew) END",
+            "CREATE TRIGGER \(SQL.quote(name + "_delete")) AFTER DELETE ON \(entity.table) BEGIN \(deleteOld) END",
+            """
+            CREATE TRIGGER \(SQL.quote(name + "_update")) AFTER UPDATE OF \(columnList) ON \(entity.table) \
+            WHEN \(changed) BEGIN \(deleteOld) \(insertNew) END
+            """,
+        ]
+    }
+}

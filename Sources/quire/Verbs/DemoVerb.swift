@@ -1,0 +1,32 @@
+import Library
+
+/// `quire demo`: fills a library with realistic demo articles.
+struct DemoVerb: Verb {
+    static let name = "demo"
+    static let summary = "Add realistic demo articles to a library (created if missing)"
+    static let usage = "[--library PATH] --articles N [--seed N]"
+
+    let library: LibraryOption
+    let count: Int
+    let seed: UInt64
+
+    init(arguments: inout VerbArguments) throws(CommandLineError) {
+        library = try LibraryOption(arguments: &arguments)
+        guard let text = try arguments.option("--articles") else { throw .missingArgument("--articles") }
+        guard let count = Int(text), count > 0, count <= 10_000_000 else {
+            throw .invalidValue(option: "--articles", value: text, expected: "a number from 1 to 10000000")
+        }
+        self.count = count
+        let seedText = try arguments.option("--seed") ?? "1"
+        guard let seed = UInt64(seedText) else { throw .invalidValue(option: "--seed", value: seedText, expected: "a whole number") }
+        self.seed = seed
+    }
+
+    func run() async throws {
+        let library = try library.open(creatingIfMissing: true)
+        let added = try await library.addDemoArticles(count: count, seed: seed)
+        let present = count - added
+        let note = present == 0 ? "" : " (\(present) were there already; --seed gives other articles)"
+        print("Added \(added) demo articles to \(library.url.path)\(note)")
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Library
+
+/// `quire export`: articles to Markdown, HTML, PDF or a JSON archive.
+struct ExportVerb: Verb {
+    static let name = "export"
+    static let summary = "Export articles as Markdown, HTML, PDF or a JSON archive"
+    static let usage = """
+        [--library PATH] --format md|html|pdf|json [--scope selected:ID,...|folder:NAME|drafts|unsynced|all] \
+        [--combined] --out PATH [--force]
+        """
+
+    /// The formats by the name the command line gives them.
+    enum Format: String, CaseIterable {
+        case md, html, pdf, json
+    }
+
+    let library: LibraryOption
+    let format: Format
+    let scope: ExportScope
+    let isCombined: Bool
+    let destination: URL
+    let overwrites: Bool
+
+    init(arguments: inout VerbArguments) throws(CommandLineError) {
+        library = try LibraryOption(arguments: &arguments)
+        guard let formatName = try arguments.option("--format") else { throw .missingArgument("--format") }
+        guard let format = Format(rawValue: formatName) else {
+            throw .invalidValue(option: "--format", value: formatName, expected: "md, html, pdf or json")
+        }
+        self.format = format
+        let scopeText = try arguments.option("--scope") ?? "all"
+        guard let scope = ExportScope(argument: scopeText) else {
+            throw .invalidValue(option: "--scope", value: scopeText, expected: "selected:ID,..., folder:NAME, drafts, unsynced or all")
+        }
+        self.scope = scope
+        isCombined = arguments.flag("--combined")
+        if isCombined && (format == .md || format == .json) {
+            throw .invalidValue(option: "--format", value: format.rawValue, expected: "html or pdf, which --combined needs")
+        }
+        guard let out = try arguments.option("--out") else { throw .missingArgument("--out") }
+        guard !out.isEmpty else { throw .invalidValue(option: "--out", value: out, expected: "a path") }
+        destination = URL(fileURLWithPath: out)
+        overwrites = arguments.flag("--force")
+    }
+
+    func run() async throws {
+        let library = try library.open()
+        let layout: ExportLayout = isCombined ? .combined(title: title) : .filePerArticle
+        let exportFormat: ExportFormat
+        switch format {
+        case .md: exportFormat = .markdown
+        case .html: exportFormat = .html(layout)
+        case .pdf: exportFormat = .pdf(layout)
+        case .json: exportFormat = .jsonArchive(try await library.archiveOptions())
+        }
+        let job = ExportJob(format: exportFormat, destination: destination, overwritesExisting: overwrites)
+        let result: ExportResult
+        do {
+            result = try await library.export(scope, with: job, progress: VerbOutput.progress("Exporting"))
+        } catch ExportError.destinationExists(let path) {
+            throw ExportVerbError.destinationExists(path)
+        }
+        let noun = result.articleCount == 1 ? "article" : "articles"
+        print("Exported \(result.articleCount) \(noun) to \(destination.standardizedFileURL.path)")
+    }
+
+    /// The heading of a combined document.
+    private var title: String {
+        switch scope {
+        case .selected: "Selected articles"
+        case .folder(let name): name
+        case .drafts: "Drafts"
+        case .unsynced: "Unsynced articles"
+        case .library: "Library"
+        }
+    }
+}
+
+/// Why `quire export` stopped, in the command line's words.
+enum ExportVerbError: Error, CustomStringConvertible {
+    /// A file the export would write exists and `--force` was not given.
+    case destinationExists(String)
+
+    var description: String {
+        switch self {
+        case .destinationExists(let path): "\(path) already exists (add --force to replace it)"
+        }
+    }
+}

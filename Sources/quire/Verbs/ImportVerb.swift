@@ -1,0 +1,55 @@
+import Foundation
+import Library
+
+/// `quire import`: Markdown files, folders of them and JSON archives, as local edits.
+struct ImportVerb: Verb {
+    static let name = "import"
+    static let summary = "Import Markdown files or folders and JSON archives (created if missing)"
+    static let usage = "[--library PATH] [--on-existing skip|replace|copy] PATH..."
+
+    let library: LibraryOption
+    let policy: ExistingArticlePolicy
+    let paths: [URL]
+
+    init(arguments: inout VerbArguments) throws(CommandLineError) {
+        library = try LibraryOption(arguments: &arguments)
+        let policyName = try arguments.option("--on-existing") ?? "skip"
+        guard let policy = ExistingArticlePolicy(rawValue: policyName) else {
+            throw .invalidValue(option: "--on-existing", value: policyName, expected: "skip, replace or copy")
+        }
+        self.policy = policy
+        var paths = [URL(fileURLWithPath: try arguments.positional("PATH"))]
+        while let path = arguments.positional() { paths.append(URL(fileURLWithPath: path)) }
+        self.paths = paths
+    }
+
+    func run() async throws {
+        for path in paths where !FileManager.default.fileExists(atPath: path.path) {
+            throw ImportVerbError.missing(path.path)
+        }
+        let library = try library.open(creatingIfMissing: true)
+        let scan = try await ImportScan.read(paths)
+        let plan = ImportPlan(scan: scan, library: try await library.importContents(for: scan), onExisting: policy)
+        try await library.apply(plan)
+        let summary = plan.summary
+        print("Imported \(summary.created) new, \(summary.replaced) replaced, \(summary.copied) copied; "
+            + "\(summary.skipped) skipped, \(summary.unchanged) unchanged")
+        for failure in plan.failures { VerbRunner.printError("quire import: \(failure)") }
+        if !plan.failures.isEmpty { throw ImportVerbError.failures(plan.failures.count) }
+    }
+}
+
+/// Why `quire import` failed as a whole.
+enum ImportVerbError: Error, CustomStringConvertible {
+    /// A path the writer named does not exist.
+    case missing(String)
+    /// Some files could not be imported (the others were).
+    case failures(Int)
+
+    var description: String {
+        switch self {
+        case .missing(let path): "\(path) does not exist"
+        case .failures(let count): "\(count) \(count == 1 ? "file" : "files") could not be imported (the others were)"
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import Library
+
+/// `quire new`: a new article, its body from a file or standard input; prints its ID.
+struct NewVerb: Verb {
+    static let name = "new"
+    static let summary = "Create an article and print its ID"
+    static let usage = "[--library PATH] --title TITLE [--body-file FILE|-] [--folder NAME]"
+
+    let library: LibraryOption
+    let title: String
+    let bodyFile: String?
+    let folder: String?
+
+    init(arguments: inout VerbArguments) throws(CommandLineError) {
+        library = try LibraryOption(arguments: &arguments)
+        guard let title = try arguments.option("--title") else { throw .missingArgument("--title") }
+        self.title = title
+        bodyFile = try arguments.option("--body-file")
+        folder = try arguments.option("--folder")
+    }
+
+    func run() async throws {
+        let body = try bodyFile.map { try TextInput.read($0, option: "--body-file") } ?? ""
+        let library = try library.open(creatingIfMissing: true)
+        let article = try await library.createArticle(ArticleContent(title: title, body: body, folder: folder))
+        print(article.id.uuidString.lowercased())
+    }
+}

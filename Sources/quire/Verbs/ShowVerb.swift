@@ -1,0 +1,43 @@
+import Foundation
+import Library
+
+/// `quire show ID`: one article, its fields and its Markdown.
+struct ShowVerb: Verb {
+    static let name = "show"
+    static let summary = "Show an article (ID or the start of one)"
+    static let usage = "[--library PATH] [--json] ID"
+
+    let library: LibraryOption
+    let articleID: String
+    let emitsJSON: Bool
+
+    init(arguments: inout VerbArguments) throws(CommandLineError) {
+        library = try LibraryOption(arguments: &arguments)
+        emitsJSON = arguments.flag("--json")
+        articleID = try arguments.positional("ID")
+    }
+
+    func run() async throws {
+        let library = try library.open()
+        let article = try await library.article(try await library.articleID(matching: articleID))
+        if emitsJSON {
+            try VerbOutput.printJSON(ArchivedArticle(article, includingSync: true))
+            return
+        }
+        var lines = [
+            article.title.isEmpty ? "(untitled)" : article.title,
+            "ID:       \(article.id.uuidString.lowercased())",
+            "Folder:   \(article.folder ?? "—")",
+            "Tags:     \(article.tags.isEmpty ? "—" : article.tags.joined(separator: ", "))",
+            "Status:   \(article.status.rawValue)\(article.isFavorite ? ", favorite" : "")",
+            "Created:  \(VerbOutput.date(article.created))",
+            "Updated:  \(VerbOutput.date(article.updated))",
+        ]
+        if let trashed = article.trashed { lines.append("Trashed:  \(VerbOutput.date(trashed))") }
+        let revision = article.serverRevision.map { ", server revision \($0)" } ?? ""
+        lines.append("Sync:     \(article.syncState.rawValue)\(revision)")
+        let ending = article.body.hasSuffix("\n") || article.body.isEmpty ? "" : "\n"
+        let text = lines.joined(separator: "\n") + "\n\n" + article.body + ending
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}

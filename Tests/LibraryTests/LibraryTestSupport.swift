@@ -1,0 +1,50 @@
+import Foundation
+import ObjectGraph
+import SyncProtocol
+@testable import Library
+
+/// A library in a temporary folder, for one test.
+struct TemporaryLibrary {
+    let folder: TemporaryFolder
+    let library: Library
+
+    init() throws {
+        folder = try TemporaryFolder()
+        library = try Library(url: folder.appending("library.quire"))
+    }
+
+    /// Runs `body` in a background context of the library, for looking at rows directly.
+    func inspect<T>(_ body: (ManagedObjectContext) throws -> T) throws -> T {
+        let context = library.container.newBackgroundContext()
+        return try context.performAndWait { try body(context) }
+    }
+
+    /// The outbox, in sequence order, as values.
+    func outbox() throws -> [OutboxRow] {
+        try inspect { context in
+            try context.fetch(FetchRequest<SyncOperation>(sortDescriptors: [.ascending(\.sequence)])).map(OutboxRow.init)
+        }
+    }
+
+    /// The outbox operations of one article.
+    func outbox(of id: UUID) throws -> [OutboxRow] { try outbox().filter { $0.articleID == id } }
+}
+
+/// An outbox row as a value, for comparing.
+struct OutboxRow: Hashable {
+    var operationID: String
+    var articleID: UUID
+    var sequence: Int64
+    var change: SyncOperationChange
+    var payload: ArticlePayload?
+    var state: SyncOperationState
+
+    init(_ operation: SyncOperation) {
+        operationID = operation.operationID
+        articleID = operation.articleID
+        sequence = operation.sequence
+        change = operation.change
+        payload = operation.payload
+        state = operation.state
+    }
+}

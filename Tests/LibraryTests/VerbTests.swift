@@ -1,0 +1,287 @@
+import Foundation
+import Testing
+@testable import Library
+
+/// Every library verb end to end: the built `quire` executable run as a process on a temporary
+/// library, its output, files and exit status checked.
+@Suite struct VerbTests {
+    /// What one run of `quire` did.
+    struct Run {
+        let status: Int32
+        let output: String
+        let error: String
+    }
+
+    /// The `quire` built beside the tests.
+    static let executable: URL? = {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("quire")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        return nil
+    }()
+
+    /// Runs `quire ARGUMENTS` with the library option and, optionally, standard input.
+    func quire(_ arguments: [String], library: URL? = nil, input: String? = nil) throws -> Run {
+        let process = Process()
+        guard let executable = Self.executable else { throw VerbTestError(message: "quire is not built beside the tests") }
+        process.executableURL = executable
+        process.arguments = arguments + (library.map { ["--library", $0.path] } ?? [])
+        // Keep the writer's own library out of reach, whatever the test forgets.
+        let home = FileManager.default.temporaryDirectory.path + "/quire-verb-tests-home"
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": home, "TZ": "UTC"]) { $1 }
+        let output = Pipe()
+        let error = Pipe()
+        let inputPipe = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
+        try process.run()
+        if let input {
+            inputPipe.fileHandleForWriting.write(Data(input.utf8))
+            try inputPipe.fileHandleForWriting.close()
+        }
+        // Read both pipes to the end before waiting, so that neither can fill up.
+        let errorData = ErrorBuffer()
+        let reading = DispatchGroup()
+        reading.enter()
+        DispatchQueue.global().async {
+            errorData.data = error.fileHandleForReading.readDataToEndOfFile()
+            reading.leave()
+        }
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        reading.wait()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            error: String(decoding: errorData.data, as: UTF8.self))
+    }
+
+    /// A library with a few known articles, made through the verbs.
+    private func library() throws -> (TemporaryFolder, URL, [String]) {
+        let folder = try TemporaryFolder()
+        let url = folder.appending("library.quire")
+        var ids: [String] = []
+        for (title, folderName) in [("Swift on Linux", "Tech"), ("Café notes", "Essays"), ("Grocery list", nil)] as [(String, String?)] {
+            let body = folder.appending("body.md")
+            try "# \(title)\n\nSome text about \(title.lowercased()).\n".write(to: body, atomically: true, encoding: .utf8)
+            let run = try quire(["new", "--title", title, "--body-file", body.path] + (folderName.map { ["--folder", $0] } ?? []), library: url)
+            #expect(run.status == 0, "\(run.error)")
+            ids.append(run.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        return (folder, url, ids)
+    }
+
+    @Test func newPrintsTheIDAndReadsStandardInput() throws {
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let url = folder.appending("fresh/library.quire")
+        let run = try quire(["new", "--title", "From stdin", "--body-file", "-"], library: url, input: "line one\r\nline two\n")
+        #expect(run.status == 0, "\(run.error)")
+        let id = try #require(UUID(uuidString: run.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let show = try quire(["show", "--json", id.uuidString], library: url)
+        let article = try LibraryArchive.makeDecoder().decode(ArchivedArticle.self, from: Data(show.output.utf8))
+        #expect(article.title == "From stdin")
+        #expect(article.body == "line one\r\nline two\n", "the body is stored exactly")
+        #expect(article.sync?.state == .localOnly)
+    }
+
+    @Test func listShowsFoldersSearchesAndTrash() throws {
+        let (folder, url, ids) = try library()
+        defer { withExtendedLifetime(folder) {} }
+        let all = try quire(["list"], library: url)
+        #expect(all.status == 0, "\(all.error)")
+        #expect(all.output.split(separator: "\n").count == 3)
+        #expect(all.output.contains("Swift on Linux  [Tech]"))
+
+        let json = try quire(["list", "--json"], library: url)
+        let listed = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]]
+        #expect(Set(listed?.compactMap { $0["id"] as? String } ?? []) == Set(ids))
+        #expect(listed?.first { $0["title"] as? String == "Café notes" }?["folder"] as? String == "Essays")
+
+        #expect(try quire(["list", "--folder", "Tech"], library: url).output.contains("Swift on Linux"))
+        #expect(try quire(["list", "--folder", "Tech"], library: url).output.split(separator: "\n").count == 1)
+        let search = try quire(["list", "--search", "cafe"], library: url)
+        #expect(search.output.split(separator: "\n").map { String($0.prefix(36)) } == [ids[1]])
+
+        #expect(try quire(["trash", String(ids[2].prefix(8))], library: url).status == 0)
+        #expect(try quire(["list"], library: url).output.split(separator: "\n").count == 2)
+        #expect(try quire(["list", "--trash"], library: url).output.contains("Grocery list"))
+
+        let missing = try quire(["list", "--folder", "Nowhere"], library: url)
+        #expect(missing.status == 1)
+        #expect(missing.error == "quire list: there is no folder named 'Nowhere'\n")
+    }
+
+    @Test func showAndEdit() throws {
+        let (folder, url, ids) = try library()
+        defer { withExtendedLifetime(folder) {} }
+        let show = try quire(["show", ids[0]], library: url)
+        #expect(show.status == 0)
+        #expect(show.output.hasPrefix("Swift on Linux\nID:       \(ids[0])\nFolder:   Tech\n"))
+        #expect(show.output.hasSuffix("\n# Swift on Linux\n\nSome text about swift on linux.\n"))
+
+        let body = folder.appending("new-body.md")
+        try "Rewritten.\n".write(to: body, atomically: true, encoding: .utf8)
+        let edit = try quire(["edit", ids[0], "--title", "Swift everywhere", "--body-file", body.path], library: url)
+        #expect(edit.status == 0, "\(edit.error)")
+        let json = try quire(["show", ids[0], "--json"], library: url)
+        let article = try LibraryArchive.makeDecoder().decode(ArchivedArticle.self, from: Data(json.output.utf8))
+        #expect(article.title == "Swift everywhere")
+        #expect(article.body == "Rewritten.\n")
+        #expect(article.sync?.localRevision == 2)
+        #expect(try quire(["list", "--search", "rewritten"], library: url).output.contains("Swift everywhere"))
+    }
+
+    @Test func badInputExitsWithOneClearLine() throws {
+        let (folder, url, _) = try library()
+        defer { withExtendedLifetime(folder) {} }
+        let cases: [([String], Int32, String)] = [
+            (["show", "ffffffff"], 1, "quire show: no article's ID begins with 'ffffffff'"),
+            (["show", "12"], 1, "quire show: no article's ID begins with '12'"),
+            (["edit", "ffffffff-0000-4000-8000-000000000000", "--title", "x"], 1,
+             "quire edit: no article has the ID ffffffff-0000-4000-8000-000000000000"),
+            (["edit", "ffffffff"], 64, "quire edit: --title or --body-file is missing"),
+            (["new"], 64, "quire new: --title is missing"),
+            (["new", "--title", "x", "--body-file", folder.appending("missing.md").path], 1,
+             "quire new: cannot read --body-file \(folder.appending("missing.md").path): No such file or directory"),
+            (["demo", "--articles", "lots"], 64, "quire demo: --articles 'lots' is not a number from 1 to 10000000"),
+            (["export", "--format", "docx", "--out", "x"], 64, "quire export: --format 'docx' is not md, html, pdf or json"),
+            (["export", "--format", "md", "--scope", "everything", "--out", "x"], 64,
+             "quire export: --scope 'everything' is not selected:ID,..., folder:NAME, drafts, unsynced or all"),
+            (["import", "--on-existing", "merge", "x"], 64, "quire import: --on-existing 'merge' is not skip, replace or copy"),
+            (["list", "--colour"], 64, "quire list: unknown option '--colour'"),
+        ]
+        for (arguments, status, message) in cases {
+            let run = try quire(arguments, library: url)
+            #expect(run.status == status, "\(arguments): \(run.error)")
+            #expect(run.error.split(separator: "\n").first.map(String.init) == message, "\(arguments)")
+        }
+        let missingLibrary = try quire(["list"], library: folder.appending("none.quire"))
+        #expect(missingLibrary.status == 1)
+        #expect(missingLibrary.error == "quire list: there is no library at \(folder.appending("none.quire").path)\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.appending("none.quire").path), "reading never creates a library")
+
+        let binary = folder.appending("binary.md")
+        try Data([0xFF, 0xFE, 0x00]).write(to: binary)
+        let notText = try quire(["new", "--title", "x", "--body-file", binary.path], library: url)
+        #expect(notText.error == "quire new: --body-file \(binary.path) is not UTF-8 text\n")
+    }
+
+    @Test func foldersCountArticles() throws {
+        let (folder, url, ids) = try library()
+        defer { withExtendedLifetime(folder) {} }
+        #expect(try quire(["trash", ids[0]], library: url).status == 0)
+        let text = try quire(["folders"], library: url)
+        #expect(text.output == "     1  Essays\n     0  Tech\n")
+        let json = try quire(["folders", "--json"], library: url)
+        let folders = try JSONDecoder().decode([FolderSummary].self, from: Data(json.output.utf8))
+        #expect(folders == [FolderSummary(name: "Essays", articleCount: 1), FolderSummary(name: "Tech", articleCount: 0)])
+    }
+
+    @Test func demoFillsALibrary() async throws {
+        let folder = try TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let url = folder.appending("demo.quire")
+        let run = try quire(["demo", "--articles", "60"], library: url)
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.output == "Added 60 demo articles to \(url.path)\n")
+        let library = try Library(url: url, createIfMissing: false)
+        let total = try await library.count(matching: ArticleQuery()) + (try await library.count(matching: ArticleQuery(filter: .trash)))
+        #expect(total == 60)
+        #expect(try await library.folders().count == DemoLibrary.folders.count)
+    }
+
+    @Test func exportWritesEveryFormat() throws {
+        let (folder, url, ids) = try library()
+        defer { withExtendedLifetime(folder) {} }
+        let markdown = try quire(["export", "--format", "md", "--out", folder.appending("md").path], library: url)
+        #expect(markdown.output == "Exported 3 articles to \(folder.appending("md").path)\n")
+        #expect(try folder.contents(of: folder.appending("md")).filter { $0.hasSuffix(".md") }.count == 3)
+
+        let again = try quire(["export", "--format", "md", "--out", folder.appending("md").path], library: url)
+        #expect(again.status == 1)
+        #expect(again.error.hasSuffix("already exists (add --force to replace it)\n"))
+        #expect(try quire(["export", "--format", "md", "--force", "--out", folder.appending("md").path], library: url).status == 0)
+
+        let html = try quire(["export", "--format", "html", "--scope", "folder:Tech", "--out", folder.appending("html").path], library: url)
+        #expect(html.output == "Exported 1 article to \(folder.appending("html").path)\n")
+        let page = try String(contentsOf: folder.appending("html/Swift on Linux.html"), encoding: .utf8)
+        #expect(page.contains("<h1>Swift on Linux</h1>"))
+
+        let combined = folder.appending("all.html")
+        #expect(try quire(["export", "--format", "html", "--combined", "--out", combined.path], library: url).status == 0)
+        #expect(try String(contentsOf: combined, encoding: .utf8).contains("Café notes"))
+
+        let pdf = folder.appending("selected.pdf")
+        let selected = "selected:\(ids[1]),\(ids[0])"
+        #expect(try quire(["export", "--format", "pdf", "--combined", "--scope", selected, "--out", pdf.path], library: url).status == 0)
+        #expect(try Data(contentsOf: pdf).prefix(5) == Data("%PDF-".utf8))
+
+        let archive = folder.appending("library.json")
+        #expect(try quire(["export", "--format", "json", "--out", archive.path], library: url).status == 0)
+        let decoded = try LibraryArchive.read(from: Data(contentsOf: archive), path: archive.path)
+        #expect(Set(decoded.articles.map { $0.id.uuidString.lowercased() }) == Set(ids))
+        #expect(decoded.folders.sorted() == ["Essays", "Tech"])
+    }
+
+    @Test func importBringsBackWhatExportWrote() throws {
+        let (folder, url, ids) = try library()
+        defer { withExtendedLifetime(folder) {} }
+        let archive = folder.appending("library.json")
+        #expect(try quire(["export", "--format", "json", "--out", archive.path], library: url).status == 0)
+        let markdown = folder.appending("md")
+        #expect(try quire(["export", "--format", "md", "--out", markdown.path], library: url).status == 0)
+
+        let target = folder.appending("target.quire")
+        let first = try quire(["import", archive.path], library: target)
+        #expect(first.status == 0, "\(first.error)")
+        #expect(first.output == "Imported 3 new, 0 replaced, 0 copied; 0 skipped, 0 unchanged\n")
+        #expect(Set(try quire(["list", "--json"], library: target).output.matches(of: /"id":"([0-9a-f-]+)"/).map { String($0.1) }) == Set(ids))
+
+        #expect(try quire(["edit", ids[0], "--title", "Changed here"], library: target).status == 0)
+        let skipped = try quire(["import", markdown.path], library: target)
+        #expect(skipped.output == "Imported 0 new, 0 replaced, 0 copied; 1 skipped, 2 unchanged\n")
+        let replaced = try quire(["import", "--on-existing", "replace", markdown.path], library: target)
+        #expect(replaced.output == "Imported 0 new, 1 replaced, 0 copied; 0 skipped, 2 unchanged\n")
+        #expect(try quire(["show", ids[0]], library: target).output.hasPrefix("Swift on Linux\n"))
+        #expect(try quire(["edit", ids[0], "--title", "Changed again"], library: target).status == 0)
+        let copied = try quire(["import", "--on-existing", "copy", markdown.path], library: target)
+        #expect(copied.output == "Imported 0 new, 0 replaced, 1 copied; 0 skipped, 2 unchanged\n")
+        #expect(try quire(["list"], library: target).output.split(separator: "\n").count == 4)
+
+        let bad = folder.appending("bad.json")
+        try "{\"format\": \"something else\"}".write(to: bad, atomically: true, encoding: .utf8)
+        let partly = try quire(["import", bad.path, archive.path], library: folder.appending("third.quire"))
+        #expect(partly.status == 1)
+        #expect(partly.output == "Imported 3 new, 0 replaced, 0 copied; 0 skipped, 0 unchanged\n")
+        #expect(partly.error == "quire import: \(bad.path): not a Quire archive\nquire import: 1 file could not be imported (the others were)\n")
+        let missing = try quire(["import", folder.appending("nothing").path], library: target)
+        #expect(missing.error == "quire import: \(folder.appending("nothing").path) does not exist\n")
+    }
+
+    @Test func helpListsTheLibraryVerbs() throws {
+        let help = try quire(["--help"])
+        for verb in ["list", "show", "new", "edit", "trash", "folders", "demo", "export", "import"] {
+            #expect(help.output.contains("\n  \(verb) "), "\(verb)")
+            let usage = try quire(["help", verb])
+            #expect(usage.status == 0)
+            #expect(usage.output.hasPrefix("Usage: quire \(verb) "))
+        }
+    }
+}
+
+/// Standard error, collected on another thread.
+private final class ErrorBuffer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored = Data()
+
+    var data: Data {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+struct VerbTestError: Error { let message: String }
