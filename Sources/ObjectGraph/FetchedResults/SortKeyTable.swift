@@ -1,0 +1,124 @@
+/// The rows of a fetched-results controller as it orders them: per slot, the row's key and its
+/// sort-key values (one ``SortKeyColumn`` per sort descriptor), and the slot of each key.
+///
+/// A row's order is its sort keys, then its store order: saved rows by primary key, unsaved ones
+/// after every saved one in the order they were inserted, as a fetch orders them. Rows are
+/// compared by slot, so a row being placed is first given a slot of its own (which is not yet
+/// found by its key until ``index(_:)``); a row whose values change gets a new slot, and its old
+/// slot keeps the values it was placed with until it is released.
+final class SortKeyTable {
+    /// The key of each slot; 0 for a slot that is free.
+    private(set) var keys: [Int64] = []
+    private(set) var columns: [SortKeyColumn]
+    private var freeSlots: [Int32] = []
+    private var slots = SlotIndex()
+
+    init(columns: [SortKeyColumn]) {
+        precondition(!columns.isEmpty, "a controller's rows have at least one sort key")
+        self.columns = columns
+    }
+
+    /// The number of rows found by key.
+    var count: Int { slots.count }
+
+    func reserveCapacity(_ count: Int) {
+        keys.reserveCapacity(count)
+        for column in columns.indices { columns[column].reserveCapacity(count) }
+        slots = SlotIndex(capacity: count)
+    }
+
+    // MARK: Rows
+
+    /// The slot of the row with `key`, or nil.
+    @inline(__always)
+    func slot(forKey key: Int64) -> Int32? {
+        slots.slot(for: key, keys: keys)
+    }
+
+    @inline(__always)
+    func key(of slot: Int32) -> Int64 {
+        keys[Int(slot)]
+    }
+
+    /// A new row from the statement's current row: the key in column 0, the sort-key values after
+    /// it. Found by its key at once.
+    @inline(__always)
+    func appendRow(from statement: Statement) -> Int32 {
+        let slot = Int32(keys.count)
+        keys.append(statement.int64(0))
+        for column in columns.indices { columns[column].append(from: statement, column: Int32(column + 1)) }
+        slots.insert(slot, keys: keys)
+        return slot
+    }
+
+    /// A slot holding `key` and `values` (one per sort key), not yet found by its key.
+    func makeSlot(key: Int64, values: [PrimitiveValue]) -> Int32 {
+        let slot = newSlot(key: key)
+        for column in columns.indices { columns[column].set(values[column], at: Int(slot)) }
+        return slot
+    }
+
+    /// A slot holding `key` and the values of `source`, not yet found by its key.
+    func makeSlot(key: Int64, copying source: Int32) -> Int32 {
+        let slot = newSlot(key: key)
+        for column in columns.indices { columns[column].copy(from: Int(source), to: Int(slot)) }
+        return slot
+    }
+
+    private func newSlot(key: Int64) -> Int32 {
+        precondition(key != 0, "0 is no object's key")
+        if let slot = freeSlots.popLast() {
+            keys[Int(slot)] = key
+            return slot
+        }
+        keys.append(key)
+        return Int32(keys.count - 1)
+    }
+
+    /// Makes `slot` the one found by its key (replacing the slot found before, if any).
+    func index(_ slot: Int32) {
+        slots.insert(slot, keys: keys)
+    }
+
+    /// Frees `slot`, which stops being found by its key if it was.
+    func release(_ slot: Int32) {
+        let key = keys[Int(slot)]
+        if slots.slot(for: key, keys: keys) == slot { slots.remove(key, keys: keys) }
+        for column in columns.indices { columns[column].release(at: Int(slot)) }
+        keys[Int(slot)] = 0
+        freeSlots.append(slot)
+    }
+
+    // MARK: Order
+
+    /// How row `lhs` orders against row `rhs`: by sort keys, then by store order. 0 only for rows
+    /// with the same key and values.
+    @inline(__always)
+    func compare(_ lhs: Int32, _ rhs: Int32) -> Int {
+        for column in columns.indices {
+            let order = columns[column].compare(Int(lhs), Int(rhs))
+            if order != 0 { return order }
+        }
+        let left = Self.storeRank(keys[Int(lhs)])
+        let right = Self.storeRank(keys[Int(rhs)])
+        return left < right ? -1 : (left > right ? 1 : 0)
+    }
+
+    /// How the first sort key of row `lhs` orders against that of `rhs`: what sections group by.
+    @inline(__always)
+    func compareFirstKey(_ lhs: Int32, _ rhs: Int32) -> Int {
+        columns[0].compare(Int(lhs), Int(rhs))
+    }
+
+    /// Saved rows by primary key, then unsaved ones in the order they were inserted (temporary
+    /// keys count down from -1), as `PredicateEvaluator.storeRank` orders objects.
+    @inline(__always)
+    static func storeRank(_ key: Int64) -> UInt64 {
+        key > 0 ? UInt64(key) : UInt64(Int64.max) + UInt64(-key)
+    }
+
+    /// The value of sort key `column` of row `slot`.
+    func value(of slot: Int32, column: Int) -> PrimitiveValue {
+        columns[column].value(at: Int(slot))
+    }
+}
