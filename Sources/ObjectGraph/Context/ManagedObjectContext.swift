@@ -109,6 +109,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var pendingUpdates: [ManagedObject] = []
     /// Objects deleted since the last save.
     var pendingDeletes: [ManagedObject] = []
+    /// Changed objects whose rows a merge found changed or deleted elsewhere: their committed
+    /// values are out of date, so `rollback()` turns them into faults instead of restoring them.
+    var mergedOverChanges: [ManagedObject] = []
     /// Store failures met by typed property accessors, which cannot throw; `save()` throws the first
     /// so that a change that could not be applied is never silently lost.
     var deferredFailures: [any Error] = []
@@ -452,6 +455,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         pendingInserts = []
         pendingUpdates = []
         pendingDeletes = []
+        mergedOverChanges = []
         insertsByKey = [:]
         indexedInserts = 0
         announcedInserts = 0
@@ -501,7 +505,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     // MARK: Undoing and refreshing
 
     /// Discards every change since the last save: inserted objects leave the context, changed and
-    /// deleted ones get their saved values back. Observers hear of it in one `objectsDidChange`.
+    /// deleted ones get their saved values back (those whose rows a merge found changed meanwhile
+    /// become faults, which load the rows as they are now). Observers hear of it in one
+    /// `objectsDidChange`.
     public func rollback() {
         checkAccess()
         processPendingChanges()
@@ -515,12 +521,21 @@ public final class ManagedObjectContext: @unchecked Sendable {
             object.relations = nil
             object.context = nil
         }
+        let outOfDate = Set(mergedOverChanges.map(ObjectIdentifier.init))
         for object in pendingUpdates + pendingDeletes where object.context === self {
             let wasDeleted = object.flags.contains(.listedAsDeleted)
             let changed = object.changedProperties
             discardChanges(of: object)
             object.flags.remove([.deleted, .listedAsDeleted])
-            if wasDeleted {
+            if outOfDate.contains(ObjectIdentifier(object)) {
+                // Its committed values predate a merged change: load the row again when used.
+                turnIntoFault(object)
+                if wasDeleted {
+                    change.inserted.append(object.objectID)
+                } else {
+                    change.refreshed.append(UpdatedObject(objectID: object.objectID, changedKeys: .all(of: object.entityModel)))
+                }
+            } else if wasDeleted {
                 change.inserted.append(object.objectID)
             } else if !changed.isEmpty {
                 change.refreshed.append(UpdatedObject(objectID: object.objectID, changedKeys: ChangedKeys(entity: object.entityModel, mask: changed)))

@@ -36,16 +36,12 @@ extension FetchedResultsController {
             // An ID already in the results (a fetch saw it before the merge) counts as an update.
             actions.add(.evaluate, for: objectID.key)
         }
+        // Changed objects are evaluated as a fetch would: the context's own edits in memory, values
+        // from outside by their rows. Their changed keys are not enough to leave some out: an object
+        // placed by its row before its first edit is placed by its values in memory after it, and
+        // a rollback brings back values of a row that merges changed meanwhile.
         for updated in change.updated + change.refreshed where plan.contains(updated.objectID) {
-            let key = updated.objectID.key
-            let changed = updated.changedKeys.mask
-            if results.table.slot(forKey: key) != nil {
-                let mayMove = changed.intersects(plan.predicateKeys) || changed.intersects(plan.sortKeys)
-                actions.add(mayMove ? .evaluate : .update, for: key)
-            } else if plan.predicate == nil || changed.intersects(plan.predicateKeys) {
-                // It may have started to match.
-                actions.add(.evaluate, for: key)
-            }
+            actions.add(.evaluate, for: updated.objectID.key)
         }
     }
 
@@ -80,8 +76,8 @@ extension FetchedResultsController {
     private func apply(_ actions: RowActions, to results: Results) throws {
         let table = results.table
         let plan = results.plan
-        var desired: [Int64: [PrimitiveValue]] = [:]
-        for (key, values) in try evaluate(actions.keys(for: .evaluate), in: results) { desired[key] = values }
+        var evaluated: [Int64: Int32] = [:]
+        for (key, slot) in try evaluate(actions.keys(for: .evaluate), in: results) { evaluated[key] = slot }
 
         var removals: [(key: Int64, slot: Int32)] = []
         var arrivals: [(key: Int64, slot: Int32)] = []
@@ -92,14 +88,11 @@ extension FetchedResultsController {
             switch action {
             case .remove:
                 if let present { removals.append((key, present)) }
-            case .update:
-                if let present { updates.append((key, present)) }
             case .evaluate:
-                guard let values = desired[key] else {
+                guard let slot = evaluated[key] else {
                     if let present { removals.append((key, present)) }
                     continue
                 }
-                let slot = table.makeSlot(key: key, values: values)
                 if let present {
                     if table.compare(present, slot) == 0 {
                         table.release(slot)

@@ -103,7 +103,8 @@ public final class FetchedResultsController<Result: ManagedObject> {
             var previous: Int32?
             while try statement.step() {
                 if !excluded.isEmpty && excluded.contains(statement.int64(0)) { continue }
-                let slot = table.appendRow(from: statement)
+                let slot = table.makeSlot(from: statement)
+                table.index(slot)
                 if marks != nil {
                     marks!.append(previous.map { table.compareFirstKey($0, slot) != 0 } ?? true)
                     previous = slot
@@ -114,48 +115,74 @@ public final class FetchedResultsController<Result: ManagedObject> {
         }
         let tree = OrderStatisticTree(sorted: Int32(0)..<Int32(rowCount), marks: marks)
         let results = Results(plan: plan, table: table, tree: tree)
-        var additions: [Int64] = []
-        for object in pending.changed + pending.inserted where !object.flags.contains(.deleted) { additions.append(object.key) }
-        for (key, values) in try evaluate(additions, in: results) {
-            let slot = table.makeSlot(key: key, values: values)
+        let additions = (pending.changed + pending.inserted).filter { !$0.flags.contains(.deleted) }.map(\.key)
+        for (_, slot) in try evaluate(additions, in: results) {
             insertRow(slot, in: results)
             table.index(slot)
         }
         return results
     }
 
-    /// The current values of the objects with `keys` that match the predicate: one sort-key value
-    /// per sort descriptor, by key. Unmatched, deleted and vanished objects are left out. Objects
-    /// not in memory are loaded in batches first.
-    func evaluate(_ keys: [Int64], in results: Results) throws -> [(key: Int64, values: [PrimitiveValue])] {
+    /// The rows of the objects with `keys` that match the request now, each in a new slot of the
+    /// results' table (not yet found by its key); unmatched and vanished objects are left out.
+    ///
+    /// As a fetch does: objects with unsaved changes are evaluated in memory, every other object
+    /// by its row in the store (with the request's own query, so no object is loaded, and an
+    /// object whose values in memory are out of date is placed by what the store holds).
+    func evaluate(_ keys: [Int64], in results: Results) throws -> [(key: Int64, slot: Int32)] {
         guard !keys.isEmpty else { return [] }
-        let entity = results.plan.entity
-        let unloaded = keys.filter { key in
-            guard let object = context.registeredObject(forKey: key, of: entity) else { return key > 0 }
-            return object.flags.contains(.fault) && !object.flags.contains(.inaccessible)
-        }
-        try context.loadRows(of: entity, keys: unloaded)
-        let evaluator = PredicateEvaluator(context: context)
-        var matches: [(key: Int64, values: [PrimitiveValue])] = []
+        let plan = results.plan
+        let table = results.table
+        var pending: [ManagedObject] = []
+        var saved: [Int64] = []
         for key in keys {
-            guard let object = context.registeredObject(forKey: key, of: entity), object.context === context,
-                  !object.flags.contains(.fault), !object.flags.contains(.deleted), !object.flags.contains(.inaccessible)
-            else { continue }
+            if let object = context.registeredObject(forKey: key, of: plan.entity), object.context === context,
+               object.flags.contains(.inserted) || object.flags.contains(.updated) || object.flags.contains(.listedAsDeleted) {
+                if !object.flags.contains(.deleted) { pending.append(object) }
+            } else if key > 0 {
+                saved.append(key)
+            }
+        }
+        var slots: [Int64: Int32] = [:]
+        if !saved.isEmpty {
+            try context.persistentStore.read { connection in
+                let statement = try connection.statement(plan.sqlForKeys)
+                defer { statement.reset() }
+                let first = Int32(plan.bindings.count + 1)
+                for start in stride(from: 0, to: saved.count, by: EntityModel.keyBatchSize) {
+                    statement.bind(plan.bindings)
+                    for offset in 0..<EntityModel.keyBatchSize {
+                        let parameter = first + Int32(offset)
+                        if start + offset < saved.count { statement.bind(saved[start + offset], at: parameter) } else { statement.bindNull(at: parameter) }
+                    }
+                    while try statement.step() {
+                        let slot = table.makeSlot(from: statement)
+                        slots[table.key(of: slot)] = slot
+                    }
+                    statement.reset()
+                }
+            }
+        }
+        let evaluator = PredicateEvaluator(context: context)
+        for object in pending {
             do {
-                if let predicate = results.plan.predicate, try !evaluator.evaluate(predicate, on: object) { continue }
-                let values = try results.plan.sortPaths.map { path -> PrimitiveValue in
+                if let predicate = plan.predicate, try !evaluator.evaluate(predicate, on: object) { continue }
+                let values = try plan.sortPaths.map { path -> PrimitiveValue in
                     guard case .attribute(let value) = try evaluator.value(at: path, of: object) else {
                         preconditionFailure("sort key paths end in attributes (checked when planned)")
                     }
                     return value
                 }
-                matches.append((key, values))
+                slots[object.key] = table.makeSlot(key: object.key, values: values)
             } catch ObjectGraphError.objectNotFound {
-                // An object (or one its key paths pass through) deleted in the store: not a match.
+                // An object a key path passes through was deleted in the store: not a match.
                 continue
+            } catch {
+                for slot in slots.values { table.release(slot) }
+                throw error
             }
         }
-        return matches
+        return keys.compactMap { key in slots[key].map { (key, $0) } }
     }
 
     // MARK: Results

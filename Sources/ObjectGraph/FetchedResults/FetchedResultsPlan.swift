@@ -1,6 +1,6 @@
 /// A fetched-results controller's fetch request resolved against the schema: the entity, the
-/// query that reads every matching row's key and sort-key values in order, the columns that keep
-/// those values, and which changed keys can affect a row's membership or position.
+/// query that reads every matching row's key and sort-key values in order (and the same for given
+/// rows), and the columns that keep those values.
 struct FetchedResultsPlan {
     let entity: EntityModel
     let predicate: PredicateNode?
@@ -9,12 +9,11 @@ struct FetchedResultsPlan {
     let columns: [SortKeyColumn]
     /// `SELECT t0._pk, <sort values> FROM ... WHERE ... ORDER BY <sort>, t0._pk`.
     let sql: String
+    /// The same rows among `keyBatchSize` primary keys (parameters after `bindings`; unused ones
+    /// bound NULL), unordered: how rows are evaluated as a fetch would evaluate them.
+    let sqlForKeys: String
+    /// The predicate's parameters.
     let bindings: [PrimitiveValue]
-    /// The properties (first steps of key paths) the predicate reads: a change of one may make an
-    /// object start or stop matching.
-    let predicateKeys: PropertyMask
-    /// The properties the sort descriptors read: a change of one may move an object.
-    let sortKeys: PropertyMask
     let isSectioned: Bool
 
     init<Result: ManagedObject>(
@@ -66,9 +65,10 @@ struct FetchedResultsPlan {
             }
             let condition = try plan.predicate.map { try builder.condition($0, in: scope, negated: false) }
             order.append("\(scope.alias)._pk")
-            var sql = "SELECT \(selected.joined(separator: ", ")) FROM \(scope.fromClause)"
-            if let condition { sql += " WHERE \(condition)" }
-            self.sql = sql + " ORDER BY " + order.joined(separator: ", ")
+            let select = "SELECT \(selected.joined(separator: ", ")) FROM \(scope.fromClause)"
+            sql = select + (condition.map { " WHERE \($0)" } ?? "") + " ORDER BY " + order.joined(separator: ", ")
+            let keys = "\(scope.alias)._pk IN (" + Array(repeating: "?", count: EntityModel.keyBatchSize).joined(separator: ", ") + ")"
+            sqlForKeys = select + " WHERE " + (condition.map { "(\($0)) AND " } ?? "") + keys
         } catch let error as ObjectGraphError {
             throw .invalidFetchRequest(error)
         } catch {
@@ -83,16 +83,6 @@ struct FetchedResultsPlan {
         sortPaths = request.sortDescriptors.map(\.keyPath)
         self.columns = columns
         bindings = builder.bindings
-        var predicateKeys = PropertyMask()
-        plan.predicate?.forEachKeyPath { path in
-            if let position = entity.position(ofProperty: path[0]) { predicateKeys.insert(position) }
-        }
-        self.predicateKeys = predicateKeys
-        var sortKeys = PropertyMask()
-        for path in sortPaths {
-            if let position = entity.position(ofProperty: path[0]) { sortKeys.insert(position) }
-        }
-        self.sortKeys = sortKeys
         isSectioned = sectionNameKeyPath != nil
     }
 
@@ -105,34 +95,5 @@ struct FetchedResultsPlan {
     func contains(_ objectID: ManagedObjectID) -> Bool {
         objectID.entity === entity
             || objectID.entity.name == entity.name && objectID.entity.storeIdentifier == entity.storeIdentifier
-    }
-}
-
-extension PredicateNode {
-    /// Calls `body` with every key path the predicate reads from its root object (not those a
-    /// to-many condition reads from the members).
-    func forEachKeyPath(_ body: ([String]) -> Void) {
-        switch self {
-        case .constant:
-            break
-        case .comparison(let path, _, _, _), .objectComparison(let path, _, _), .inList(let path, _),
-             .string(let path, _, _, _), .isNil(let path), .any(let path, _), .count(let path, _, _):
-            if !path.isEmpty { body(path) }
-        case .and(let nodes), .or(let nodes):
-            for node in nodes { node.forEachKeyPath(body) }
-        case .not(let inner):
-            inner.forEachKeyPath(body)
-        case .keyset(let keyset):
-            for path in keyset.paths where !path.isEmpty { body(path) }
-        }
-    }
-}
-
-extension PropertyMask {
-    /// Whether the two sets share a position.
-    func intersects(_ other: PropertyMask) -> Bool {
-        var found = false
-        forEach { position in if !found && other.contains(position) { found = true } }
-        return found
     }
 }

@@ -1,10 +1,8 @@
 /// What a notification asks of one row of a fetched-results controller.
 enum RowAction: Int, Comparable {
-    /// The object changed in ways that cannot move it: report it if it is in the results.
-    case update
     /// The object left the context: remove it if it is in the results.
     case remove
-    /// The object's membership or position may have changed: read its current values.
+    /// The object may have changed: read its current values, and insert, move, update or remove it.
     case evaluate
 
     static func < (lhs: RowAction, rhs: RowAction) -> Bool { lhs.rawValue < rhs.rawValue }

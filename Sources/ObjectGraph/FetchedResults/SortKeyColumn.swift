@@ -58,29 +58,26 @@ struct SortKeyColumn {
 
     // MARK: Writing
 
-    /// Appends the value of `column` of the row under the statement's cursor as the next slot's.
+    /// Sets the value of `slot` (the next new slot, or a released one) from `column` of the row
+    /// under the statement's cursor.
     @inline(__always)
-    mutating func append(from statement: Statement, column: Int32) {
-        let slot = words.count
+    mutating func set(from statement: Statement, column: Int32, at slot: Int) {
+        prepare(slot)
         let handle = statement.handle
-        guard sqlite3_column_type(handle, column) != SQLITE_NULL else {
-            words.append(0)
-            setNull(true, at: slot)
-            return
-        }
-        setNull(false, at: slot)
+        guard sqlite3_column_type(handle, column) != SQLITE_NULL else { return }
         switch kind {
         case .integer:
-            words.append(UInt64(bitPattern: sqlite3_column_int64(handle, column)))
+            words[slot] = UInt64(bitPattern: sqlite3_column_int64(handle, column))
         case .real:
-            words.append(sqlite3_column_double(handle, column).bitPattern)
+            words[slot] = sqlite3_column_double(handle, column).bitPattern
         case .text:
             let bytes = sqlite3_column_text(handle, column)
-            words.append(store(UnsafeRawPointer(bytes), count: Int(sqlite3_column_bytes(handle, column))))
+            words[slot] = store(UnsafeRawPointer(bytes), count: Int(sqlite3_column_bytes(handle, column)))
         case .bytes:
             let bytes = sqlite3_column_blob(handle, column)
-            words.append(store(bytes, count: Int(sqlite3_column_bytes(handle, column))))
+            words[slot] = store(bytes, count: Int(sqlite3_column_bytes(handle, column)))
         }
+        setNull(false, at: slot)
     }
 
     /// Sets the value of `slot` (the next new slot, or a released one) from an object's value.
@@ -106,6 +103,7 @@ struct SortKeyColumn {
     }
 
     /// Makes `slot` (the next new slot, or a released one) hold nil.
+    @inline(__always)
     private mutating func prepare(_ slot: Int) {
         precondition(slot <= words.count, "slot \(slot) skips slots")
         if slot == words.count {
@@ -118,11 +116,11 @@ struct SortKeyColumn {
 
     /// Forgets the value of `slot`; its bytes become garbage, collected once they are most of the arena.
     mutating func release(at slot: Int) {
-        guard kind == .text || kind == .bytes, !isNull(slot) else { return }
-        garbage += Int(words[slot] & 0xFFFF_FFFF)
+        let hadBytes = (kind == .text || kind == .bytes) && !isNull(slot)
+        if hadBytes { garbage += Int(words[slot] & 0xFFFF_FFFF) }
         words[slot] = 0
         setNull(true, at: slot)
-        if garbage > 1 << 16 && garbage * 2 > arena.count { compact() }
+        if hadBytes && garbage > 1 << 16 && garbage * 2 > arena.count { compact() }
     }
 
     private mutating func word(for value: PrimitiveValue) -> UInt64? {

@@ -40,14 +40,12 @@ final class SortKeyTable {
         keys[Int(slot)]
     }
 
-    /// A new row from the statement's current row: the key in column 0, the sort-key values after
-    /// it. Found by its key at once.
+    /// A slot holding the statement's current row: the key in column 0, the sort-key values after
+    /// it. Not yet found by its key.
     @inline(__always)
-    func appendRow(from statement: Statement) -> Int32 {
-        let slot = Int32(keys.count)
-        keys.append(statement.int64(0))
-        for column in columns.indices { columns[column].append(from: statement, column: Int32(column + 1)) }
-        slots.insert(slot, keys: keys)
+    func makeSlot(from statement: Statement) -> Int32 {
+        let slot = newSlot(key: statement.int64(0))
+        for column in columns.indices { columns[column].set(from: statement, column: Int32(column + 1), at: Int(slot)) }
         return slot
     }
 
@@ -65,6 +63,7 @@ final class SortKeyTable {
         return slot
     }
 
+    @inline(__always)
     private func newSlot(key: Int64) -> Int32 {
         precondition(key != 0, "0 is no object's key")
         if let slot = freeSlots.popLast() {
@@ -76,6 +75,7 @@ final class SortKeyTable {
     }
 
     /// Makes `slot` the one found by its key (replacing the slot found before, if any).
+    @inline(__always)
     func index(_ slot: Int32) {
         slots.insert(slot, keys: keys)
     }
