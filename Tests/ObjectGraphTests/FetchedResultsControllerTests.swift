@@ -191,6 +191,20 @@ import Testing
         #expect(recorder.batches.last == [.delete(temporary, at: position(1)), .insert(new.objectID, at: position(1))])
         #expect(controller.index(of: new.objectID) == 1 && controller.index(of: temporary) == nil)
 
+        // A permanent ID obtained before the save: the same.
+        recorder.clearCalls()
+        let early = Article(context: view)
+        early.wordCount = 16
+        view.processPendingChanges()
+        let earlyTemporary = early.objectID
+        try view.obtainPermanentIDs(for: [early])
+        view.processPendingChanges()
+        #expect(recorder.batches.last == [.delete(earlyTemporary, at: position(2)), .insert(early.objectID, at: position(2))])
+        try view.save()
+        #expect(controller.index(of: early.objectID) == 2)
+        view.delete(early)
+        try view.save()
+
         // Deleted elsewhere and merged.
         recorder.clearCalls()
         try stack.run { context in

@@ -629,7 +629,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     // MARK: IDs
 
     /// Gives inserted objects permanent IDs now, before they are saved (reserving their primary
-    /// keys in the store), so the IDs can be handed to other contexts or stored.
+    /// keys in the store), so the IDs can be handed to other contexts or stored. Observers that
+    /// heard of an object's insert get its new ID in the next `objectsDidChange` (`permanentIDs`).
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         checkAccess()
         let pending = objects.filter { $0.context === self && $0.flags.contains(.inserted) && $0.key < 0 }
@@ -645,11 +646,17 @@ public final class ManagedObjectContext: @unchecked Sendable {
             for (offset, object) in objects.enumerated() {
                 let permanent = firstKeys[number]! + Int64(offset)
                 assigned.append((object.key, permanent))
+                if object.flags.contains(.announced) {
+                    // Observers know the object by its temporary ID (an unannounced insert is
+                    // announced with its new one).
+                    unannouncedPermanentIDs[object.objectID] = ManagedObjectID(entity: object.entityModel, key: permanent)
+                }
                 object.key = permanent
                 registered[number][object.key] = object
             }
         }
         if hasDescendants.withLock({ $0 }) { temporaryKeys.record(assigned) }
+        if !unannouncedPermanentIDs.isEmpty { scheduleChangeNotification() }
     }
 
     private func temporaryKey() -> Int64 {
