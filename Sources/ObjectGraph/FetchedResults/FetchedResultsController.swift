@@ -94,25 +94,14 @@ public final class FetchedResultsController<Result: ManagedObject> {
         // Changed and deleted objects' rows may no longer say the truth: they are placed from memory.
         let excluded = Set(pending.changed.map(\.key))
         let table = SortKeyTable(columns: plan.columns)
-        var marks: [Bool]? = plan.isSectioned ? [] : nil
         let rowCount = try context.persistentStore.read { connection in
             let statement = try connection.statement(plan.sql)
             defer { statement.reset() }
             statement.bind(plan.bindings)
-            var count = 0
-            var previous: Int32?
-            while try statement.step() {
-                if !excluded.isEmpty && excluded.contains(statement.int64(0)) { continue }
-                let slot = table.makeSlot(from: statement)
-                table.index(slot)
-                if marks != nil {
-                    marks!.append(previous.map { table.compareFirstKey($0, slot) != 0 } ?? true)
-                    previous = slot
-                }
-                count += 1
-            }
-            return count
+            return try table.load(from: statement, excluding: excluded)
         }
+        // Sections start where the first sort key changes.
+        let marks = plan.isSectioned ? (0..<Int32(rowCount)).map { $0 == 0 || table.compareFirstKey($0 - 1, $0) != 0 } : nil
         let tree = OrderStatisticTree(sorted: Int32(0)..<Int32(rowCount), marks: marks)
         let results = Results(plan: plan, table: table, tree: tree)
         let additions = (pending.changed + pending.inserted).filter { !$0.flags.contains(.deleted) }.map(\.key)

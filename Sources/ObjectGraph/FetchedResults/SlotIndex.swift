@@ -1,22 +1,73 @@
 /// The slot of each row of a ``SortKeyTable`` by the row's key (primary key, or temporary key of
-/// an unsaved object): an open-addressing table of slots with linear probing.
+/// an unsaved object).
 ///
-/// It holds only slots (4 bytes per place, at most half the places used); a probe compares the
-/// key it seeks with the key the table keeps for the slot. Homes are the keys' low bits, with the
-/// bits above folded in (as in ``IdentityMap``): primary keys come in dense runs, which then land
-/// in distinct places.
+/// Primary keys are handed out in increasing order and never reused, so the keys of a fetch's
+/// results mostly fill a range densely: those are kept in a table indexed by `key - base` (4 bytes
+/// a key, one memory access a lookup). Keys outside that range (temporary keys, keys far from the
+/// others) go to an open-addressing table of slots with linear probing, which compares the key it
+/// seeks with the key the ``SortKeyTable`` keeps for a slot.
 struct SlotIndex {
-    /// `slot + 1` per place; 0 marks an empty place.
+    /// The first key of the dense range.
+    private var base: Int64 = 1
+    /// `slot + 1` for the keys `base ..< base + dense.count`; 0 for none.
+    private var dense: [Int32] = []
+    /// `slot + 1` per place for the other keys; 0 marks an empty place.
     private var places: [Int32]
     private var mask: Int
+    private var placed = 0
+    /// The number of keys.
     private(set) var count = 0
 
-    /// An empty index with room for `capacity` keys before it grows.
-    init(capacity: Int = 0) {
+    /// An empty index.
+    init() {
+        places = Array(repeating: 0, count: 16)
+        mask = 15
+    }
+
+    /// The index of `keys`, each key at its position (`keys[slot]`; 0 for a free slot).
+    init(keys: [Int64]) {
+        self.init()
+        var low = Int64.max
+        var high = Int64.min
+        var positive = 0
+        for key in keys where key > 0 {
+            low = min(low, key)
+            high = max(high, key)
+            positive += 1
+        }
+        if positive > 0, high - low < Self.denseLimit(for: positive) {
+            base = low
+            dense = Array(repeating: 0, count: Int(high - low + 1))
+        }
         var size = 16
-        while size < capacity * 2 { size *= 2 }
+        while size < (keys.count - positive) * 2 { size *= 2 }
         places = Array(repeating: 0, count: size)
         mask = size - 1
+        var others: [Int32] = []
+        let base = base
+        var dense = self.dense
+        self.dense = []
+        dense.withUnsafeMutableBufferPointer { dense in
+            keys.withUnsafeBufferPointer { keys in
+                for (slot, key) in keys.enumerated() where key != 0 {
+                    let offset = key &- base
+                    if offset >= 0 && offset < Int64(dense.count) {
+                        dense[Int(offset)] = Int32(slot) + 1
+                    } else {
+                        others.append(Int32(slot))
+                    }
+                }
+            }
+        }
+        self.dense = dense
+        count = keys.count - others.count - keys.lazy.filter { $0 == 0 }.count
+        for slot in others { insert(slot, keys: keys) }
+    }
+
+    /// The largest range of keys the dense table covers for `count` keys: four places a key at
+    /// most (beyond a small allowance), so sparse keys cannot make it large.
+    private static func denseLimit(for count: Int) -> Int64 {
+        Int64(count) * 4 + 4096
     }
 
     @inline(__always)
@@ -27,6 +78,11 @@ struct SlotIndex {
     /// The slot of `key`; `keys` gives each slot's key.
     @inline(__always)
     func slot(for key: Int64, keys: [Int64]) -> Int32? {
+        let offset = key &- base
+        if offset >= 0 && offset < Int64(dense.count) {
+            let entry = dense[Int(offset)]
+            return entry == 0 ? nil : entry - 1
+        }
         var place = home(of: key)
         while true {
             let entry = places[place]
@@ -37,15 +93,28 @@ struct SlotIndex {
     }
 
     /// Records `slot` for its key (`keys[slot]`), replacing the slot recorded for that key.
-    @inline(__always)
     mutating func insert(_ slot: Int32, keys: [Int64]) {
-        if (count + 1) * 2 > places.count { grow(keys: keys) }
         let key = keys[Int(slot)]
+        var offset = key &- base
+        if offset >= Int64(dense.count), !dense.isEmpty, offset < Self.denseLimit(for: count + 1), self.slot(for: key, keys: keys) == nil {
+            // A new key after the dense range (a row saved since the fetch): extend the range,
+            // doubling, while it stays dense.
+            let size = min(max(Int(offset) + 1, dense.count * 2), Int(Self.denseLimit(for: count + 1)))
+            dense.append(contentsOf: repeatElement(0, count: size - dense.count))
+            offset = key &- base
+        }
+        if offset >= 0 && offset < Int64(dense.count) {
+            if dense[Int(offset)] == 0 { count += 1 }
+            dense[Int(offset)] = slot + 1
+            return
+        }
+        if (placed + 1) * 2 > places.count { grow(keys: keys) }
         var place = home(of: key)
         while true {
             let entry = places[place]
             if entry == 0 {
                 places[place] = slot + 1
+                placed += 1
                 count += 1
                 return
             }
@@ -57,8 +126,14 @@ struct SlotIndex {
         }
     }
 
-    /// Forgets `key`, shifting later entries of its probe run back so lookups never stop early.
+    /// Forgets `key`.
     mutating func remove(_ key: Int64, keys: [Int64]) {
+        let offset = key &- base
+        if offset >= 0 && offset < Int64(dense.count) {
+            if dense[Int(offset)] != 0 { count -= 1 }
+            dense[Int(offset)] = 0
+            return
+        }
         var place = home(of: key)
         while true {
             let entry = places[place]
@@ -67,7 +142,9 @@ struct SlotIndex {
             place = (place + 1) & mask
         }
         places[place] = 0
+        placed -= 1
         count -= 1
+        // Shift later entries of the probe run back, so that lookups never stop early.
         var hole = place
         var next = (place + 1) & mask
         while places[next] != 0 {
@@ -85,7 +162,8 @@ struct SlotIndex {
         let old = places
         places = Array(repeating: 0, count: old.count * 2)
         mask = places.count - 1
-        count = 0
+        count -= placed
+        placed = 0
         for entry in old where entry != 0 { insert(entry - 1, keys: keys) }
     }
 }

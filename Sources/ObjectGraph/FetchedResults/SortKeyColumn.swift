@@ -51,12 +51,33 @@ struct SortKeyColumn {
         type == .decimal ? "CAST(\(sql) AS REAL)" : sql
     }
 
-    mutating func reserveCapacity(_ count: Int) {
-        words.reserveCapacity(count)
-        nulls.reserveCapacity(count / 64 + 1)
-    }
-
     // MARK: Writing
+
+    /// Appends the value of `column` of the row under the statement's cursor as the next slot's:
+    /// the loop of a fetch, one write per value.
+    @inline(__always)
+    mutating func append(from statement: Statement, column: Int32) {
+        let slot = words.count
+        if slot & 63 == 0 { nulls.append(0) }
+        let handle = statement.handle
+        guard sqlite3_column_type(handle, column) != SQLITE_NULL else {
+            words.append(0)
+            nulls[slot >> 6] |= 1 << UInt64(slot & 63)
+            return
+        }
+        switch kind {
+        case .integer:
+            words.append(UInt64(bitPattern: sqlite3_column_int64(handle, column)))
+        case .real:
+            words.append(sqlite3_column_double(handle, column).bitPattern)
+        case .text:
+            let bytes = sqlite3_column_text(handle, column)
+            words.append(store(UnsafeRawPointer(bytes), count: Int(sqlite3_column_bytes(handle, column))))
+        case .bytes:
+            let bytes = sqlite3_column_blob(handle, column)
+            words.append(store(bytes, count: Int(sqlite3_column_bytes(handle, column))))
+        }
+    }
 
     /// Sets the value of `slot` (the next new slot, or a released one) from `column` of the row
     /// under the statement's cursor.

@@ -21,13 +21,31 @@ final class SortKeyTable {
     /// The number of rows found by key.
     var count: Int { slots.count }
 
-    func reserveCapacity(_ count: Int) {
-        keys.reserveCapacity(count)
-        for column in columns.indices { columns[column].reserveCapacity(count) }
-        slots = SlotIndex(capacity: count)
-    }
-
     // MARK: Rows
+
+    /// Reads every row of the statement (the key in column 0, the sort-key values after it) into
+    /// slots 0, 1, ... of an empty table, in order, skipping the keys in `excluded`, and makes them
+    /// found by their keys. Returns the number of rows read.
+    func load(from statement: Statement, excluding excluded: Set<Int64>) throws -> Int {
+        precondition(keys.isEmpty, "rows are loaded into an empty table")
+        // Local copies: the loop then mutates no class property, which would check exclusive
+        // access on every write.
+        var keys: [Int64] = []
+        var columns = self.columns
+        self.columns = []
+        defer {
+            self.keys = keys
+            self.columns = columns
+            slots = SlotIndex(keys: keys)
+        }
+        while try statement.step() {
+            let key = statement.int64(0)
+            if !excluded.isEmpty && excluded.contains(key) { continue }
+            keys.append(key)
+            for column in columns.indices { columns[column].append(from: statement, column: Int32(column + 1)) }
+        }
+        return keys.count
+    }
 
     /// The slot of the row with `key`, or nil.
     @inline(__always)
