@@ -190,6 +190,7 @@ final class FetchedResultsListSourceTests: GtkTestCase, @unchecked Sendable {
         var firstFrame: Int
         var insertedRow: Int
         var reload: Int
+        var firstFrameQueries: Int
     }
 
     /// A GtkListView over a controller of a million rows: the first frame, one inserted row and a
@@ -200,7 +201,8 @@ final class FetchedResultsListSourceTests: GtkTestCase, @unchecked Sendable {
         let costs = try MainActor.assumeIsolated { try (0..<2).map { _ in try showInsertAndReloadAMillionRows(store: url) } }
         XCTAssertEqual(costs[0], costs[1], "the counts are deterministic")
         print("get_item calls for a 1,000,000-row controller: first frame \(costs[0].firstFrame), "
-              + "one inserted row \(costs[0].insertedRow), full reload \(costs[0].reload)")
+              + "one inserted row \(costs[0].insertedRow), full reload \(costs[0].reload); "
+              + "queries to bind the first frame \(costs[0].firstFrameQueries)")
     }
 
     @MainActor
@@ -238,6 +240,7 @@ final class FetchedResultsListSourceTests: GtkTestCase, @unchecked Sendable {
         XCTAssertGreaterThan(firstFrame, 20, "the rows on screen at least")
         XCTAssertLessThan(firstFrame, 1_000, "hundreds, not millions")
         XCTAssertLessThanOrEqual(selects.value, 3, "the rows bound load in batches of 100 keys a query")
+        let firstFrameQueries = selects.value
         XCTAssertLessThan(view.registeredObjects.count, 1_000, "objects only for the rows bound")
         XCTAssertEqual(Array(visibleTitles(of: list).prefix(3)), ["Article 0", "Article 1", "Article 2"])
 
@@ -270,7 +273,7 @@ final class FetchedResultsListSourceTests: GtkTestCase, @unchecked Sendable {
         XCTAssertLessThan(reload, 1_000, "hundreds, not millions")
         XCTAssertEqual(visibleTitles(of: list), shownBefore, "the same rows are shown")
         XCTAssertEqual(Set(selection.selectedIdentities()), Set(selected), "the selection is kept by object ID")
-        return Costs(firstFrame: firstFrame, insertedRow: insertedRow, reload: reload)
+        return Costs(firstFrame: firstFrame, insertedRow: insertedRow, reload: reload, firstFrameQueries: firstFrameQueries)
     }
 
     /// The titles of the rows on screen, top to bottom.

@@ -152,6 +152,7 @@ extension FetchedResultsController {
             table.release(move.old)
         }
         for arrival in arrivals { table.index(arrival.slot) }
+        guard let delegate else { return }
 
         var changes: [FetchedResultsChange] = []
         var differences: [CollectionDifference<ManagedObjectID>.Change] = []
@@ -191,7 +192,6 @@ extension FetchedResultsController {
               })
         else { preconditionFailure("a batch names one position twice: \(changes)") }
 
-        guard let delegate else { return }
         delegate.controllerWillChangeContent(self)
         for change in sectionChanges { delegate.controller(self, didChangeSection: change) }
         for change in changes { delegate.controller(self, didChange: change) }

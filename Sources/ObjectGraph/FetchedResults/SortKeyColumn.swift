@@ -109,20 +109,6 @@ struct SortKeyColumn {
         setNull(false, at: slot)
     }
 
-    /// Copies the value of slot `source` to `slot` (the next new slot, or a released one).
-    mutating func copy(from source: Int, to slot: Int) {
-        prepare(slot)
-        guard !isNull(source) else { return }
-        var word = words[source]
-        if kind == .text || kind == .bytes {
-            let (offset, count) = Self.span(word)
-            let bytes = Array(arena[offset..<(offset + count)])
-            word = bytes.withUnsafeBytes { store($0.baseAddress, count: count) }
-        }
-        words[slot] = word
-        setNull(false, at: slot)
-    }
-
     /// Makes `slot` (the next new slot, or a released one) hold nil.
     @inline(__always)
     private mutating func prepare(_ slot: Int) {

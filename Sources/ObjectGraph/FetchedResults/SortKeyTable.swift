@@ -74,13 +74,6 @@ final class SortKeyTable {
         return slot
     }
 
-    /// A slot holding `key` and the values of `source`, not yet found by its key.
-    func makeSlot(key: Int64, copying source: Int32) -> Int32 {
-        let slot = newSlot(key: key)
-        for column in columns.indices { columns[column].copy(from: Int(source), to: Int(slot)) }
-        return slot
-    }
-
     @inline(__always)
     private func newSlot(key: Int64) -> Int32 {
         precondition(key != 0, "0 is no object's key")
