@@ -133,45 +133,52 @@ public final class FetchedResultsController<Result: ManagedObject> {
             }
         }
         var slots: [Int64: Int32] = [:]
-        if !saved.isEmpty {
-            try context.persistentStore.read { connection in
-                let statement = try connection.statement(plan.sqlForKeys)
-                defer { statement.reset() }
-                let first = Int32(plan.bindings.count + 1)
-                for start in stride(from: 0, to: saved.count, by: EntityModel.keyBatchSize) {
-                    statement.bind(plan.bindings)
-                    for offset in 0..<EntityModel.keyBatchSize {
-                        let parameter = first + Int32(offset)
-                        if start + offset < saved.count { statement.bind(saved[start + offset], at: parameter) } else { statement.bindNull(at: parameter) }
+        do {
+            if !saved.isEmpty { try readRows(saved, into: &slots, of: results) }
+            let evaluator = PredicateEvaluator(context: context)
+            for object in pending {
+                do {
+                    if let predicate = plan.predicate, try !evaluator.evaluate(predicate, on: object) { continue }
+                    let values = try plan.sortPaths.map { path -> PrimitiveValue in
+                        guard case .attribute(let value) = try evaluator.value(at: path, of: object) else {
+                            preconditionFailure("sort key paths end in attributes (checked when planned)")
+                        }
+                        return value
                     }
-                    while try statement.step() {
-                        let slot = table.makeSlot(from: statement)
-                        slots[table.key(of: slot)] = slot
-                    }
-                    statement.reset()
+                    slots[object.key] = table.makeSlot(key: object.key, values: values)
+                } catch ObjectGraphError.objectNotFound {
+                    // An object a key path passes through was deleted in the store: not a match.
+                    continue
                 }
             }
-        }
-        let evaluator = PredicateEvaluator(context: context)
-        for object in pending {
-            do {
-                if let predicate = plan.predicate, try !evaluator.evaluate(predicate, on: object) { continue }
-                let values = try plan.sortPaths.map { path -> PrimitiveValue in
-                    guard case .attribute(let value) = try evaluator.value(at: path, of: object) else {
-                        preconditionFailure("sort key paths end in attributes (checked when planned)")
-                    }
-                    return value
-                }
-                slots[object.key] = table.makeSlot(key: object.key, values: values)
-            } catch ObjectGraphError.objectNotFound {
-                // An object a key path passes through was deleted in the store: not a match.
-                continue
-            } catch {
-                for slot in slots.values { table.release(slot) }
-                throw error
-            }
+        } catch {
+            for slot in slots.values { table.release(slot) }
+            throw error
         }
         return keys.compactMap { key in slots[key].map { (key, $0) } }
+    }
+
+    /// Reads the rows with `keys` that match the request, with the request's own query,
+    /// `keyBatchSize` keys at a time, each into a new slot.
+    private func readRows(_ keys: [Int64], into slots: inout [Int64: Int32], of results: Results) throws {
+        let plan = results.plan
+        try context.persistentStore.read { connection in
+            let statement = try connection.statement(plan.sqlForKeys)
+            defer { statement.reset() }
+            let first = Int32(plan.bindings.count + 1)
+            for start in stride(from: 0, to: keys.count, by: EntityModel.keyBatchSize) {
+                statement.bind(plan.bindings)
+                for offset in 0..<EntityModel.keyBatchSize {
+                    let parameter = first + Int32(offset)
+                    if start + offset < keys.count { statement.bind(keys[start + offset], at: parameter) } else { statement.bindNull(at: parameter) }
+                }
+                while try statement.step() {
+                    let slot = results.table.makeSlot(from: statement)
+                    slots[results.table.key(of: slot)] = slot
+                }
+                statement.reset()
+            }
+        }
     }
 
     // MARK: Results
