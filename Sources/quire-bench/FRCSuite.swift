@@ -18,7 +18,9 @@ enum FRCSuite: BenchmarkSuite {
 
     static func run(_ options: BenchmarkOptions) async throws -> [BenchmarkResult] {
         if let store = ProcessInfo.processInfo.environment[rssStoreVariable] {
-            // The process rss_1m measures: print the figure and stop.
+            // The process rss_1m measures: print the figure and stop (its own work folder, made
+            // empty by main, goes with it).
+            try? FileManager.default.removeItem(at: options.workDirectory)
             print(try await residentMegabytesAfterFetch(store: URL(fileURLWithPath: store)))
             exit(0)
         }

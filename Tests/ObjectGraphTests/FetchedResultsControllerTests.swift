@@ -92,6 +92,28 @@ import Testing
         #expect(sections.count == 1 && sections[0].name == "" && sections[0].count == 5 && sections[0].objectIDs == expected)
     }
 
+    @Test @MainActor func tiesKeepStoreOrderInADescendingSort() throws {
+        let stack = try TestStack()
+        try stack.run { context in
+            for index in 0..<300 {
+                let article = Article(context: context)
+                article.wordCount = index % 7
+                article.title = ["b", "a", "B"][index % 3]
+            }
+            try context.save()
+        }
+        let view = stack.container.viewContext
+        for request in [
+            FetchRequest<Article>(sortDescriptors: [.descending(\.wordCount)]),
+            FetchRequest<Article>(sortDescriptors: [.descending(\.wordCount), .ascending(\.title)]),
+            FetchRequest<Article>(sortDescriptors: [.descending(\.title, order: .caseInsensitive)]),
+        ] {
+            let controller = try FetchedResultsController(fetchRequest: request, context: view)
+            try controller.performFetch()
+            #expect(try #require(controller.fetchedObjects).objectIDs == (try view.fetchObjectIDs(request)))
+        }
+    }
+
     @Test @MainActor func objectsAreMadeAsFaultsThatLoadInBatches() throws {
         let stack = try TestStack()
         try stack.run { context in

@@ -148,6 +148,10 @@ import Testing
             }
             ManagedObjectContext.mergeChanges(fromRemoteContextSave: changes, into: [view])
             return "batch insert merged: \(Self.brief(changes))"
+        case 98..<100:
+            // A new fetch, with the view context's unsaved changes merged in.
+            view.refreshAllObjects()
+            return "view refreshes all objects"
         default:
             let threshold = Int(random.next() % 1000)
             let changes = try stack.run { context in

@@ -15,6 +15,9 @@ struct FetchedResultsPlan {
     /// The predicate's parameters.
     let bindings: [PrimitiveValue]
     let isSectioned: Bool
+    /// Whether `sql` returns rows with equal sort keys in descending key order, to be reversed
+    /// (see `init`).
+    let reversesTies: Bool
 
     init<Result: ManagedObject>(
         _ request: FetchRequest<Result>, sectionNameKeyPath: String?, context: ManagedObjectContext
@@ -64,7 +67,13 @@ struct FetchedResultsPlan {
                 columns.append(column)
             }
             let condition = try plan.predicate.map { try builder.condition($0, in: scope, negated: false) }
-            order.append("\(scope.alias)._pk")
+            // Ties are in key order. When the first key descends, SQLite reads an index on it
+            // backwards, which gives equal values in descending key order; asking for ascending
+            // keys instead makes it sort every row (four times slower at a million rows). So ask
+            // for descending keys and reverse each run of ties while reading, where telling ties
+            // apart is cheap (no collation).
+            reversesTies = !firstSort.ascending && columns.allSatisfy { $0.order == .binary }
+            order.append("\(scope.alias)._pk" + (reversesTies ? " DESC" : ""))
             let select = "SELECT \(selected.joined(separator: ", ")) FROM \(scope.fromClause)"
             sql = select + (condition.map { " WHERE \($0)" } ?? "") + " ORDER BY " + order.joined(separator: ", ")
             let keys = "\(scope.alias)._pk IN (" + Array(repeating: "?", count: EntityModel.keyBatchSize).joined(separator: ", ") + ")"

@@ -25,8 +25,9 @@ final class SortKeyTable {
 
     /// Reads every row of the statement (the key in column 0, the sort-key values after it) into
     /// slots 0, 1, ... of an empty table, in order, skipping the keys in `excluded`, and makes them
-    /// found by their keys. Returns the number of rows read.
-    func load(from statement: Statement, excluding excluded: Set<Int64>) throws -> Int {
+    /// found by their keys. With `reversingTies`, the statement returns rows with equal sort keys
+    /// in descending key order, and each such run is reversed. Returns the number of rows read.
+    func load(from statement: Statement, excluding excluded: Set<Int64>, reversingTies: Bool) throws -> Int {
         precondition(keys.isEmpty, "rows are loaded into an empty table")
         // Local copies: the loop then mutates no class property, which would check exclusive
         // access on every write.
@@ -43,6 +44,15 @@ final class SortKeyTable {
             if !excluded.isEmpty && excluded.contains(key) { continue }
             keys.append(key)
             for column in columns.indices { columns[column].append(from: statement, column: Int32(column + 1)) }
+        }
+        if reversingTies && keys.count > 1 {
+            // Equal values need not move between the slots of a run: only the keys are reversed.
+            var start = 0
+            for slot in 1...keys.count {
+                if slot < keys.count && columns.allSatisfy({ $0.compare(slot - 1, slot) == 0 }) { continue }
+                if slot - start > 1 { keys[start..<slot].reverse() }
+                start = slot
+            }
         }
         return keys.count
     }
