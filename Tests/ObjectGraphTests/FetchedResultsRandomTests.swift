@@ -3,9 +3,10 @@ import ObjectGraph
 import Testing
 
 /// Seeded random sequences of edits in the view context (inserts, updates of sort, predicate and
-/// other keys, deletes, saves, rollbacks), background saves merged in, and batch inserts, updates
-/// and deletes: after every event the controller's objects and sections equal a fresh fetch, and
-/// replaying its changes (and its snapshot differences) on plain arrays gives the same arrays.
+/// other keys, deletes, saves, rollbacks, refreshes), background saves merged in, and batch
+/// inserts, updates and deletes: after every event the controller's objects and sections equal a
+/// fresh fetch, and replaying its changes (and its snapshot differences) on plain arrays gives the
+/// same arrays.
 @Suite struct FetchedResultsRandomTests {
     struct Configuration: Sendable, CustomStringConvertible {
         let name: String
@@ -40,8 +41,7 @@ import Testing
         let view = stack.container.viewContext
         view.mergePolicy = .mergeByPropertyObjectTrump
         var random = SplitMix64(seed: configuration.seed)
-        var request = FetchRequest<Article>(predicate: configuration.predicate, sortDescriptors: configuration.sort)
-        request.includesPendingChanges = true
+        let request = FetchRequest<Article>(predicate: configuration.predicate, sortDescriptors: configuration.sort)
 
         try stack.run { context in
             for _ in 0..<80 { Self.insertArticle(into: context, &random) }
