@@ -18,9 +18,6 @@ final class SortKeyTable {
         self.columns = columns
     }
 
-    /// The number of rows found by key.
-    var count: Int { slots.count }
-
     // MARK: Rows
 
     /// Reads every row of the statement (the key in column 0, the sort-key values after it) into
