@@ -73,7 +73,7 @@ let package = Package(
 
         // C: what Swift cannot import from GLib and GTK (fundamental types, instance macros).
         .target(name: "GtkShim", dependencies: ["CGtk"]),
-        .target(name: "GtkKit", dependencies: ["CGtk", "GtkShim"]),
+        .target(name: "GtkKit", dependencies: ["CGtk", "GtkShim", "ObjectGraph"]),
         // The .ui files and icons are compiled into a GResource bundle and embedded in the code.
         .target(name: "QuireUI", dependencies: ["GtkKit", "Library", "CGtkSource"], plugins: ["CompileGResources"]),
 
@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(
             name: "LibraryTests", dependencies: ["Library", "ObjectGraph", "SyncProtocol", "SyncClient", "quire", "CSQLite"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "GtkShim", "CGtk"]),
+        .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "GtkShim", "CGtk", "ObjectGraph"]),
         .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "GtkKit", "CGtk", "CGtkSource", "Library", "quire"]),
     ],
     swiftLanguageModes: [.v6]

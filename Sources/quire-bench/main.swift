@@ -3,6 +3,7 @@ import Foundation
 /// Every suite `quire-bench` can run. A new suite is a file of its own plus one line here.
 let suites: [any BenchmarkSuite.Type] = [
     ObjectGraphSuite.self,
+    FRCSuite.self,
     ServerSuite.self,
     ExportSuite.self,
 ]

@@ -1,15 +1,16 @@
 /// The rows a ``ListModel`` presents: a count, an identity per row, and change notifications.
 ///
-/// A fetched-results controller adopts it through a small adapter; tests use an array. The
-/// model asks only for what GTK needs: the identity of the rows GTK shows, never every row.
+/// A fetched-results controller adopts it through ``FetchedResultsListSource``; tests use an
+/// array. The model asks only for what GTK needs: the identity of the rows GTK shows, never
+/// every row.
 ///
 /// ```swift
 /// final class ArticleRows: ListSource {
-///     var observer: ListSourceObserver<ObjectID>?
+///     var observer: ListSourceObserver<ManagedObjectID>?
 ///     var count: Int { controller.count }
-///     func identity(at index: Int) -> ObjectID { controller.objectID(at: index) }
-///     func index(of identity: ObjectID) -> Int? { controller.index(of: identity) }
-///     func prefetch(_ range: Range<Int>) { controller.faultInBatch(range) }
+///     func identity(at index: Int) -> ManagedObjectID { controller.objectID(at: index) }
+///     func index(of identity: ManagedObjectID) -> Int? { controller.index(of: identity) }
+///     func prefetch(_ range: Range<Int>) { controller.prefetch(range) }
 ///     // and forwards the controller's delegate calls to `observer`.
 /// }
 /// ```

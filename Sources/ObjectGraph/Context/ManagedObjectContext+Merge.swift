@@ -49,7 +49,10 @@ extension ManagedObjectContext {
             let keys = entity === objectID.entity ? ChangedKeys(entity: entity, mask: mask)
                 : ChangedKeys(entity: entity, names: ChangedKeys(entity: objectID.entity, mask: mask))
             if let object = registeredObject(forKey: objectID.key, of: entity) {
-                if object.hasChanges { continue }
+                if object.hasChanges {
+                    if !object.flags.contains(.inserted) { mergedOverChanges.append(object) }
+                    continue
+                }
                 if !object.flags.contains(.fault) || object.flags.contains(.inaccessible) {
                     turnIntoFault(object)
                     refaulted[entity.number, default: []].append(object)
@@ -61,7 +64,11 @@ extension ManagedObjectContext {
         for objectID in changes.deleted {
             guard let entity = localEntity(of: objectID) else { continue }
             if let object = registeredObject(forKey: objectID.key, of: entity) {
-                if object.flags.contains(.updated) && !object.flags.contains(.deleted) || object.flags.contains(.inserted) { continue }
+                if object.flags.contains(.inserted) { continue }
+                if object.flags.contains(.updated) && !object.flags.contains(.deleted) {
+                    mergedOverChanges.append(object)
+                    continue
+                }
                 if object.key > 0 { registered[entity.number][object.key] = nil } else { ancestorObjects[object.key] = nil }
                 // A pending delete of a row deleted elsewhere is done.
                 object.flags.remove([.listedAsDeleted, .updated])

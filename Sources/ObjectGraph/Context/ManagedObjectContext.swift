@@ -109,6 +109,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var pendingUpdates: [ManagedObject] = []
     /// Objects deleted since the last save.
     var pendingDeletes: [ManagedObject] = []
+    /// Changed objects whose rows a merge found changed or deleted elsewhere: their committed
+    /// values are out of date, so `rollback()` turns them into faults instead of restoring them.
+    var mergedOverChanges: [ManagedObject] = []
     /// Store failures met by typed property accessors, which cannot throw; `save()` throws the first
     /// so that a change that could not be applied is never silently lost.
     var deferredFailures: [any Error] = []
@@ -454,6 +457,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         pendingInserts = []
         pendingUpdates = []
         pendingDeletes = []
+        mergedOverChanges = []
         insertsByKey = [:]
         indexedInserts = 0
         announcedInserts = 0
@@ -503,7 +507,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     // MARK: Undoing and refreshing
 
     /// Discards every change since the last save: inserted objects leave the context, changed and
-    /// deleted ones get their saved values back. Observers hear of it in one `objectsDidChange`.
+    /// deleted ones get their saved values back (those whose rows a merge found changed meanwhile
+    /// become faults, which load the rows as they are now). Observers hear of it in one
+    /// `objectsDidChange`.
     public func rollback() {
         checkAccess()
         processPendingChanges()
@@ -517,12 +523,21 @@ public final class ManagedObjectContext: @unchecked Sendable {
             object.relations = nil
             object.context = nil
         }
+        let outOfDate = Set(mergedOverChanges.map(ObjectIdentifier.init))
         for object in pendingUpdates + pendingDeletes where object.context === self {
             let wasDeleted = object.flags.contains(.listedAsDeleted)
             let changed = object.changedProperties
             discardChanges(of: object)
             object.flags.remove([.deleted, .listedAsDeleted])
-            if wasDeleted {
+            if outOfDate.contains(ObjectIdentifier(object)) {
+                // Its committed values predate a merged change: load the row again when used.
+                turnIntoFault(object)
+                if wasDeleted {
+                    change.inserted.append(object.objectID)
+                } else {
+                    change.refreshed.append(UpdatedObject(objectID: object.objectID, changedKeys: .all(of: object.entityModel)))
+                }
+            } else if wasDeleted {
                 change.inserted.append(object.objectID)
             } else if !changed.isEmpty {
                 change.refreshed.append(UpdatedObject(objectID: object.objectID, changedKeys: ChangedKeys(entity: object.entityModel, mask: changed)))
@@ -617,7 +632,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     // MARK: IDs
 
     /// Gives inserted objects permanent IDs now, before they are saved (reserving their primary
-    /// keys in the store), so the IDs can be handed to other contexts or stored.
+    /// keys in the store), so the IDs can be handed to other contexts or stored. Observers that
+    /// heard of an object's insert get its new ID in the next `objectsDidChange` (`permanentIDs`).
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         checkAccess()
         let pending = objects.filter { $0.context === self && $0.flags.contains(.inserted) && $0.key < 0 }
@@ -633,11 +649,17 @@ public final class ManagedObjectContext: @unchecked Sendable {
             for (offset, object) in objects.enumerated() {
                 let permanent = firstKeys[number]! + Int64(offset)
                 assigned.append((object.key, permanent))
+                if object.flags.contains(.announced) {
+                    // Observers know the object by its temporary ID (an unannounced insert is
+                    // announced with its new one).
+                    unannouncedPermanentIDs[object.objectID] = ManagedObjectID(entity: object.entityModel, key: permanent)
+                }
                 object.key = permanent
                 registered[number][object.key] = object
             }
         }
         if hasDescendants.withLock({ $0 }) { temporaryKeys.record(assigned) }
+        if !unannouncedPermanentIDs.isEmpty { scheduleChangeNotification() }
     }
 
     private func temporaryKey() -> Int64 {

@@ -1,0 +1,336 @@
+import Foundation
+
+/// The objects a fetch request matches, kept up to date as its context changes, for a list that
+/// shows them: NSFetchedResultsController for ObjectGraph.
+///
+///     var request = FetchRequest<Article>(predicate: \.isTrashed == false, sortDescriptors: [.descending(\.modifiedAt)])
+///     let controller = try FetchedResultsController(fetchRequest: request, context: viewContext)
+///     controller.delegate = articleList
+///     try controller.performFetch()
+///     let first = controller.object(at: 0)          // a fault; reading it loads its batch
+///     let position = controller.index(of: first.objectID)
+///
+/// - The results are kept as object IDs with the values of their sort keys, in an order-statistic
+///   tree: after `performFetch()` no object is loaded. `object(at:)` makes the batch of objects
+///   around the one asked for faults that load together, in one query, when one is read.
+/// - The controller observes its context, including merges of other contexts' saves, batch
+///   operations and other processes' transactions. Each `objectsDidChange` becomes one batch of
+///   changes for the ``delegate``: an object that starts or stops matching is inserted or deleted,
+///   one whose sort keys change is moved, any other change of an object in the results is an
+///   update. Only the objects a change names are looked at: a change of one object costs
+///   O(log n) in the number of results, and the fetch is never run again, except after the
+///   context's `reset()` or `refreshAllObjects()` (reported as a reload).
+/// - With a `sectionNameKeyPath` (the key path of the first sort descriptor) the results are
+///   grouped into sections of equal values of that key.
+///
+/// Like its context, a controller is used on the context's queue; the delegate is called there.
+/// Changes of related objects are not reported for the objects that point to them, so a predicate
+/// or sort key through a relationship (`\.folder?.name`) is evaluated again only when the object
+/// itself changes, as in Core Data.
+public final class FetchedResultsController<Result: ManagedObject> {
+    /// The context the results come from and that the controller observes.
+    public let context: ManagedObjectContext
+    /// What the controller fetches. Setting it takes effect at the next ``performFetch()``.
+    public var fetchRequest: FetchRequest<Result>
+    /// The key path of the first sort descriptor when the results are grouped into sections.
+    public let sectionNameKeyPath: String?
+    /// Told of every change of the results, on the context's queue.
+    public weak var delegate: (any FetchedResultsControllerDelegate<Result>)?
+
+    /// The state of the last fetch.
+    struct Results {
+        let plan: FetchedResultsPlan
+        let table: SortKeyTable
+        let tree: OrderStatisticTree
+    }
+
+    private(set) var results: Results?
+    private var observation: ContextObservation?
+    /// The objects of the last prefetched range, kept so that the context does not let them go
+    /// before they are shown.
+    private var prefetched: [ManagedObject] = []
+
+    /// A controller for the objects `fetchRequest` matches in `context`, which must be a context on
+    /// the store (the view context, usually). Call ``performFetch()`` to fetch.
+    ///
+    /// Throws when the request has no sort descriptor, when `sectionNameKeyPath` is not the key
+    /// path of the first one (dot-separated, as `"folder.name"`), or when the request asks for a
+    /// limit, an offset or no pending changes, which a controller does not support.
+    public init(
+        fetchRequest: FetchRequest<Result>, context: ManagedObjectContext, sectionNameKeyPath: String? = nil
+    ) throws(FetchedResultsError) {
+        _ = try FetchedResultsPlan(fetchRequest, sectionNameKeyPath: sectionNameKeyPath, context: context)
+        self.context = context
+        self.fetchRequest = fetchRequest
+        self.sectionNameKeyPath = sectionNameKeyPath
+    }
+
+    // MARK: Fetching
+
+    /// Fetches the matching objects' IDs and sort-key values (one query, no objects loaded),
+    /// merges in the context's unsaved changes, and starts observing the context. The delegate is
+    /// told with ``FetchedResultsControllerDelegate/controllerDidReloadContent(_:)``.
+    ///
+    /// On failure the previous results (if any) stay as they were.
+    public func performFetch() throws {
+        context.checkAccess()
+        try refetch()
+        if observation == nil {
+            observation = context.addObserver { [weak self] notification in self?.handle(notification) }
+        }
+        delegate?.controllerDidReloadContent(self)
+    }
+
+    /// Replaces the results with new ones (nothing changes if fetching fails).
+    func refetch() throws {
+        results = try fetch()
+        prefetched = []
+    }
+
+    /// Runs the request and returns the new results.
+    private func fetch() throws -> Results {
+        let plan = try FetchedResultsPlan(fetchRequest, sectionNameKeyPath: sectionNameKeyPath, context: context)
+        let pending = context.pendingChanges(of: plan.entity)
+        // Changed and deleted objects' rows may no longer say the truth: they are placed from memory.
+        let excluded = Set(pending.changed.map(\.key))
+        let table = SortKeyTable(columns: plan.columns)
+        let rowCount = try context.persistentStore.read { connection in
+            let statement = try connection.statement(plan.sql)
+            defer { statement.reset() }
+            statement.bind(plan.bindings)
+            return try table.load(from: statement, excluding: excluded, reversingTies: plan.reversesTies)
+        }
+        // Sections start where the first sort key changes.
+        let marks = plan.isSectioned ? (0..<Int32(rowCount)).map { $0 == 0 || table.compareFirstKey($0 - 1, $0) != 0 } : nil
+        let tree = OrderStatisticTree(sorted: Int32(0)..<Int32(rowCount), marks: marks)
+        let results = Results(plan: plan, table: table, tree: tree)
+        let additions = (pending.changed + pending.inserted).filter { !$0.flags.contains(.deleted) }.map(\.key)
+        for (_, slot) in try evaluate(additions, in: results) {
+            insertRow(slot, in: results)
+            table.index(slot)
+        }
+        return results
+    }
+
+    /// The rows of the objects with `keys` that match the request now, each in a new slot of the
+    /// results' table (not yet found by its key); unmatched and vanished objects are left out.
+    ///
+    /// As a fetch does: objects with unsaved changes are evaluated in memory, every other object
+    /// by its row in the store (with the request's own query, so no object is loaded, and an
+    /// object whose values in memory are out of date is placed by what the store holds).
+    func evaluate(_ keys: [Int64], in results: Results) throws -> [(key: Int64, slot: Int32)] {
+        guard !keys.isEmpty else { return [] }
+        let plan = results.plan
+        let table = results.table
+        var pending: [ManagedObject] = []
+        var saved: [Int64] = []
+        for key in keys {
+            if let object = context.registeredObject(forKey: key, of: plan.entity), object.context === context,
+               object.flags.contains(.inserted) || object.flags.contains(.updated) || object.flags.contains(.listedAsDeleted) {
+                if !object.flags.contains(.deleted) { pending.append(object) }
+            } else if key > 0 {
+                saved.append(key)
+            }
+        }
+        var slots: [Int64: Int32] = [:]
+        do {
+            if !saved.isEmpty { try readRows(saved, into: &slots, of: results) }
+            let evaluator = PredicateEvaluator(context: context)
+            for object in pending {
+                do {
+                    if let predicate = plan.predicate, try !evaluator.evaluate(predicate, on: object) { continue }
+                    let values = try plan.sortPaths.map { path -> PrimitiveValue in
+                        guard case .attribute(let value) = try evaluator.value(at: path, of: object) else {
+                            preconditionFailure("sort key paths end in attributes (checked when planned)")
+                        }
+                        return value
+                    }
+                    slots[object.key] = table.makeSlot(key: object.key, values: values)
+                } catch ObjectGraphError.objectNotFound {
+                    // An object a key path passes through was deleted in the store: not a match.
+                    continue
+                }
+            }
+        } catch {
+            for slot in slots.values { table.release(slot) }
+            throw error
+        }
+        return keys.compactMap { key in slots[key].map { (key, $0) } }
+    }
+
+    /// Reads the rows with `keys` that match the request, with the request's own query,
+    /// `keyBatchSize` keys at a time, each into a new slot.
+    private func readRows(_ keys: [Int64], into slots: inout [Int64: Int32], of results: Results) throws {
+        let plan = results.plan
+        try context.persistentStore.read { connection in
+            let statement = try connection.statement(plan.sqlForKeys)
+            defer { statement.reset() }
+            let first = Int32(plan.bindings.count + 1)
+            for start in stride(from: 0, to: keys.count, by: EntityModel.keyBatchSize) {
+                statement.bind(plan.bindings)
+                for offset in 0..<EntityModel.keyBatchSize {
+                    let parameter = first + Int32(offset)
+                    if start + offset < keys.count { statement.bind(keys[start + offset], at: parameter) } else { statement.bindNull(at: parameter) }
+                }
+                while try statement.step() {
+                    let slot = results.table.makeSlot(from: statement)
+                    slots[results.table.key(of: slot)] = slot
+                }
+                statement.reset()
+            }
+        }
+    }
+
+    // MARK: Results
+
+    /// The fetched objects: a random-access view of the current results that makes objects as
+    /// they are read (see ``object(at:)``); nil before ``performFetch()``.
+    public var fetchedObjects: FetchedObjects<Result>? {
+        results == nil ? nil : FetchedObjects(controller: self)
+    }
+
+    /// The number of objects (0 before ``performFetch()``).
+    public var count: Int {
+        results?.tree.count ?? 0
+    }
+
+    /// The ID of the object at `index`, without making the object. O(log n).
+    public func objectID(at index: Int) -> ManagedObjectID {
+        let results = fetched()
+        return results.plan.objectID(forKey: results.table.key(of: results.tree.slot(at: index)))
+    }
+
+    /// The object at `index`, as a fault unless it is loaded. The first object asked for in a batch
+    /// of 100 makes that batch's objects faults that load together when one of them is read.
+    public func object(at index: Int) -> Result {
+        let results = fetched()
+        let object = context.object(forKey: results.table.key(of: results.tree.slot(at: index)), of: results.plan.entity)
+        if object.flags.contains(.fault) && object.faultGroup == nil {
+            let size = EntityModel.keyBatchSize
+            let start = index / size * size
+            groupFaults(in: start..<min(start + size, results.tree.count), of: results)
+        }
+        return unsafeDowncast(object, to: Result.self)
+    }
+
+    /// The object at `indexPath`.
+    public func object(at indexPath: FetchedIndexPath) -> Result {
+        object(at: index(of: indexPath))
+    }
+
+    /// The position of the object with `objectID` in the results, or nil. O(log n).
+    public func index(of objectID: ManagedObjectID) -> Int? {
+        let results = fetched()
+        guard results.plan.contains(objectID), let slot = results.table.slot(forKey: objectID.key) else { return nil }
+        return results.tree.index { results.table.compare($0, slot) }
+    }
+
+    /// The section and position within it of the object with `objectID`, or nil. O(log n).
+    public func indexPath(forObjectWith objectID: ManagedObjectID) -> FetchedIndexPath? {
+        index(of: objectID).map { indexPath(at: $0, in: fetched()) }
+    }
+
+    /// The section and position within it of `object`, or nil when it is not in the results.
+    public func indexPath(for object: Result) -> FetchedIndexPath? {
+        indexPath(forObjectWith: object.objectID)
+    }
+
+    /// Makes the objects at `range` faults that load together, in one query, when one of them is
+    /// read, and keeps them until the next prefetch. Reads nothing from the store itself, so a list
+    /// can call it for the rows it is about to show.
+    public func prefetch(_ range: Range<Int>) {
+        let results = fetched()
+        let range = range.clamped(to: 0..<results.tree.count)
+        prefetched = groupFaults(in: range, of: results)
+    }
+
+    /// Makes the objects at `range` and groups those that are faults into one fault group; returns
+    /// them all.
+    @discardableResult
+    private func groupFaults(in range: Range<Int>, of results: Results) -> [ManagedObject] {
+        var objects: [ManagedObject] = []
+        objects.reserveCapacity(range.count)
+        var faults: [Int64] = []
+        results.tree.forEachSlot(in: range) { slot in
+            let object = context.object(forKey: results.table.key(of: slot), of: results.plan.entity)
+            objects.append(object)
+            if object.flags.contains(.fault) && object.faultGroup == nil && object.key > 0 { faults.append(object.key) }
+        }
+        if !faults.isEmpty {
+            let group = FaultGroup(entity: results.plan.entity, keys: faults, prefetch: [])
+            for object in objects where object.flags.contains(.fault) && object.faultGroup == nil && object.key > 0 {
+                object.faultGroup = group
+            }
+        }
+        return objects
+    }
+
+    /// The IDs of the objects at `range`, in order, without making objects.
+    func objectIDs(in range: Range<Int>) -> [ManagedObjectID] {
+        let results = fetched()
+        var objectIDs: [ManagedObjectID] = []
+        objectIDs.reserveCapacity(range.count)
+        results.tree.forEachSlot(in: range) { objectIDs.append(results.plan.objectID(forKey: results.table.key(of: $0))) }
+        return objectIDs
+    }
+
+    /// The results, checking that they exist and that the caller is on the context's queue.
+    @inline(__always)
+    func fetched() -> Results {
+        context.checkAccess()
+        guard let results else { preconditionFailure("call performFetch() before reading a fetched-results controller") }
+        return results
+    }
+
+    // MARK: Sections
+
+    /// The sections: one per value of the section key path, in order, or one section of
+    /// everything without a section key path; nil before ``performFetch()``.
+    public var sections: FetchedResultsSections<Result>? {
+        results == nil ? nil : FetchedResultsSections(controller: self)
+    }
+
+    /// The number of sections.
+    var sectionCount: Int {
+        let results = fetched()
+        return results.plan.isSectioned ? results.tree.markCount : 1
+    }
+
+    /// Section `number`: its name, value and rows. O(log n).
+    func section(at number: Int) -> FetchedResultsSection<Result> {
+        let results = fetched()
+        guard results.plan.isSectioned else {
+            return FetchedResultsSection(controller: self, name: "", value: .null, range: 0..<results.tree.count)
+        }
+        let start = results.tree.indexOfMark(number)
+        let end = number + 1 < results.tree.markCount ? results.tree.indexOfMark(number + 1) : results.tree.count
+        let value = results.table.value(of: results.tree.slot(at: start), column: 0)
+        return FetchedResultsSection(controller: self, name: Self.sectionName(for: value), value: value, range: start..<end)
+    }
+
+    /// The position of `indexPath` in all the results.
+    public func index(of indexPath: FetchedIndexPath) -> Int {
+        let results = fetched()
+        guard results.plan.isSectioned else { return indexPath.item }
+        return results.tree.indexOfMark(indexPath.section) + indexPath.item
+    }
+
+    /// The index path of position `index`.
+    func indexPath(at index: Int, in results: Results) -> FetchedIndexPath {
+        guard results.plan.isSectioned else { return FetchedIndexPath(section: 0, item: index) }
+        let section = results.tree.marks(before: index + 1) - 1
+        return FetchedIndexPath(section: section, item: index - results.tree.indexOfMark(section))
+    }
+
+    /// The name of the section of objects whose section key has `value`: its text (ISO 8601 for a
+    /// date, with fractions of a second), "" for nil.
+    static func sectionName(for value: PrimitiveValue) -> String {
+        switch value {
+        case .null: return ""
+        case .string(let text): return text
+        case .date(let date): return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        case .data(let data): return data.base64EncodedString()
+        default: return value.description
+        }
+    }
+}

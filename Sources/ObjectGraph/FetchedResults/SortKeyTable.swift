@@ -1,0 +1,142 @@
+/// The rows of a fetched-results controller as it orders them: per slot, the row's key and its
+/// sort-key values (one ``SortKeyColumn`` per sort descriptor), and the slot of each key.
+///
+/// A row's order is its sort keys, then its store order: saved rows by primary key, unsaved ones
+/// after every saved one in the order they were inserted, as a fetch orders them. Rows are
+/// compared by slot, so a row being placed is first given a slot of its own (which is not yet
+/// found by its key until ``index(_:)``); a row whose values change gets a new slot, and its old
+/// slot keeps the values it was placed with until it is released.
+final class SortKeyTable {
+    /// The key of each slot; 0 for a slot that is free.
+    private(set) var keys: [Int64] = []
+    private(set) var columns: [SortKeyColumn]
+    private var freeSlots: [Int32] = []
+    private var slots = SlotIndex()
+
+    init(columns: [SortKeyColumn]) {
+        precondition(!columns.isEmpty, "a controller's rows have at least one sort key")
+        self.columns = columns
+    }
+
+    // MARK: Rows
+
+    /// Reads every row of the statement (the key in column 0, the sort-key values after it) into
+    /// slots 0, 1, ... of an empty table, in order, skipping the keys in `excluded`, and makes them
+    /// found by their keys. With `reversingTies`, the statement returns rows with equal sort keys
+    /// in descending key order, and each such run is reversed. Returns the number of rows read.
+    func load(from statement: Statement, excluding excluded: Set<Int64>, reversingTies: Bool) throws -> Int {
+        precondition(keys.isEmpty, "rows are loaded into an empty table")
+        // Local copies: the loop then mutates no class property, which would check exclusive
+        // access on every write.
+        var keys: [Int64] = []
+        var columns = self.columns
+        self.columns = []
+        defer {
+            self.keys = keys
+            self.columns = columns
+            slots = SlotIndex(keys: keys)
+        }
+        while try statement.step() {
+            let key = statement.int64(0)
+            if !excluded.isEmpty && excluded.contains(key) { continue }
+            keys.append(key)
+            for column in columns.indices { columns[column].append(from: statement, column: Int32(column + 1)) }
+        }
+        if reversingTies && keys.count > 1 {
+            // Equal values need not move between the slots of a run: only the keys are reversed.
+            var start = 0
+            for slot in 1...keys.count {
+                if slot < keys.count && columns.allSatisfy({ $0.compare(slot - 1, slot) == 0 }) { continue }
+                if slot - start > 1 { keys[start..<slot].reverse() }
+                start = slot
+            }
+        }
+        return keys.count
+    }
+
+    /// The slot of the row with `key`, or nil.
+    @inline(__always)
+    func slot(forKey key: Int64) -> Int32? {
+        slots.slot(for: key, keys: keys)
+    }
+
+    @inline(__always)
+    func key(of slot: Int32) -> Int64 {
+        keys[Int(slot)]
+    }
+
+    /// A slot holding the statement's current row: the key in column 0, the sort-key values after
+    /// it. Not yet found by its key.
+    @inline(__always)
+    func makeSlot(from statement: Statement) -> Int32 {
+        let slot = newSlot(key: statement.int64(0))
+        for column in columns.indices { columns[column].set(from: statement, column: Int32(column + 1), at: Int(slot)) }
+        return slot
+    }
+
+    /// A slot holding `key` and `values` (one per sort key), not yet found by its key.
+    func makeSlot(key: Int64, values: [PrimitiveValue]) -> Int32 {
+        let slot = newSlot(key: key)
+        for column in columns.indices { columns[column].set(values[column], at: Int(slot)) }
+        return slot
+    }
+
+    @inline(__always)
+    private func newSlot(key: Int64) -> Int32 {
+        precondition(key != 0, "0 is no object's key")
+        if let slot = freeSlots.popLast() {
+            keys[Int(slot)] = key
+            return slot
+        }
+        keys.append(key)
+        return Int32(keys.count - 1)
+    }
+
+    /// Makes `slot` the one found by its key (replacing the slot found before, if any).
+    @inline(__always)
+    func index(_ slot: Int32) {
+        slots.insert(slot, keys: keys)
+    }
+
+    /// Frees `slot`, which stops being found by its key if it was.
+    func release(_ slot: Int32) {
+        let key = keys[Int(slot)]
+        if slots.slot(for: key, keys: keys) == slot { slots.remove(key, keys: keys) }
+        for column in columns.indices { columns[column].release(at: Int(slot)) }
+        keys[Int(slot)] = 0
+        freeSlots.append(slot)
+    }
+
+    // MARK: Order
+
+    /// How row `lhs` orders against row `rhs`: by sort keys, then by store order. 0 only for rows
+    /// with the same key and values.
+    @inline(__always)
+    func compare(_ lhs: Int32, _ rhs: Int32) -> Int {
+        for column in columns.indices {
+            let order = columns[column].compare(Int(lhs), Int(rhs))
+            if order != 0 { return order }
+        }
+        let left = Self.storeRank(keys[Int(lhs)])
+        let right = Self.storeRank(keys[Int(rhs)])
+        return left < right ? -1 : (left > right ? 1 : 0)
+    }
+
+    /// How the first sort key of row `lhs` orders against that of `rhs`: what sections group by.
+    @inline(__always)
+    func compareFirstKey(_ lhs: Int32, _ rhs: Int32) -> Int {
+        columns[0].compare(Int(lhs), Int(rhs))
+    }
+
+    /// Saved rows by primary key, then unsaved ones in the order they were inserted (temporary
+    /// keys count down from -1), as `PredicateEvaluator.storeRank` orders objects.
+    @inline(__always)
+    static func storeRank(_ key: Int64) -> UInt64 {
+        key > 0 ? UInt64(key) : UInt64(Int64.max) + UInt64(-key)
+    }
+
+    /// The value of sort key `column` of row `slot`.
+    func value(of slot: Int32, column: Int) -> PrimitiveValue {
+        columns[column].value(at: Int(slot))
+    }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import ObjectGraph
+
+/// `quire-bench frc`: the fetched-results controller. `performFetch` against an ID fetch of the
+/// same request, one change merged into the view context against fetching again, and the memory
+/// the results of a million rows take, measured in a process of its own.
+enum FRCSuite: BenchmarkSuite {
+    static let name = "frc"
+    static let summary = "fetched-results controller: performFetch against an ID fetch, single changes against a refetch, memory at 1M rows"
+    static let defaultRows = 100_000
+
+    /// The article list's request: newest first.
+    static let request = FetchRequest<BenchArticle>(sortDescriptors: [.descending(\.date)])
+    /// Changes merged one after another per repetition (each is too quick to time alone).
+    static let changesPerRepetition = 50
+    /// Set in the process `rss_1m` starts: the store to fetch.
+    static let rssStoreVariable = "QUIRE_BENCH_FRC_RSS_STORE"
+
+    static func run(_ options: BenchmarkOptions) async throws -> [BenchmarkResult] {
+        if let store = ProcessInfo.processInfo.environment[rssStoreVariable] {
+            // The process rss_1m measures: print the figure and stop (its own work folder, made
+            // empty by main, goes with it).
+            try? FileManager.default.removeItem(at: options.workDirectory)
+            print(try await residentMegabytesAfterFetch(store: URL(fileURLWithPath: store)))
+            exit(0)
+        }
+        let small = options.rows
+        let large = options.rows * 10
+        let smallStore = options.workDirectory.appendingPathComponent("frc-\(small).sqlite")
+        let largeStore = options.workDirectory.appendingPathComponent("frc-\(large).sqlite")
+        try makeStore(at: smallStore, rows: small)
+        try makeStore(at: largeStore, rows: large)
+
+        var results: [BenchmarkResult] = []
+        for (rows, store, name) in [(small, smallStore, "perform_fetch_100k"), (large, largeStore, "perform_fetch_1m")] {
+            let (idFetch, performFetch) = try await fetchTimes(store: store, rows: rows, repetitions: options.repetitions)
+            results.append(BenchmarkResult(name: name, unit: "ms", value: performFetch, baseline: "id_fetch", baselineValue: idFetch))
+        }
+        results += try await changeTimes(store: smallStore, rows: small, repetitions: options.repetitions)
+        results.append(BenchmarkResult(name: "rss_1m", unit: "MB", value: try residentMegabytesInChild(store: largeStore)))
+        return results
+    }
+
+    // MARK: Stores
+
+    /// A store of `rows` articles with distinct dates in random order, written by batch inserts.
+    static func makeStore(at url: URL, rows: Int) throws {
+        var description = StoreDescription.file(url)
+        description.synchronous = .normal
+        let context = try PersistentContainer(schema: BenchArticle.schema, store: description).newBackgroundContext()
+        var generator = SplitMix(seed: UInt64(rows))
+        let chunk = 50_000
+        try context.performAndWait {
+            for start in stride(from: 0, to: rows, by: chunk) {
+                let objects: [[String: PrimitiveValue]] = (start..<min(start + chunk, rows)).map { index in
+                    ["id": .uuid(UUID(uuid: generator.uuidBytes())), "title": .string("Article \(index)"), "body": .string(""),
+                     "date": .date(date(generator.next())), "isRead": .bool(index % 3 == 0)]
+                }
+                _ = try context.execute(BatchInsertRequest<BenchArticle>(objects: objects))
+            }
+        }
+    }
+
+    /// A date within about ten years, from random bits.
+    static func date(_ bits: UInt64) -> Date {
+        Date(timeIntervalSince1970: 1_400_000_000 + Double(bits % 315_360_000_000) / 1000)
+    }
+
+    /// A view context on the store, as the app has.
+    @MainActor
+    static func viewContext(store: URL) throws -> (PersistentContainer, ManagedObjectContext) {
+        var description = StoreDescription.file(store)
+        description.synchronous = .normal
+        let container = try PersistentContainer(schema: BenchArticle.schema, store: description)
+        return (container, container.viewContext)
+    }
+
+    // MARK: Fetching
+
+    /// The median milliseconds of an ID fetch of the request and of a new controller's
+    /// `performFetch()`, measured in alternation. What a repetition fetched is released in the
+    /// next set-up, untimed.
+    @MainActor
+    static func fetchTimes(store: URL, rows: Int, repetitions: Int) throws -> (idFetch: Double, performFetch: Double) {
+        let (container, view) = try viewContext(store: store)
+        defer { _ = container }
+        let kept = Retainer()
+        return try measureAlternating(
+            repetitions: repetitions,
+            setUpFirst: { kept.releaseAll() },
+            first: { _ in
+                let ids = try view.fetchObjectIDs(request)
+                guard ids.count == rows else { throw BenchmarkFailure.wrongCount(ids.count) }
+                kept.keep(ids)
+            },
+            setUpSecond: { () -> FetchedResultsController<BenchArticle> in
+                kept.releaseAll()
+                return try FetchedResultsController(fetchRequest: request, context: view)
+            },
+            second: { controller in
+                try controller.performFetch()
+                guard controller.count == rows else { throw BenchmarkFailure.wrongCount(controller.count) }
+                kept.keep(controller)
+            })
+    }
+
+    // MARK: Changes
+
+    /// Counts what the controller reports.
+    final class ChangeCounter: FetchedResultsControllerDelegate {
+        var inserts = 0
+        var deletes = 0
+        var moves = 0
+        var updates = 0
+        var failure: (any Error)?
+
+        func controller(_ controller: FetchedResultsController<BenchArticle>, didChange change: FetchedResultsChange) {
+            switch change {
+            case .insert: inserts += 1
+            case .delete: deletes += 1
+            case .move: moves += 1
+            case .update: updates += 1
+            }
+        }
+
+        func controller(_ controller: FetchedResultsController<BenchArticle>, didFailWith error: any Error) {
+            failure = error
+        }
+    }
+
+    enum ChangeKind: CaseIterable {
+        case insert, update, move, delete
+
+        var resultName: String {
+            switch self {
+            case .insert: "change_insert_100k"
+            case .update: "change_update_100k"
+            case .move: "change_move_100k"
+            case .delete: "change_delete_100k"
+            }
+        }
+    }
+
+    /// Per change: merging one background save into the view context, which the controller
+    /// observes, against the controller fetching again.
+    @MainActor
+    static func changeTimes(store: URL, rows: Int, repetitions: Int) throws -> [BenchmarkResult] {
+        let (container, view) = try viewContext(store: store)
+        let controller = try FetchedResultsController(fetchRequest: request, context: view)
+        let counter = ChangeCounter()
+        controller.delegate = counter
+        try controller.performFetch()
+        let refetch = try measureMilliseconds(repetitions: repetitions) {
+            try controller.performFetch()
+            guard controller.count == rows else { throw BenchmarkFailure.wrongCount(controller.count) }
+        }
+
+        let background = container.newBackgroundContext()
+        var generator = SplitMix(seed: 7)
+        var results: [BenchmarkResult] = []
+        for kind in ChangeKind.allCases {
+            let milliseconds = try measureMilliseconds(repetitions: repetitions, setUp: { () -> [ChangeSet] in
+                // The saves, untimed; each names one article, picked among those in the results.
+                var positions = Set<Int>()
+                while positions.count < changesPerRepetition { positions.insert(Int(generator.next() % UInt64(controller.count))) }
+                let targets = positions.sorted().map(controller.objectID(at:))
+                return try background.performAndWait {
+                    try (0..<changesPerRepetition).map { index -> ChangeSet in
+                        switch kind {
+                        case .insert:
+                            let article = BenchArticle(context: background)
+                            article.id = UUID(uuid: generator.uuidBytes())
+                            article.title = "Inserted"
+                            article.body = ""
+                            article.date = date(generator.next())
+                            article.isRead = false
+                        case .update:
+                            try background.existingObject(with: targets[index], as: BenchArticle.self).title = "Updated \(generator.next())"
+                        case .move:
+                            try background.existingObject(with: targets[index], as: BenchArticle.self).date = date(generator.next())
+                        case .delete:
+                            background.delete(try background.existingObject(with: targets[index]))
+                        }
+                        let changes = try background.save()
+                        background.reset()
+                        return changes
+                    }
+                }
+            }) { changes in
+                let before = (counter.inserts, counter.deletes, counter.moves, counter.updates)
+                for change in changes { view.mergeChanges(fromContextDidSave: change) }
+                let reported: Int
+                switch kind {
+                case .insert: reported = counter.inserts - before.0
+                case .delete: reported = counter.deletes - before.1
+                case .move: reported = counter.moves - before.2
+                case .update: reported = counter.updates - before.3
+                }
+                if let failure = counter.failure { throw failure }
+                guard reported == changes.count else { throw BenchmarkFailure.wrongCount(reported) }
+            } / Double(changesPerRepetition)
+            results.append(BenchmarkResult(
+                name: kind.resultName, unit: "ms", value: milliseconds, baseline: "refetch_100k", baselineValue: refetch))
+        }
+        return results
+    }
+
+    // MARK: Memory
+
+    /// The process `rss_1m` runs did not print a figure.
+    struct ChildProcessFailure: Error {
+        let status: Int32
+        let output: String
+    }
+
+    /// Runs this program again on the store with `rssStoreVariable` set, and returns the figure it prints.
+    static func residentMegabytesInChild(store: URL) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        process.arguments = [name]
+        var environment = ProcessInfo.processInfo.environment
+        environment[rssStoreVariable] = store.path
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let megabytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw ChildProcessFailure(status: process.terminationStatus, output: text)
+        }
+        return megabytes
+    }
+
+    /// In the child: megabytes resident after a controller's `performFetch()` of every row of the
+    /// store, above what the process held before opening it.
+    @MainActor
+    static func residentMegabytesAfterFetch(store: URL) throws -> Double {
+        let empty = ProcessMemory.residentMegabytes()
+        let (container, view) = try viewContext(store: store)
+        let controller = try FetchedResultsController(fetchRequest: request, context: view)
+        try controller.performFetch()
+        let resident = ProcessMemory.residentMegabytes()
+        withExtendedLifetime((container, controller)) {}
+        return resident - empty
+    }
+}
