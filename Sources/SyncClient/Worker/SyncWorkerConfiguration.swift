@@ -34,7 +34,7 @@ public struct SyncWorkerConfiguration: Sendable {
     }
 
     /// The cursor's name for `server`: its URL without a trailing slash.
-    static func feedName(of server: URL) -> String {
+    public static func feedName(of server: URL) -> String {
         let text = server.absoluteString
         return text.hasSuffix("/") ? String(text.dropLast()) : text
     }
