@@ -32,14 +32,15 @@ struct Reconciler {
     @discardableResult
     func take(_ remote: RemoteVersion, for record: ArticleSyncRecord) throws -> Outcome {
         guard let content = remote.content, let revision = remote.revision else {
-            guard record.article != nil || record.base != nil else { return .unchanged }
+            var changed = record.base != nil
+            removeBase(of: record)
             if let article = record.article {
+                changed = changed || article.trashed == nil || article.serverRevision != nil || article.syncState != .synced
                 if article.trashed == nil { article.trashed = remote.changed ?? now }
                 if article.serverRevision != nil { article.serverRevision = nil }
                 if article.syncState != .synced { article.syncState = .synced }
             }
-            removeBase(of: record)
-            return .taken
+            return changed ? .taken : .unchanged
         }
         let article = try record.article ?? makeArticle(record.id, created: remote.changed ?? now)
         let before = article.content.normalized

@@ -30,7 +30,10 @@ struct RemoteVersionApplier {
         var touched = Set<UUID>()
         var progress = Progress()
         let reconciler = Reconciler(context: context, now: now)
-        for (text, version) in versions {
+        // Only an article's last version in the run counts: it is the article as the run leaves it.
+        var last: [String: Int] = [:]
+        for (index, entry) in versions.enumerated() { last[entry.id] = index }
+        for (index, (text, version)) in versions.enumerated() {
             // Articles are this library's UUIDs; another kind of ID is no article of a Quire library.
             guard let id = UUID(uuidString: text) else {
                 progress.applied += 1
@@ -42,6 +45,11 @@ struct RemoteVersionApplier {
             if record.hasWriteInFlight {
                 progress.blockedBy = id
                 return progress
+            }
+            guard last[text] == index else {
+                progress.applied += 1
+                progress.tally.unchanged += 1
+                continue
             }
             progress.tally.count(try apply(version, to: record, reconciler))
             progress.applied += 1
