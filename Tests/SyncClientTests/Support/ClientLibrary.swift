@@ -2,6 +2,7 @@ import Foundation
 import Library
 import ObjectGraph
 import SyncProtocol
+import Testing
 @testable import SyncClient
 
 /// A library in a temporary folder, as one device holds it, with what the sync tests compare.
@@ -48,6 +49,28 @@ final class ClientLibrary: Sendable {
                 contents[article.id] = article.content.normalized
             }
             return contents
+        }
+    }
+
+    /// Replaces one line of the article's body in one save, as an editor does with its buffer:
+    /// read and written together, so that a merge the worker saved meanwhile is never written over
+    /// with an older copy (the save then meets it and reads again).
+    func edit(_ id: UUID, line: Int, to text: String) async throws {
+        for attempt in 1...10 {
+            let context = library.container.newBackgroundContext()
+            do {
+                try await context.perform {
+                    let article = try #require(try context.fetch(FetchRequest<StoredArticle>(predicate: \.id == id, fetchLimit: 1)).first)
+                    var lines = article.body.components(separatedBy: "\n")
+                    lines[line] = text
+                    article.body = lines.joined(separator: "\n")
+                    try LocalChanges.record(in: context)
+                    _ = try context.save()
+                }
+                return
+            } catch ObjectGraphError.mergeConflicts where attempt < 10 {
+                continue
+            }
         }
     }
 
