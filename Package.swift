@@ -34,6 +34,11 @@ let package = Package(
         .systemLibrary(
             name: "CCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
+        // libsecret's Secret Service client, with a few inline helpers (its variadic calls and
+        // schema do not import into Swift).
+        .systemLibrary(
+            name: "CSecret", pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]),
         .systemLibrary(
             name: "CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev", "libfontconfig-dev"])]),
@@ -65,9 +70,10 @@ let package = Package(
 
         // MARK: Sync client
 
-        // The sync worker's parts that need no local store: outbox entries and their coalescing,
-        // the per-operation state machine, the retry policy, the HTTP transport on URLSession.
-        .target(name: "SyncClient", dependencies: ["SyncProtocol"], exclude: ["README.md"]),
+        // The sync worker: outbox entries and their coalescing, the per-operation state machine,
+        // the retry policy, the HTTP transport on URLSession, and the worker that ties them to the
+        // library store (push, pull, conflicts, lease, status), with the account settings.
+        .target(name: "SyncClient", dependencies: ["SyncProtocol", "Library", "ObjectGraph", "CSecret"], exclude: ["README.md"]),
 
         // MARK: GTK binding and the app
 
@@ -79,10 +85,10 @@ let package = Package(
 
         // MARK: Executables
 
-        .executableTarget(name: "quire", dependencies: ["QuireUI", "GtkKit", "Library"]),
+        .executableTarget(name: "quire", dependencies: ["QuireUI", "GtkKit", "Library", "SyncClient"]),
         .executableTarget(name: "quire-server", dependencies: ["SyncServer"]),
         .executableTarget(
-            name: "quire-bench", dependencies: ["ObjectGraph", "SyncProtocol", "SyncServer", "Library", "CSQLite", "CPostgres"]),
+            name: "quire-bench", dependencies: ["ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "CSQLite", "CPostgres"]),
 
         // MARK: Build tools
 
@@ -97,8 +103,10 @@ let package = Package(
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
         // Depends on quire-server so that the executable the process tests spawn is built with them.
         .testTarget(name: "SyncServerTests", dependencies: ["SyncProtocol", "SyncServer", "quire-server"]),
-        // Runs the transport against an in-process quire-server, directly and through a fault proxy.
-        .testTarget(name: "SyncClientTests", dependencies: ["SyncClient", "SyncProtocol", "SyncServer"]),
+        // Runs the transport and the worker against an in-process quire-server, directly and through
+        // a fault proxy; depends on quire so that the `quire sync` processes the tests kill exist.
+        .testTarget(
+            name: "SyncClientTests", dependencies: ["SyncClient", "SyncProtocol", "SyncServer", "Library", "ObjectGraph", "quire"]),
         // Depends on quire so that the executable the verb tests run is built with them, and on
         // SyncClient to check that outbox rows hold its entries losslessly.
         .testTarget(

@@ -13,6 +13,10 @@ enum Verbs {
         DemoVerb.self,
         ExportVerb.self,
         ImportVerb.self,
+        SyncVerb.self,
+        ConflictsVerb.self,
+        ResolveVerb.self,
+        AccountVerb.self,
     ]
 
     /// The verb called `name`.

@@ -1,0 +1,154 @@
+import Foundation
+import Library
+import ObjectGraph
+import SyncProtocol
+
+/// Brings the server's version of an article into the library, inside the worker's transaction:
+/// taken as it is when no local edit waits, merged with the local edits when they merge cleanly
+/// (the merged content is then pushed), and recorded as a Conflict for the writer otherwise.
+/// The article's base (ArticleBase) follows every version taken or merged.
+struct Reconciler {
+    let context: ManagedObjectContext
+    let now: Date
+
+    /// What happened to one server version.
+    enum Outcome: Sendable, Hashable {
+        /// The library already had it.
+        case unchanged
+        /// It became the article (no local edit waited).
+        case taken
+        /// It merged cleanly with the local edits; `pushes` when the merge must go to the server.
+        case merged(pushes: Bool)
+        /// Both sides deleted the article: nothing is left to send.
+        case bothDeleted
+        /// A Conflict record waits for the writer.
+        case conflict
+        /// An open conflict now holds this newer server version.
+        case conflictUpdated
+    }
+
+    /// The server's version when no local edit waits: the article gets its content (created when
+    /// missing) or goes to the trash, and the base follows.
+    @discardableResult
+    func take(_ remote: RemoteVersion, for record: ArticleSyncRecord) throws -> Outcome {
+        guard let content = remote.content, let revision = remote.revision else {
+            var changed = record.base != nil
+            removeBase(of: record)
+            if let article = record.article {
+                changed = changed || article.trashed == nil || article.serverRevision != nil || article.syncState != .synced
+                if article.trashed == nil { article.trashed = remote.changed ?? now }
+                if article.serverRevision != nil { article.serverRevision = nil }
+                if article.syncState != .synced { article.syncState = .synced }
+            }
+            return changed ? .taken : .unchanged
+        }
+        let article = try record.article ?? makeArticle(record.id, created: remote.changed ?? now)
+        let before = article.content.normalized
+        try article.setContent(content, at: now)
+        if before.title != content.title || before.body != content.body { article.refreshDerivedFields() }
+        if before.title != content.title || before.body != content.body || before.status != content.status || article.isInserted {
+            article.updated = remote.changed ?? now
+        }
+        if article.trashed != nil { article.trashed = nil }
+        if article.serverRevision != revision { article.serverRevision = revision }
+        if article.syncState != .synced { article.syncState = .synced }
+        setBase(of: record, to: content, revision: revision, changed: remote.changed)
+        return .taken
+    }
+
+    /// The server's version against local edits that wait: both deleted, a clean three-way merge
+    /// (applied, recorded as "merged automatically", and pushed unless it equals the server's),
+    /// or a Conflict record. The unsent operations give way to the merge's, or the first of them
+    /// is marked conflicted so that later ones wait for the writer's decision.
+    func reconcile(_ remote: RemoteVersion, with record: ArticleSyncRecord) throws -> Outcome {
+        let local = record.localContent
+        if local == nil, remote.content == nil {
+            for operation in record.unsent { context.delete(operation) }
+            if let article = record.article {
+                if article.serverRevision != nil { article.serverRevision = nil }
+                if article.syncState != .synced && !hasOtherWork(record) { article.syncState = .synced }
+            }
+            removeBase(of: record)
+            return .bothDeleted
+        }
+        if let local, let theirs = remote.content, let revision = remote.revision, let article = record.article,
+           let merged = merge(base: record.base?.content.normalized, mine: local, theirs: theirs) {
+            for operation in record.unsent { context.delete(operation) }
+            if merged != local {
+                try article.setContent(merged, at: now)
+                article.refreshDerivedFields()
+                article.updated = now
+                article.localRevision += 1
+            }
+            article.serverRevision = revision
+            let pushes = merged != theirs
+            if pushes {
+                try SyncOperation.enqueue(articleID: record.id, payload: article.payload, in: context, at: now)
+                article.syncState = .modified
+            } else {
+                article.syncState = .synced
+            }
+            if merged != local && merged != theirs {
+                Conflict.recordAutomaticMerge(
+                    articleID: record.id, base: record.base?.content, local: local, remote: theirs,
+                    baseRevision: record.base?.revision, remoteRevision: revision, at: now, in: context)
+            }
+            setBase(of: record, to: theirs, revision: revision, changed: remote.changed)
+            return .merged(pushes: pushes)
+        }
+        try Conflict.record(
+            articleID: record.id, base: record.base?.content, local: local, remote: remote.content,
+            baseRevision: record.base?.revision, remoteRevision: remote.revision, detected: now, in: context)
+        if !record.unsent.contains(where: { $0.state == .conflicted }), let first = record.unsent.first {
+            first.state = .conflicted
+        }
+        return .conflict
+    }
+
+    /// A newer server version for an article whose conflict still waits: the conflict's server
+    /// side becomes it, so that the writer decides against the newest.
+    func update(_ conflict: Conflict, with remote: RemoteVersion) -> Outcome {
+        guard let revision = remote.revision, revision > conflict.remoteRevision ?? 0 else { return .unchanged }
+        conflict.remote = remote.content
+        conflict.remoteRevision = revision
+        return .conflictUpdated
+    }
+
+    /// The merged content of a clean three-way merge, nil otherwise. Without a base only equal
+    /// sides merge.
+    func merge(base: ArticleContent?, mine: ArticleContent, theirs: ArticleContent) -> ArticleContent? {
+        guard let base else { return mine == theirs ? mine : nil }
+        return ArticleMerge(base: base, mine: mine, theirs: theirs).mergedContent?.normalized
+    }
+
+    /// Whether the article has outbox work besides unsent operations (in flight, or refused).
+    private func hasOtherWork(_ record: ArticleSyncRecord) -> Bool {
+        record.operations.contains { !$0.isDeleted && $0.state != .acknowledged && $0.state != .pending && $0.state != .conflicted }
+    }
+
+    private func makeArticle(_ id: UUID, created: Date) throws -> StoredArticle {
+        let article = StoredArticle(context: context)
+        article.id = id
+        article.created = created
+        article.updated = created
+        article.syncState = .synced
+        return article
+    }
+
+    /// The base becomes `content` at `revision`.
+    func setBase(of record: ArticleSyncRecord, to content: ArticleContent, revision: Int64, changed: Date?) {
+        let base = record.base ?? {
+            let base = ArticleBase(context: context)
+            base.articleID = record.id
+            return base
+        }()
+        if base.revision != revision { base.revision = revision }
+        if base.content != content { base.content = content }
+        if base.serverUpdated != changed { base.serverUpdated = changed }
+    }
+
+    /// The server holds no live version any more: the next write creates the article again.
+    func removeBase(of record: ArticleSyncRecord) {
+        if let base = record.base, !base.isDeleted { context.delete(base) }
+    }
+}

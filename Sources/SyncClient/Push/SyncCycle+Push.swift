@@ -1,0 +1,177 @@
+import Foundation
+import Library
+import ObjectGraph
+import SyncProtocol
+
+extension SyncCycle {
+    /// What a push did.
+    struct PushReport: Sendable, Hashable {
+        /// Operations the server acknowledged.
+        var acknowledged = 0
+        /// Operations refused for good.
+        var failed = 0
+        /// What the 412s led to.
+        var reconciled = RemoteChangeTally()
+        /// Requests that got an answer, and requests that got none (not sent, lost, unreadable).
+        var answered = 0
+        var unanswered = 0
+        /// The last request that got no answer, for the status's details.
+        var lastFailure: TransportError?
+        /// When the earliest waiting operation is due; nil when none waits.
+        var nextWakeUp: Date?
+    }
+
+    /// Sends the outbox's ready operations, several at once (at most one per article, in order),
+    /// persisting every transition with its effects, until nothing is ready. `expedite` sends
+    /// waiting operations now instead of at their time (Sync now, the network came back); with
+    /// `settling`, operations due within that many seconds are waited for instead of left waiting.
+    func push(expedite: Bool, settling: TimeInterval? = nil) async throws -> PushReport {
+        var report = PushReport()
+        let limit = max(1, configuration.maximumInFlight)
+        // Each waiting operation is sent early at most once per push: one that fails again waits.
+        var expedited: Set<String>? = expedite ? [] : nil
+        try await withThrowingTaskGroup(of: (String, OperationEvent, TransportError?).self) { group in
+            var inFlight = 0
+            var round = try await self.round(completing: nil, capacity: limit, expediting: expedited)
+            while true {
+                if let stop = round.accountRejected { throw Stop.accountRejected(stop) }
+                report.absorb(round)
+                for (operationID, effect) in round.requests {
+                    inFlight += 1
+                    expedited?.insert(operationID)
+                    group.addTask { [transport] in
+                        let (event, error) = await Self.perform(effect, with: transport)
+                        return (operationID, event, error)
+                    }
+                }
+                if inFlight == 0 {
+                    report.nextWakeUp = try await nextWakeUp()
+                    guard let settling, let due = report.nextWakeUp, due.timeIntervalSinceNow <= settling else { break }
+                    try await Task.sleep(for: .seconds(max(0, due.timeIntervalSinceNow)))
+                    round = try await self.round(completing: nil, capacity: limit, expediting: nil)
+                    continue
+                }
+                guard let (operationID, event, error) = try await group.next() else { break }
+                inFlight -= 1
+                report.count(event, error)
+                // A new round once half the slots are free: each round reads the whole open outbox.
+                let capacity = inFlight <= limit / 2 ? limit - inFlight : 0
+                round = try await self.round(completing: (operationID, event), capacity: capacity, expediting: expedited)
+            }
+        }
+        return report
+    }
+
+    /// When the earliest waiting operation is due; nil when none waits.
+    func nextWakeUp() async throws -> Date? {
+        try await store.read { context in
+            let open = FetchRequest<SyncOperation>(
+                predicate: .in(\.state, [SyncOperationState.pending, .sending, .waitingRetry, .unknownOutcome, .lookingUp, .conflicted]))
+            return Outbox.nextWakeUp(try context.fetch(open).compactMap { try? $0.entry() })
+        }
+    }
+
+    /// What one round left to do.
+    struct Round: Sendable {
+        var requests: [(operationID: String, effect: OperationEffect)] = []
+        var accountRejected: String??
+        var acknowledged = 0
+        var failed = 0
+        var reconciled = RemoteChangeTally()
+    }
+
+    /// One transaction: the answer to a request (when given) persisted with its effects, then, when
+    /// there is `capacity`, the outbox coalesced and its ready heads started.
+    private func round(completing result: (String, OperationEvent)?, capacity: Int, expediting expedited: Set<String>?) async throws -> Round {
+        let reducer = reducer
+        return try await store.write("push") { context, now in
+            var random = SystemRandomNumberGenerator()
+            let step = OutboxStep(context: context, now: now)
+            var followup = OutboxStep.Followup()
+            if let (operationID, event) = result,
+               let row = try context.fetch(FetchRequest<SyncOperation>(predicate: \.operationID == operationID, fetchLimit: 1)).first {
+                try step.persist(reducer.reduce(try row.entry(), event, now: now, random: &random), row: row, into: &followup)
+            }
+            if capacity > 0 {
+                let open = FetchRequest<SyncOperation>(
+                    predicate: \.state != SyncOperationState.acknowledged, sortDescriptors: [.ascending(\.sequence)])
+                var rows: [String: SyncOperation] = [:]
+                var entries: [OutboxEntry] = []
+                for row in try context.fetch(open) {
+                    rows[row.operationID] = row
+                    do {
+                        entries.append(try row.entry())
+                    } catch let error as SyncStoreError {
+                        // A row that cannot become a request fails visibly instead of blocking its article.
+                        let rejection = RequestRejection(reason: .refusedBeforeSending, status: nil, detail: error.description)
+                        var broken = OutboxEntry(id: row.operationID, articleID: row.articleID.uuidString, sequence: row.sequence, change: .delete)
+                        broken.state = .terminalFailure(rejection)
+                        row.state = .terminalFailure
+                        row.failure = String(decoding: try JSONEncoder().encode(rejection), as: UTF8.self)
+                        entries.append(broken)
+                    }
+                }
+                let coalescing = Outbox.coalesce(entries)
+                for entry in coalescing.rewritten { rows[entry.id]?.update(from: entry) }
+                for id in coalescing.removed { if let row = rows[id] { context.delete(row) } }
+                // Sync now and a network that came back send waiting operations before their time.
+                let early = expedited.map { expedited in
+                    Outbox.ready(coalescing.entries, at: .distantFuture).filter { !expedited.contains($0.id) }
+                } ?? []
+                let due = Outbox.ready(coalescing.entries, at: now)
+                let ready = Array((due + early.filter { head in !due.contains { $0.id == head.id } }).prefix(capacity))
+                let articleIDs = ready.compactMap { UUID(uuidString: $0.articleID) }
+                var bases: [String: Int64] = [:]
+                for base in try context.fetch(FetchRequest<ArticleBase>(predicate: .in(\.articleID, articleIDs))) {
+                    bases[base.articleID.uuidString] = base.revision
+                }
+                for head in ready {
+                    guard let row = rows[head.id] else { continue }
+                    let event: OperationEvent = head.state == .pending
+                        ? .sendStarted(base: bases[head.articleID].map { .revision($0) } ?? .absent) : .retryDue
+                    try step.persist(reducer.reduce(head, event, now: now, random: &random), row: row, into: &followup)
+                }
+            }
+            return Round(
+                requests: followup.requests, accountRejected: followup.accountRejected, acknowledged: followup.acknowledged,
+                failed: followup.failed, reconciled: followup.reconciled)
+        }
+    }
+
+    /// Makes the request and turns its result into the event the reducer expects.
+    private static func perform(_ effect: OperationEffect, with transport: any SyncTransport) async -> (OperationEvent, TransportError?) {
+        switch effect {
+        case let .send(request):
+            do throws(TransportError) {
+                return (.answered(try await transport.send(request)), nil)
+            } catch {
+                return (.sendFinished(.failure(error)), error)
+            }
+        case let .lookUp(request):
+            do throws(TransportError) {
+                return (.lookedUp(try await transport.lookUp(request)), nil)
+            } catch {
+                return (.lookupFinished(.failure(error)), error)
+            }
+        default:
+            return (.retryDue, nil)
+        }
+    }
+}
+
+extension SyncCycle.PushReport {
+    mutating func absorb(_ round: SyncCycle.Round) {
+        acknowledged += round.acknowledged
+        failed += round.failed
+        reconciled = reconciled + round.reconciled
+    }
+
+    mutating func count(_ event: OperationEvent, _ error: TransportError?) {
+        if let error {
+            unanswered += 1
+            lastFailure = error
+        } else {
+            answered += 1
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Library
+import SyncProtocol
+
+/// The outbox rows of the library store as SyncClient's values, field for field (the table in
+/// Library's `SyncOperation`; `OutboxContractTests` checks that the rows hold every entry).
+extension SyncOperation {
+    /// The row as an outbox entry. Throws for a row that lost a column its state needs.
+    func entry() throws(SyncStoreError) -> OutboxEntry {
+        let change: OutboxChange
+        switch self.change {
+        case .put:
+            guard let payload else { throw .damagedOperation(operationID, "a put without content") }
+            change = .put(payload)
+        case .delete:
+            change = .delete
+        }
+        let precondition: WritePrecondition?
+        switch self.precondition {
+        case nil: precondition = nil
+        case .absent?: precondition = .absent
+        case .revision?:
+            guard let baseRevision else { throw .damagedOperation(operationID, "a revision precondition without its revision") }
+            precondition = .revision(baseRevision)
+        }
+        let state: OperationState
+        switch self.state {
+        case .pending: state = .pending
+        case .sending: state = .sending(attempt: attempt)
+        case .waitingRetry: state = .waitingRetry(attempt: attempt, next: nextAttempt ?? .distantPast)
+        case .unknownOutcome: state = .unknownOutcome(attempt: attempt, nextLookup: nextAttempt ?? .distantPast)
+        case .lookingUp: state = .lookingUp(attempt: attempt)
+        case .acknowledged: state = .acknowledged(revision: acknowledgedRevision)
+        case .conflicted: state = .conflicted
+        case .terminalFailure: state = .terminalFailure(rejection)
+        }
+        return OutboxEntry(
+            id: operationID, articleID: articleID.uuidString, sequence: sequence, change: change,
+            precondition: precondition, state: state)
+    }
+
+    /// The refusal a terminal failure keeps, as JSON in `failure`.
+    var rejection: RequestRejection {
+        guard let failure, let rejection = try? JSONDecoder().decode(RequestRejection.self, from: Data(failure.utf8)) else {
+            return RequestRejection(reason: .unexpectedStatus, status: nil, detail: failure ?? "no reason was stored")
+        }
+        return rejection
+    }
+
+    /// Writes `entry`'s change, precondition and state into the row (its ID, article and sequence
+    /// are the row's already). Only values that differ are set, so an unchanged row stays clean.
+    func update(from entry: OutboxEntry) {
+        switch entry.change {
+        case let .put(payload):
+            if change != .put { change = .put }
+            if self.payload != payload { self.payload = payload }
+        case .delete:
+            if change != .delete { change = .delete }
+            if payload != nil { payload = nil }
+        }
+        switch entry.precondition {
+        case nil:
+            if precondition != nil { precondition = nil }
+        case .absent?:
+            if precondition != .absent { precondition = .absent }
+        case let .revision(revision)?:
+            if precondition != .revision { precondition = .revision }
+            if baseRevision != revision { baseRevision = revision }
+        }
+        let kind = SyncOperationState(rawValue: entry.state.kind.rawValue) ?? .pending
+        if state != kind { state = kind }
+        if attempt != entry.state.attempt { attempt = entry.state.attempt }
+        if nextAttempt != entry.state.scheduledTime { nextAttempt = entry.state.scheduledTime }
+        if case let .acknowledged(revision) = entry.state, acknowledgedRevision != revision { acknowledgedRevision = revision }
+        if case let .terminalFailure(rejection) = entry.state {
+            let json = (try? JSONEncoder().encode(rejection)).map { String(decoding: $0, as: UTF8.self) }
+            if failure != json { failure = json }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Library
+import SyncClient
+
+/// `quire account set|show|sign-out`: the library's sync account. The token goes to the Secret
+/// Service keyring when one runs, otherwise to a file only the writer can read; `show` says which.
+struct AccountVerb: Verb {
+    static let name = "account"
+    static let summary = "Set, show or sign out of the library's sync account"
+    static let usage = "[--library PATH] set --server URL (--token T | --token-file F|-) | show | sign-out"
+
+    enum Action {
+        case set(server: URL, token: TokenSource)
+        case show
+        case signOut
+    }
+
+    enum TokenSource {
+        case text(String)
+        case file(String)
+    }
+
+    let library: LibraryOption
+    let action: Action
+
+    init(arguments: inout VerbArguments) throws(CommandLineError) {
+        library = try LibraryOption(arguments: &arguments)
+        let server = try arguments.option("--server")
+        let token = try arguments.option("--token")
+        let tokenFile = try arguments.option("--token-file")
+        switch try arguments.positional("set, show or sign-out") {
+        case "set":
+            guard let server else { throw .missingArgument("--server") }
+            guard let url = URL(string: server), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
+                throw .invalidValue(option: "--server", value: server, expected: "an http or https URL")
+            }
+            switch (token, tokenFile) {
+            case let (token?, nil): action = .set(server: url, token: .text(token))
+            case let (nil, file?): action = .set(server: url, token: .file(file))
+            case (nil, nil): throw .missingArgument("--token or --token-file")
+            case (_?, _?): throw .invalidValue(option: "--token-file", value: tokenFile!, expected: "given without --token")
+            }
+        case let word where word == "show" || word == "sign-out":
+            if let server { throw .unexpectedArgument(server) }
+            if token != nil || tokenFile != nil { throw .unexpectedArgument("--token") }
+            action = word == "show" ? .show : .signOut
+        case let other:
+            throw .invalidValue(option: "account", value: other, expected: "set, show or sign-out")
+        }
+    }
+
+    func run() async throws {
+        // The library's folder holds the settings; the library itself must exist.
+        let library = try library.open()
+        let settings = AccountSettings(libraryURL: library.url)
+        switch action {
+        case let .set(server, source):
+            let token: String
+            switch source {
+            case let .text(text): token = text
+            case let .file(path): token = try TextInput.read(path, option: "--token-file").trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            let storage = try settings.save(SyncAccount(server: server, token: token))
+            print("server \(SyncWorkerConfiguration.feedName(of: server)); the token is kept in \(storage)")
+        case .show:
+            guard let (account, storage) = try settings.load() else {
+                print("no sync account (tokens would be kept in \(settings.storage))")
+                return
+            }
+            print("server \(SyncWorkerConfiguration.feedName(of: account.server)); the token is kept in \(storage)")
+        case .signOut:
+            try settings.signOut()
+            print("signed out; the library keeps its articles and unsent changes")
+        }
+    }
+}

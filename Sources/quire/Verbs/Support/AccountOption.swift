@@ -1,0 +1,49 @@
+import Foundation
+import Library
+import SyncClient
+
+/// `--server URL --token T`: an account given on the command line for one run; without them the
+/// library's saved account (`quire account set`).
+struct AccountOption: Sendable {
+    let server: URL?
+    let token: String?
+
+    init(arguments: inout VerbArguments) throws(CommandLineError) {
+        let server = try arguments.option("--server")
+        token = try arguments.option("--token")
+        switch (server, token) {
+        case (nil, nil):
+            self.server = nil
+        case let (server?, _?):
+            guard let url = URL(string: server), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()) else {
+                throw .invalidValue(option: "--server", value: server, expected: "an http or https URL")
+            }
+            self.server = url
+        case (nil, _?):
+            throw .missingArgument("--server (--token needs it)")
+        case (_?, nil):
+            throw .missingArgument("--token (--server needs it)")
+        }
+    }
+
+    /// The account to sync with.
+    func account(for library: Library) throws -> SyncAccount {
+        if let server, let token { return SyncAccount(server: server, token: token) }
+        guard let saved = try AccountSettings(libraryURL: library.url).load() else {
+            throw AccountVerbError.noAccount(library: library.url.path)
+        }
+        return saved.account
+    }
+}
+
+/// A verb that needs an account found none.
+enum AccountVerbError: Error, CustomStringConvertible {
+    case noAccount(library: String)
+
+    var description: String {
+        switch self {
+        case let .noAccount(library):
+            return "the library \(library) has no sync account; give --server URL --token T, or save one with 'quire account set'"
+        }
+    }
+}

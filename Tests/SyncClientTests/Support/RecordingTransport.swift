@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+import SyncClient
+import SyncProtocol
+
+/// A transport that records every write it sends (idempotency key and who sent it) and passes
+/// everything on to another transport.
+final class RecordingTransport: SyncTransport {
+    let label: String
+    let inner: any SyncTransport
+    let log: WriteLog
+
+    /// Every write sent through any transport that shares the log.
+    final class WriteLog: Sendable {
+        private let entries = Mutex<[(key: String, sender: String)]>([])
+        func append(_ key: String, _ sender: String) { entries.withLock { $0.append((key, sender)) } }
+        var all: [(key: String, sender: String)] { entries.withLock { $0 } }
+    }
+
+    init(_ label: String, _ inner: any SyncTransport, log: WriteLog) {
+        self.label = label
+        self.inner = inner
+        self.log = log
+    }
+
+    func send(_ write: WriteRequest) async throws(TransportError) -> WriteAnswer {
+        log.append(write.idempotencyKey, label)
+        return try await inner.send(write)
+    }
+
+    func lookUp(_ write: WriteRequest) async throws(TransportError) -> WriteLookup { try await inner.lookUp(write) }
+
+    func changes(since cursor: Int64, limit: Int?) async throws(TransportError) -> ReadAnswer<ChangesPage> {
+        try await inner.changes(since: cursor, limit: limit)
+    }
+
+    func snapshot(after articleID: String?, limit: Int?) async throws(TransportError) -> ReadAnswer<ArticlesPage> {
+        try await inner.snapshot(after: articleID, limit: limit)
+    }
+
+    func health() async throws(TransportError) -> ReadAnswer<HealthStatus> { try await inner.health() }
+}
+
+/// Waits (polling, up to `seconds`) until `condition` holds; false when it never did.
+func eventually(within seconds: Double = 20, _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = Date() + seconds
+    while Date() < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return try await condition()
+}
