@@ -11,10 +11,12 @@ final class SQLiteConnection {
     var trace: (@Sendable (String) -> Void)?
     private var cache: [String: Statement] = [:]
 
-    /// Opens a connection. Never creates a file unless `create` is true.
-    init(path: String, readOnly: Bool, create: Bool) throws {
+    /// Opens a connection. Never creates a file unless `create` is true. With `acceptsURIs`,
+    /// `ATTACH` takes `file:` URIs (a migration attaches the original store with `mode=ro`).
+    init(path: String, readOnly: Bool, create: Bool, acceptsURIs: Bool = false) throws {
         var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        if acceptsURIs { flags |= SQLITE_OPEN_URI }
         // The store's lock serializes access, so SQLite's own mutexes are not needed.
         flags |= SQLITE_OPEN_NOMUTEX
         var handle: OpaquePointer?
@@ -94,7 +96,9 @@ final class SQLiteConnection {
         let statement = try statement(sql)
         defer { statement.reset() }
         statement.bind(bindings)
-        return try statement.step() ? statement.anyValue(0) : nil
+        // Not `step() ? value : nil`: `PrimitiveValue` takes the `nil` literal, which would make it `.null`.
+        guard try statement.step() else { return nil }
+        return statement.anyValue(0)
     }
 
     /// Runs a statement that returns no rows, with bindings.
