@@ -79,7 +79,7 @@ let package = Package(
 
         // MARK: Executables
 
-        .executableTarget(name: "quire", dependencies: ["QuireUI", "GtkKit", "Library"]),
+        .executableTarget(name: "quire", dependencies: ["QuireUI", "GtkKit", "Library", "ObjectGraph"]),
         .executableTarget(name: "quire-server", dependencies: ["SyncServer"]),
         .executableTarget(
             name: "quire-bench", dependencies: ["ObjectGraph", "SyncProtocol", "SyncServer", "Library", "CSQLite", "CPostgres"]),

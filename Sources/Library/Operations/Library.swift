@@ -22,6 +22,10 @@ public final class Library: Sendable {
     public let url: URL
     /// The object graph over the store: the view context for the app, background contexts for work.
     public let container: PersistentContainer
+    /// Whether the library may be written; a read-only library says why (``LibraryProblem/ReadOnlyReason``).
+    public let access: LibraryAccess
+    /// The upgrade ``Library/open(at:options:progress:)`` ran before opening, if it ran one.
+    public let upgrade: MigrationOutcome?
 
     /// How many times an operation is run when its save conflicts with a concurrent change.
     static let attempts = 5
@@ -31,14 +35,29 @@ public final class Library: Sendable {
     /// otherwise, and ObjectGraph's classified `StoreError` for a file that cannot be opened (busy,
     /// permission, incompatible schema, not a library, damaged); a file that fails to open is never
     /// changed.
-    public init(url: URL, createIfMissing: Bool = true) throws {
+    ///
+    /// This opens a library of the current schema only; ``open(at:options:progress:)`` also
+    /// upgrades older libraries, retries a busy one, falls back to read-only and classifies failures.
+    public convenience init(url: URL, createIfMissing: Bool = true) throws {
+        try self.init(url: url, createIfMissing: createIfMissing, access: .readWrite, upgrade: nil)
+    }
+
+    /// Opens the library with the access given (read-only stores are opened without writing).
+    init(url: URL, createIfMissing: Bool, access: LibraryAccess, upgrade: MigrationOutcome?) throws {
         let url = url.standardizedFileURL
         if !FileManager.default.fileExists(atPath: url.path) {
-            guard createIfMissing else { throw LibraryError.noLibrary(path: url.path) }
+            guard createIfMissing, access == .readWrite else { throw LibraryError.noLibrary(path: url.path) }
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
         self.url = url
-        container = try PersistentContainer(schema: LibrarySchema.current, store: .file(url))
+        var description = StoreDescription.file(url)
+        if case .readOnly(let reason) = access {
+            description.isReadOnly = true
+            description.readsNewerSchema = reason == .newerVersion
+        }
+        container = try PersistentContainer(schema: LibrarySchema.current, store: description)
+        self.access = access
+        self.upgrade = upgrade
     }
 
     /// Where a writer's library lives unless they say otherwise: `$XDG_DATA_HOME/quire/library.quire`,

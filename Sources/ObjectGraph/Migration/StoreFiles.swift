@@ -49,7 +49,7 @@ public enum StoreFiles {
     }
 
     /// Renames within one file system, atomically, and syncs the folders involved.
-    static func rename(_ from: String, to: String) throws {
+    public static func move(_ from: String, to: String) throws {
         guard Foundation.rename(from, to) == 0 else { throw FileOperationError(operation: "rename", path: from, code: errno) }
         try synchronizeFolder(of: to)
         if folder(of: from) != folder(of: to) { try synchronizeFolder(of: from) }
@@ -61,8 +61,8 @@ public enum StoreFiles {
         try synchronizeFolder(of: to)
     }
 
-    /// Removes a file if it exists; only for files the migration made itself.
-    static func removeIfPresent(_ path: String) throws {
+    /// Removes a file if it exists; only for files ObjectGraph (or its caller) made itself, never a user's.
+    public static func removeIfPresent(_ path: String) throws {
         guard unlink(path) == 0 || errno == ENOENT else { throw FileOperationError(operation: "unlink", path: path, code: errno) }
     }
 
@@ -84,7 +84,7 @@ public enum StoreFiles {
     }
 
     /// Writes `data` to `path` atomically: a temporary file beside it, synced, renamed over it.
-    static func writeAtomically(_ data: Data, to path: String) throws {
+    public static func writeAtomically(_ data: Data, to path: String) throws {
         let temporary = path + ".tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileOperationError(operation: "open", path: temporary, code: errno) }
@@ -107,7 +107,7 @@ public enum StoreFiles {
             unlink(temporary)
             throw failure
         }
-        try rename(temporary, to: path)
+        try move(temporary, to: path)
     }
 }
 

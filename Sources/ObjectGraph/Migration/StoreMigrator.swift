@@ -241,7 +241,7 @@ public struct StoreMigrator: Sendable {
                 try copy.record(.migrating(stage: 0, step: .structure))
             }
         }
-        try StoreFiles.rename(partialPath, to: workingPath)
+        try StoreFiles.move(partialPath, to: workingPath)
         MigrationPoint.reach("prepared")
         return try WorkingCopy(path: workingPath)
     }
@@ -309,7 +309,7 @@ public struct StoreMigrator: Sendable {
         try keepOriginal(original, as: backupPath)
         MigrationPoint.reach("swap.linked")
         try StoreFiles.synchronizeFile(workingPath)
-        try StoreFiles.rename(workingPath, to: storePath)
+        try StoreFiles.move(workingPath, to: storePath)
         MigrationPoint.reach("swap.renamed")
         reporter.report(.committing, 1, 1)
         return backupName
@@ -333,7 +333,7 @@ public struct StoreMigrator: Sendable {
             try SQLiteBackup.copy(from: original, to: destination)
             try destination.execute("PRAGMA journal_mode = DELETE")
             try StoreFiles.synchronizeFile(partial)
-            try StoreFiles.rename(partial, to: backupPath)
+            try StoreFiles.move(partial, to: backupPath)
         }
     }
 

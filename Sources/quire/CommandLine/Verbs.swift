@@ -13,6 +13,8 @@ enum Verbs {
         DemoVerb.self,
         ExportVerb.self,
         ImportVerb.self,
+        CheckVerb.self,
+        MigrateVerb.self,
     ]
 
     /// The verb called `name`.
