@@ -26,9 +26,14 @@ public final class Library: Sendable {
     public let access: LibraryAccess
     /// The upgrade ``Library/open(at:options:progress:)`` ran before opening, if it ran one.
     public let upgrade: MigrationOutcome?
+    /// Whether the library can take writes now (disk full, read-only), with its observers.
+    let conditions: LibraryConditions
 
     /// How many times an operation is run when its save conflicts with a concurrent change.
     static let attempts = 5
+    /// The pauses before an operation is run again while another connection holds the store's
+    /// write lock (each after SQLite's own five-second wait).
+    static let busyBackoff: [Duration] = [.milliseconds(200), .milliseconds(800), .seconds(2)]
 
     /// Opens the library at `url`, creating it (and its folder) when it does not exist and
     /// `createIfMissing` allows. Throws ``LibraryError/noLibrary(path:)`` for a missing library
@@ -58,6 +63,8 @@ public final class Library: Sendable {
         container = try PersistentContainer(schema: LibrarySchema.current, store: description)
         self.access = access
         self.upgrade = upgrade
+        conditions = LibraryConditions(
+            access: access, folder: url.deletingLastPathComponent().path, spaceNeeded: Self.spaceNeededToResume)
     }
 
     /// Where a writer's library lives unless they say otherwise: `$XDG_DATA_HOME/quire/library.quire`,
@@ -80,9 +87,12 @@ public final class Library: Sendable {
 
     /// Runs `body` in a fresh background context and saves it; runs it again from a fresh read
     /// when the save conflicts with a concurrent change (a row changed since it was read, or a
-    /// unique value taken meanwhile). `body` gets the moment of the operation.
+    /// unique value taken meanwhile), and after a pause while another program holds the store's
+    /// lock. A save that fails for want of space turns ``condition`` to `diskFull`. `body` gets the
+    /// moment of the operation.
     func write<T: Sendable>(_ body: @escaping @Sendable (ManagedObjectContext, Date) throws -> T) async throws -> T {
         var attempt = 1
+        var busyPauses = Self.busyBackoff[...]
         while true {
             let context = container.newBackgroundContext()
             context.name = "library operation"
@@ -100,6 +110,12 @@ public final class Library: Sendable {
                 // tag first; a fresh read sees it.
                 guard attempt < Self.attempts else { throw error }
                 attempt += 1
+            } catch let error as StoreError where error.kind == .busy {
+                guard let pause = busyPauses.popFirst() else { throw error }
+                try await Task.sleep(for: pause)
+            } catch let error as StoreError where error.kind == .noSpace {
+                conditions.reportDiskFull()
+                throw error
             }
         }
     }
