@@ -204,8 +204,7 @@ struct MigrationValidator {
             }
         }
 
-        let uri = "file:" + (originalPath.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? originalPath) + "?mode=ro"
-        try connection.run("ATTACH DATABASE ? AS original", [.string(uri)])
+        try connection.run("ATTACH DATABASE ? AS original", [.string(SQLiteConnection.uri(originalPath, query: "mode=ro"))])
         defer { try? connection.execute("DETACH DATABASE original") }
         var problems: [MigrationProblem] = []
         for (entity, lineage) in lineages.sorted(by: { $0.key < $1.key }) {

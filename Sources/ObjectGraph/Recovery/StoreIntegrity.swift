@@ -51,7 +51,9 @@ public enum StoreIntegrity {
         }
         let connection: SQLiteConnection
         do {
-            connection = try SQLiteConnection(path: checkedCopy ? copy : url.path, readOnly: !checkedCopy, create: false)
+            connection = checkedCopy
+                ? try SQLiteConnection(path: copy, readOnly: false, create: false)
+                : try SQLiteConnection.openForReading(path: url.path)
             // Reading the schema is what tells a database from anything else.
             _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
         } catch let error as StoreError where error.kind == .notADatabase {
@@ -84,7 +86,7 @@ public enum StoreIntegrity {
     /// Copies a store and its log to `destination`: through the backup API when SQLite can open the
     /// store, byte for byte otherwise.
     static func copyStore(_ path: String, to destination: String) throws {
-        if let source = try? SQLiteConnection(path: path, readOnly: true, create: false),
+        if let source = try? SQLiteConnection.openForReading(path: path),
            let target = try? SQLiteConnection(path: destination, readOnly: false, create: true),
            (try? SQLiteBackup.copy(from: source, to: target)) != nil {
             return

@@ -41,6 +41,7 @@ public enum StoreSalvage {
         let copy = scratch.appendingPathComponent("damaged.sqlite").path
         try StoreIntegrity.copyBytes(damaged.path, to: copy)
         if StoreFiles.exists(damaged.path + "-wal") { try StoreIntegrity.copyBytes(damaged.path + "-wal", to: copy + "-wal") }
+        try repairHeader(copy)
         let source = try SQLiteConnection(path: copy, readOnly: false, create: false)
         let metadata = try? PersistentStore.readMetadata(source)
         let tables = Set((try? PersistentStore.tableNames(source)) ?? [])
@@ -117,6 +118,35 @@ public enum StoreSalvage {
         return report
     }
 
+    /// Mends the two header fields without which SQLite reads nothing of a file that is otherwise a
+    /// database: the magic string (when the fields around it are those of a database), and a page
+    /// count larger than the file (a truncated file).
+    static func repairHeader(_ path: String) throws {
+        guard let size = StoreFiles.size(of: path), size >= 512, let handle = FileHandle(forUpdatingAtPath: path) else { return }
+        defer { try? handle.close() }
+        var header = [UInt8](try handle.read(upToCount: 100) ?? Data())
+        guard header.count == 100 else { return }
+        let rawPageSize = Int(header[16]) << 8 | Int(header[17])
+        let pageSize = rawPageSize == 1 ? 65536 : rawPageSize
+        // Page size a power of two from 512, and the payload fractions SQLite always writes.
+        guard pageSize >= 512, pageSize & (pageSize - 1) == 0, header[21] == 64, header[22] == 32, header[23] == 32 else { return }
+        let magic = Array("SQLite format 3\u{0}".utf8)
+        var changed = false
+        if Array(header[0..<16]) != magic {
+            header.replaceSubrange(0..<16, with: magic)
+            changed = true
+        }
+        let pages = UInt32(size / Int64(pageSize))
+        let recorded = UInt32(header[28]) << 24 | UInt32(header[29]) << 16 | UInt32(header[30]) << 8 | UInt32(header[31])
+        if recorded > pages {
+            header.replaceSubrange(28..<32, with: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: pages >> $0) })
+            changed = true
+        }
+        guard changed else { return }
+        try handle.seek(toOffset: 0)
+        try handle.write(contentsOf: Data(header))
+    }
+
     /// The highest key an entity's rows may have: its key counter, or the largest key SQLite can
     /// find, whichever it can read and is larger.
     private static func highestKey(of entity: String, in connection: SQLiteConnection) -> Int64 {
@@ -171,13 +201,16 @@ private struct RangeReader {
     }
 
     private mutating func read(_ low: Int64, _ high: Int64, _ body: ([PrimitiveValue]) throws -> Void) throws {
+        // A single key is looked up by equality: a range scan steps on to the next page to find its
+        // end, and that page may be the damaged one.
+        let condition = low == high ? "= ?1" : "BETWEEN ?1 AND ?2"
         let sql = "SELECT \(columns.map(SQL.quote).joined(separator: ", ")) FROM \(SQL.quote(table)) "
-            + "WHERE \(SQL.quote(keyColumn)) BETWEEN ? AND ? ORDER BY \(SQL.quote(keyColumn))"
+            + "WHERE \(SQL.quote(keyColumn)) \(condition) ORDER BY \(SQL.quote(keyColumn))"
         var rows: [[PrimitiveValue]] = []
         do {
             let statement = try connection.statement(sql)
             defer { statement.reset() }
-            statement.bind([.integer(low), .integer(high)])
+            statement.bind(low == high ? [.integer(low)] : [.integer(low), .integer(high)])
             while try statement.step() { rows.append((0..<Int32(columns.count)).map(statement.anyValue)) }
         } catch let error as StoreError where error.kind == .corrupt || error.kind == .ioError || error.kind == .notADatabase {
             guard low < high else {

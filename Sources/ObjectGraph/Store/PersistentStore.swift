@@ -44,7 +44,9 @@ public final class PersistentStore: @unchecked Sendable {
             path = url.path
             create = !FileManager.default.fileExists(atPath: path)
         }
-        let connection = try SQLiteConnection(path: path, readOnly: description.isReadOnly, create: create)
+        let connection = description.isReadOnly && path != ":memory:"
+            ? try SQLiteConnection.openForReading(path: path)
+            : try SQLiteConnection(path: path, readOnly: description.isReadOnly, create: create)
         sqlite3_busy_timeout(connection.handle, Int32(max(0, description.busyTimeout * 1000).rounded()))
 
         // Read first: this is where a file that is not a database, or a damaged one, is found.
@@ -108,7 +110,7 @@ public final class PersistentStore: @unchecked Sendable {
     ///
     /// Migrations use it to decide what to do before opening the store with a schema.
     public static func metadata(at url: URL) throws -> StoreMetadata? {
-        let connection = try SQLiteConnection(path: url.path, readOnly: true, create: false)
+        let connection = try SQLiteConnection.openForReading(path: url.path)
         let tables = Set(try tableNames(connection))
         if tables.isEmpty { return nil }
         guard tables.contains("og_metadata") else {
