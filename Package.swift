@@ -48,6 +48,9 @@ let package = Package(
         // The object-graph framework: schema, store, contexts, fetching. Knows nothing of articles.
         .target(name: "ObjectGraph", dependencies: ["CSQLite", "CCrypto"], exclude: ["README.md"]),
 
+        // C, for tests only: a SQLite VFS that makes writes fail as on a full disk (fault injection).
+        .target(name: "CStoreFaults", dependencies: ["CSQLite"]),
+
         // MARK: Sync protocol
 
         // Codable wire types shared by the sync client and the server; Foundation only.
@@ -85,7 +88,7 @@ let package = Package(
 
         // MARK: Executables
 
-        .executableTarget(name: "quire", dependencies: ["QuireUI", "GtkKit", "Library", "SyncClient"]),
+        .executableTarget(name: "quire", dependencies: ["QuireUI", "GtkKit", "Library", "ObjectGraph", "SyncClient"]),
         .executableTarget(name: "quire-server", dependencies: ["SyncServer"]),
         .executableTarget(
             name: "quire-bench", dependencies: ["ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "CSQLite", "CPostgres"]),
@@ -99,7 +102,7 @@ let package = Package(
 
         // MARK: Tests
 
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "CSQLite"]),
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "CSQLite", "CStoreFaults"]),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
         // Depends on quire-server so that the executable the process tests spawn is built with them.
         .testTarget(name: "SyncServerTests", dependencies: ["SyncProtocol", "SyncServer", "quire-server"]),
@@ -110,7 +113,8 @@ let package = Package(
         // Depends on quire so that the executable the verb tests run is built with them, and on
         // SyncClient to check that outbox rows hold its entries losslessly.
         .testTarget(
-            name: "LibraryTests", dependencies: ["Library", "ObjectGraph", "SyncProtocol", "SyncClient", "quire", "CSQLite"],
+            name: "LibraryTests",
+            dependencies: ["Library", "ObjectGraph", "SyncProtocol", "SyncClient", "quire", "CSQLite", "CStoreFaults"],
             exclude: ["Fixtures"]),
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "GtkShim", "CGtk", "ObjectGraph"]),
         .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "GtkKit", "CGtk", "CGtkSource", "Library", "quire"]),

@@ -161,7 +161,7 @@ import Testing
         }
         let missingLibrary = try quire(["list"], library: folder.appending("none.quire"))
         #expect(missingLibrary.status == 1)
-        #expect(missingLibrary.error == "quire list: there is no library at \(folder.appending("none.quire").path)\n")
+        #expect(missingLibrary.error == "quire list: There is no Quire library at \(folder.appending("none.quire").path).\n")
         #expect(!FileManager.default.fileExists(atPath: folder.appending("none.quire").path), "reading never creates a library")
 
         let binary = folder.appending("binary.md")

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 
 /// Paces the editor's draft-recovery writes: the editor hands it the text on every change, and it
 /// writes each article's latest text at most once per interval (two seconds by default), always
@@ -10,20 +11,43 @@ import Foundation
 ///     await recorder.record(articleID: id, title: titleEntry.text, body: buffer.text)
 ///     // after the article was saved and closed:
 ///     try await recorder.finish(articleID: id)
+///
+/// When the disk is full (a draft's save fails for want of space, or the library's ``Library/condition``
+/// says so), the texts are held in memory and written to the library's ``DraftRescueFile`` (made at
+/// its full size when the recorder starts, so it needs no new space), and saved to the store as
+/// soon as the library has space again; ``heldDrafts`` lists them meanwhile.
 public actor DraftRecorder {
     private let library: Library
     private let interval: Duration
+    private let rescue: DraftRescueFile
     private var pending: [UUID: (title: String, body: String)] = [:]
     private var lastWrite: [UUID: ContinuousClock.Instant] = [:]
     private var scheduled: [UUID: Task<Void, Never>] = [:]
+    /// Texts the store could not take, until it can; also in the rescue file.
+    private var held: [UUID: RescuedDraft] = [:]
+    /// Waits for the library to take writes again, while texts are held.
+    private var resumption: Task<Void, Never>?
     /// The first failure to write, kept until ``flush()`` or ``finish(articleID:)`` throws it.
     private var failure: (any Error)?
 
-    /// A recorder writing to `library` at most once per `interval` per article.
-    public init(library: Library, interval: Duration = .seconds(2)) {
+    /// A recorder writing to `library` at most once per `interval` per article, and to `rescue`
+    /// (the library's rescue file by default) when the store cannot take a text.
+    public init(library: Library, interval: Duration = .seconds(2), rescue: DraftRescueFile? = nil) {
         self.library = library
         self.interval = interval
+        let rescue = rescue ?? library.draftRescueFile
+        self.rescue = rescue
+        if library.access == .readWrite {
+            do {
+                try rescue.prepare()
+            } catch {
+                failure = error
+            }
+        }
     }
+
+    /// The texts held because the disk is full, oldest first (they are in the rescue file too).
+    public var heldDrafts: [RescuedDraft] { held.values.sorted { $0.saved < $1.saved } }
 
     /// Takes the editor's current text; writes it now if the last write is an interval old,
     /// otherwise when it will be.
@@ -38,16 +62,21 @@ public actor DraftRecorder {
         }
     }
 
-    /// Writes every pending text now; throws the first failure since the last call.
+    /// Writes every pending text now; throws the first failure since the last call, or a
+    /// ``LibraryProblem`` of kind `diskFull` while texts are held for want of space.
     public func flush() async throws {
         for (articleID, task) in scheduled {
             task.cancel()
             scheduled[articleID] = nil
         }
         for articleID in Array(pending.keys) { await writePending(articleID) }
+        if !held.isEmpty, library.checkSpaceAgain() == .writable { await saveHeldDrafts() }
         if let failure {
             self.failure = nil
             throw failure
+        }
+        if !held.isEmpty {
+            throw LibraryProblem(.diskFull(available: nil), path: library.url.path, detail: "\(held.count) drafts are held")
         }
     }
 
@@ -57,6 +86,7 @@ public actor DraftRecorder {
         scheduled[articleID] = nil
         pending[articleID] = nil
         lastWrite[articleID] = nil
+        if held.removeValue(forKey: articleID) != nil { writeRescueFile() }
         try await library.discardDraft(for: articleID)
         if let failure {
             self.failure = nil
@@ -68,8 +98,64 @@ public actor DraftRecorder {
         scheduled[articleID] = nil
         guard let text = pending.removeValue(forKey: articleID) else { return }
         lastWrite[articleID] = ContinuousClock().now
+        let draft = RescuedDraft(articleID: articleID, title: text.title, body: text.body, saved: Date())
+        if case .diskFull = library.condition {
+            hold(draft)
+            return
+        }
         do {
-            try await library.saveDraft(for: articleID, title: text.title, body: text.body)
+            try await library.saveDraft(for: articleID, title: text.title, body: text.body, at: draft.saved)
+            if held.removeValue(forKey: articleID) != nil { writeRescueFile() }
+        } catch let error as StoreError where error.kind == .noSpace {
+            hold(draft)
+        } catch {
+            failure = failure ?? error
+        }
+    }
+
+    /// Keeps a text the store cannot take, in memory and in the rescue file, and waits for space.
+    private func hold(_ draft: RescuedDraft) {
+        held[draft.articleID] = draft
+        writeRescueFile()
+        guard resumption == nil else { return }
+        let updates = library.conditionUpdates()
+        resumption = Task { [weak self] in
+            for await condition in updates where condition == .writable {
+                guard let self else { return }
+                if await self.saveHeldDrafts() { return }
+            }
+        }
+    }
+
+    /// Saves the held texts to the store; returns whether all went in.
+    @discardableResult
+    private func saveHeldDrafts() async -> Bool {
+        for draft in heldDrafts {
+            // A newer text of the same article may have arrived while this one was being saved.
+            guard held[draft.articleID] == draft else { continue }
+            do {
+                try await library.saveDraft(for: draft.articleID, title: draft.title, body: draft.body, at: draft.saved)
+                if held[draft.articleID] == draft { held[draft.articleID] = nil }
+            } catch let error as StoreError where error.kind == .noSpace {
+                writeRescueFile()
+                return false
+            } catch {
+                // The text stays held (and in the rescue file); the failure is reported.
+                failure = failure ?? error
+            }
+        }
+        writeRescueFile()
+        if held.isEmpty {
+            resumption?.cancel()
+            resumption = nil
+            return true
+        }
+        return false
+    }
+
+    private func writeRescueFile() {
+        do {
+            try rescue.write(heldDrafts)
         } catch {
             failure = failure ?? error
         }

@@ -22,23 +22,49 @@ public final class Library: Sendable {
     public let url: URL
     /// The object graph over the store: the view context for the app, background contexts for work.
     public let container: PersistentContainer
+    /// Whether the library may be written; a read-only library says why (``LibraryProblem/ReadOnlyReason``).
+    public let access: LibraryAccess
+    /// The upgrade ``Library/open(at:options:progress:)`` ran before opening, if it ran one.
+    public let upgrade: MigrationOutcome?
+    /// Whether the library can take writes now (disk full, read-only), with its observers.
+    let conditions: LibraryConditions
 
     /// How many times an operation is run when its save conflicts with a concurrent change.
     static let attempts = 5
+    /// The pauses before an operation is run again while another connection holds the store's
+    /// write lock (each after SQLite's own five-second wait).
+    static let busyBackoff: [Duration] = [.milliseconds(200), .milliseconds(800), .seconds(2)]
 
     /// Opens the library at `url`, creating it (and its folder) when it does not exist and
     /// `createIfMissing` allows. Throws ``LibraryError/noLibrary(path:)`` for a missing library
     /// otherwise, and ObjectGraph's classified `StoreError` for a file that cannot be opened (busy,
     /// permission, incompatible schema, not a library, damaged); a file that fails to open is never
     /// changed.
-    public init(url: URL, createIfMissing: Bool = true) throws {
+    ///
+    /// This opens a library of the current schema only; ``open(at:options:progress:)`` also
+    /// upgrades older libraries, retries a busy one, falls back to read-only and classifies failures.
+    public convenience init(url: URL, createIfMissing: Bool = true) throws {
+        try self.init(url: url, createIfMissing: createIfMissing, access: .readWrite, upgrade: nil)
+    }
+
+    /// Opens the library with the access given (read-only stores are opened without writing).
+    init(url: URL, createIfMissing: Bool, access: LibraryAccess, upgrade: MigrationOutcome?) throws {
         let url = url.standardizedFileURL
         if !FileManager.default.fileExists(atPath: url.path) {
-            guard createIfMissing else { throw LibraryError.noLibrary(path: url.path) }
+            guard createIfMissing, access == .readWrite else { throw LibraryError.noLibrary(path: url.path) }
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
         self.url = url
-        container = try PersistentContainer(schema: LibrarySchema.current, store: .file(url))
+        var description = StoreDescription.file(url)
+        if case .readOnly(let reason) = access {
+            description.isReadOnly = true
+            description.readsNewerSchema = reason == .newerVersion
+        }
+        container = try PersistentContainer(schema: LibrarySchema.current, store: description)
+        self.access = access
+        self.upgrade = upgrade
+        conditions = LibraryConditions(
+            access: access, folder: url.deletingLastPathComponent().path, spaceNeeded: Self.spaceNeededToResume)
     }
 
     /// Where a writer's library lives unless they say otherwise: `$XDG_DATA_HOME/quire/library.quire`,
@@ -61,9 +87,12 @@ public final class Library: Sendable {
 
     /// Runs `body` in a fresh background context and saves it; runs it again from a fresh read
     /// when the save conflicts with a concurrent change (a row changed since it was read, or a
-    /// unique value taken meanwhile). `body` gets the moment of the operation.
+    /// unique value taken meanwhile), and after a pause while another program holds the store's
+    /// lock. A save that fails for want of space turns ``condition`` to `diskFull`. `body` gets the
+    /// moment of the operation.
     func write<T: Sendable>(_ body: @escaping @Sendable (ManagedObjectContext, Date) throws -> T) async throws -> T {
         var attempt = 1
+        var busyPauses = Self.busyBackoff[...]
         while true {
             let context = container.newBackgroundContext()
             context.name = "library operation"
@@ -81,6 +110,12 @@ public final class Library: Sendable {
                 // tag first; a fresh read sees it.
                 guard attempt < Self.attempts else { throw error }
                 attempt += 1
+            } catch let error as StoreError where error.kind == .busy {
+                guard let pause = busyPauses.popFirst() else { throw error }
+                try await Task.sleep(for: pause)
+            } catch let error as StoreError where error.kind == .noSpace {
+                conditions.reportDiskFull()
+                throw error
             }
         }
     }

@@ -8,10 +8,14 @@ public struct ArticleSummary: Sendable, Hashable, Identifiable {
     public var id: UUID
     /// The title.
     public var title: String
+    /// The subtitle, if any.
+    public var subtitle: String?
     /// The start of the body as plain text.
     public var excerpt: String
     /// Words in the body.
     public var wordCount: Int
+    /// Estimated minutes to read it.
+    public var readingMinutes: Int
     /// The folder's name.
     public var folder: String?
     /// The workflow status.
@@ -29,7 +33,7 @@ public struct ArticleSummary: Sendable, Hashable, Identifiable {
 
     /// The columns a summary reads (dictionary fetches read nothing else).
     static let properties = [
-        "id", "title", "excerpt", "wordCount", "folder.name", "status", "favorite", "created", "updated", "trashed",
+        "id", "title", "subtitle", "excerpt", "wordCount", "readingMinutes", "folder.name", "status", "favorite", "created", "updated", "trashed",
         "syncState",
     ]
 
@@ -40,8 +44,10 @@ public struct ArticleSummary: Sendable, Hashable, Identifiable {
         }
         self.id = id
         title = row["title"] as? String ?? ""
+        subtitle = row["subtitle"] as? String
         excerpt = row["excerpt"] as? String ?? ""
         wordCount = Int(row["wordCount"] as? Int64 ?? 0)
+        readingMinutes = Int(row["readingMinutes"] as? Int64 ?? 0)
         folder = row["folder.name"] as? String
         status = (row["status"] as? String).flatMap(ArticleStatus.init(rawValue:)) ?? .draft
         isFavorite = row["favorite"] as? Bool ?? false

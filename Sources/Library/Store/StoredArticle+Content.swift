@@ -18,10 +18,11 @@ extension StoredArticle {
         if Set(tags) != newTags { tags = RelatedObjects(newTags) }
     }
 
-    /// Recomputes what the list shows from the title and body: the sort title, the excerpt and the
-    /// word count (``ArticleText``).
+    /// Recomputes what the list shows from the title and body: the sort title, the excerpt, the
+    /// word count (``ArticleText``) and the reading time (``ReadingTime``).
     public func refreshDerivedFields() {
         sortTitle = ArticleText.sortKey(title)
         (excerpt, wordCount) = ArticleText.summary(of: body)
+        readingMinutes = ReadingTime.minutes(forWords: wordCount)
     }
 }

@@ -14,6 +14,9 @@ public final class StoredArticle: ManagedObject {
     @Attribute("id") public var id: UUID
     /// One line of plain text.
     @Attribute("title") public var title: String
+    /// One line of plain text under the title; nil when the article has none. (Since schema V2;
+    /// not synced yet: the sync protocol's payload has no field for it.)
+    @Attribute("subtitle") public var subtitle: String?
     /// The title folded for case- and accent-insensitive sorting; derived.
     @Attribute("sortTitle") public var sortTitle: String
     /// The Markdown text, exactly as typed.
@@ -22,6 +25,8 @@ public final class StoredArticle: ManagedObject {
     @Attribute("excerpt") public var excerpt: String
     /// Words in the body; derived.
     @Attribute("wordCount") public var wordCount: Int
+    /// Estimated minutes to read the body (``ReadingTime``); derived. (Since schema V2.)
+    @Attribute("readingMinutes") public var readingMinutes: Int
     /// Whether the writer starred it.
     @Attribute("favorite") public var isFavorite: Bool
     /// When it was created.

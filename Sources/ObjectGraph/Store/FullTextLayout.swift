@@ -14,7 +14,8 @@ enum FullTextLayout {
     /// The tokenizer every index uses: words by Unicode class, case folded, diacritics removed.
     static let tokenizer = "unicode61 remove_diacritics 2"
 
-    static func createStatements(for entity: EntityModel) -> [String] {
+    /// The FTS5 table of an entity with a full-text index, and its three triggers.
+    static func objects(for entity: EntityModel) -> [StoreLayout.Object] {
         guard let index = entity.description.fullTextIndex else { return [] }
         let fts = table(of: entity)
         let name = tableName(of: entity)
@@ -27,17 +28,20 @@ enum FullTextLayout {
         let deleteOld = "INSERT INTO \(fts) (\(fts), rowid, \(columnList)) VALUES ('delete', old._pk, \(oldValues));"
         let changed = index.attributes.map { "old.\(SQL.quote($0)) IS NOT new.\(SQL.quote($0))" }.joined(separator: " OR ")
         let contentTable = entity.name.replacingOccurrences(of: "'", with: "''")
+        func trigger(_ suffix: String, _ sql: String) -> StoreLayout.Object {
+            StoreLayout.Object(kind: .trigger, name: name + suffix, entity: entity.name, sql: sql)
+        }
         return [
-            """
-            CREATE VIRTUAL TABLE \(fts) USING fts5(\(columnList), \
-            content='\(contentTable)', content_rowid='_pk', tokenize='\(tokenizer)')
-            """,
-            "CREATE TRIGGER \(SQL.quote(name + "_insert")) AFTER INSERT ON \(entity.table) BEGIN \(insertNew) END",
-            "CREATE TRIGGER \(SQL.quote(name + "_delete")) AFTER DELETE ON \(entity.table) BEGIN \(deleteOld) END",
-            """
-            CREATE TRIGGER \(SQL.quote(name + "_update")) AFTER UPDATE OF \(columnList) ON \(entity.table) \
-            WHEN \(changed) BEGIN \(deleteOld) \(insertNew) END
-            """,
+            StoreLayout.Object(kind: .fullTextTable, name: name, entity: entity.name, sql: """
+                CREATE VIRTUAL TABLE \(fts) USING fts5(\(columnList), \
+                content='\(contentTable)', content_rowid='_pk', tokenize='\(tokenizer)')
+                """),
+            trigger("_insert", "CREATE TRIGGER \(SQL.quote(name + "_insert")) AFTER INSERT ON \(entity.table) BEGIN \(insertNew) END"),
+            trigger("_delete", "CREATE TRIGGER \(SQL.quote(name + "_delete")) AFTER DELETE ON \(entity.table) BEGIN \(deleteOld) END"),
+            trigger("_update", """
+                CREATE TRIGGER \(SQL.quote(name + "_update")) AFTER UPDATE OF \(columnList) ON \(entity.table) \
+                WHEN \(changed) BEGIN \(deleteOld) \(insertNew) END
+                """),
         ]
     }
 }

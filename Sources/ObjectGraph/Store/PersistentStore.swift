@@ -44,7 +44,9 @@ public final class PersistentStore: @unchecked Sendable {
             path = url.path
             create = !FileManager.default.fileExists(atPath: path)
         }
-        let connection = try SQLiteConnection(path: path, readOnly: description.isReadOnly, create: create)
+        let connection = description.isReadOnly && path != ":memory:"
+            ? try SQLiteConnection.openForReading(path: path)
+            : try SQLiteConnection(path: path, readOnly: description.isReadOnly, create: create)
         sqlite3_busy_timeout(connection.handle, Int32(max(0, description.busyTimeout * 1000).rounded()))
 
         // Read first: this is where a file that is not a database, or a damaged one, is found.
@@ -69,13 +71,18 @@ public final class PersistentStore: @unchecked Sendable {
                     message: "the store was written by a newer ObjectGraph", path: path)
             }
             let modelVersion = SchemaVersion(version: schema.version, checksum: schema.checksum)
-            guard metadata.schema.checksum == modelVersion.checksum else {
-                throw StoreError(
-                    kind: .incompatibleSchema(store: metadata.schema, model: modelVersion),
-                    message: "the store's schema (\(metadata.schema)) differs from the model's (\(modelVersion))",
-                    path: path)
-            }
             model = try SchemaModel(schema: schema, storeIdentifier: metadata.storeIdentifier)
+            if metadata.schema.checksum != modelVersion.checksum {
+                // A newer store may still be read, read-only, when it kept everything this schema reads.
+                let readable = try description.isReadOnly && description.readsNewerSchema
+                    && metadata.schema.version > modelVersion.version && Self.missingLayout(connection, model).isEmpty
+                guard readable else {
+                    throw StoreError(
+                        kind: .incompatibleSchema(store: metadata.schema, model: modelVersion),
+                        message: "the store's schema (\(metadata.schema)) differs from the model's (\(modelVersion))",
+                        path: path)
+                }
+            }
             try Self.configure(connection, description)
             if description.recordsHistory && !tables.contains(HistoryLayout.transactionTable) {
                 guard !description.isReadOnly else {
@@ -103,7 +110,7 @@ public final class PersistentStore: @unchecked Sendable {
     ///
     /// Migrations use it to decide what to do before opening the store with a schema.
     public static func metadata(at url: URL) throws -> StoreMetadata? {
-        let connection = try SQLiteConnection(path: url.path, readOnly: true, create: false)
+        let connection = try SQLiteConnection.openForReading(path: url.path)
         let tables = Set(try tableNames(connection))
         if tables.isEmpty { return nil }
         guard tables.contains("og_metadata") else {
@@ -202,12 +209,32 @@ public final class PersistentStore: @unchecked Sendable {
 
     // MARK: Opening
 
-    private static func tableNames(_ connection: SQLiteConnection) throws -> [String] {
+    static func tableNames(_ connection: SQLiteConnection) throws -> [String] {
         let statement = try connection.statement("SELECT name FROM sqlite_master WHERE type = 'table'")
         defer { statement.reset() }
         var names: [String] = []
         while try statement.step() { names.append(statement.text(0)) }
         return names
+    }
+
+    /// The tables and columns `model` reads that the store lacks (as `table` or `table.column`).
+    static func missingLayout(_ connection: SQLiteConnection, _ model: SchemaModel) throws -> [String] {
+        var missing: [String] = []
+        let tables = Set(try tableNames(connection))
+        for object in StoreLayout.objects(for: model) where object.kind != .index && object.kind != .trigger {
+            guard tables.contains(object.name) else {
+                missing.append(object.name)
+                continue
+            }
+            guard object.kind == .entityTable, let entity = model.entity(named: object.name) else { continue }
+            let statement = try connection.statement("SELECT name FROM pragma_table_info(?)")
+            statement.bind([.string(object.name)])
+            var columns = Set<String>()
+            while try statement.step() { columns.insert(statement.text(0)) }
+            statement.reset()
+            missing += entity.columns.map(\.name).filter { !columns.contains($0) }.map { "\(object.name).\($0)" }
+        }
+        return missing
     }
 
     private static func configure(_ connection: SQLiteConnection, _ description: StoreDescription) throws {
@@ -239,7 +266,7 @@ public final class PersistentStore: @unchecked Sendable {
         }
     }
 
-    private static func readMetadata(_ connection: SQLiteConnection) throws -> StoreMetadata {
+    static func readMetadata(_ connection: SQLiteConnection) throws -> StoreMetadata {
         let statement = try connection.statement("SELECT key, value FROM og_metadata")
         defer { statement.reset() }
         var values: [String: PrimitiveValue] = [:]

@@ -11,14 +11,18 @@ final class SQLiteConnection {
     var trace: (@Sendable (String) -> Void)?
     private var cache: [String: Statement] = [:]
 
-    /// Opens a connection. Never creates a file unless `create` is true.
-    init(path: String, readOnly: Bool, create: Bool) throws {
+    /// Opens a connection. Never creates a file unless `create` is true. With `acceptsURIs`,
+    /// `ATTACH` takes `file:` URIs (a migration attaches the original store with `mode=ro`). An
+    /// `immutable` connection reads the file without locks or log (see ``openForReading(path:)``).
+    init(path: String, readOnly: Bool, create: Bool, acceptsURIs: Bool = false, immutable: Bool = false) throws {
         var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        if acceptsURIs || immutable { flags |= SQLITE_OPEN_URI }
         // The store's lock serializes access, so SQLite's own mutexes are not needed.
         flags |= SQLITE_OPEN_NOMUTEX
+        let name = immutable ? Self.uri(path, query: "immutable=1") : path
         var handle: OpaquePointer?
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        let code = sqlite3_open_v2(name, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let systemError = handle.map { sqlite3_system_errno($0) } ?? 0
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
@@ -36,6 +40,31 @@ final class SQLiteConnection {
     deinit {
         cache.removeAll()
         sqlite3_close_v2(handle)
+    }
+
+    /// A read-only connection that has read the schema. A store in WAL mode is read through its
+    /// `-shm` file, which SQLite cannot make in a folder it may not write (or on a read-only file
+    /// system); such a store is then read as immutable, which is exact while its log is empty and
+    /// nothing can write to it. A store whose log holds commits is never read that way.
+    static func openForReading(path: String) throws -> SQLiteConnection {
+        do {
+            let connection = try SQLiteConnection(path: path, readOnly: true, create: false)
+            _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
+            return connection
+        } catch let error as StoreError where [.readOnly, .cannotOpen, .permissionDenied].contains(error.kind) {
+            var log = stat()
+            guard stat(path + "-wal", &log) != 0 || log.st_size == 0 else { throw error }
+            let connection = try SQLiteConnection(path: path, readOnly: true, create: false, immutable: true)
+            _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
+            return connection
+        }
+    }
+
+    /// A `file:` URI for a path, with a query.
+    static func uri(_ path: String, query: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        return "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?" + query
     }
 
     /// A typed error for a failed call, with SQLite's message and the statement.
@@ -94,7 +123,9 @@ final class SQLiteConnection {
         let statement = try statement(sql)
         defer { statement.reset() }
         statement.bind(bindings)
-        return try statement.step() ? statement.anyValue(0) : nil
+        // Not `step() ? value : nil`: `PrimitiveValue` takes the `nil` literal, which would make it `.null`.
+        guard try statement.step() else { return nil }
+        return statement.anyValue(0)
     }
 
     /// Runs a statement that returns no rows, with bindings.

@@ -116,6 +116,9 @@ final class Statement {
 
     // MARK: Reading columns (0-based)
 
+    /// The number of columns a row has.
+    var columnCount: Int32 { sqlite3_column_count(handle) }
+
     @inline(__always)
     func isNull(_ column: Int32) -> Bool {
         sqlite3_column_type(handle, column) == SQLITE_NULL

@@ -31,6 +31,10 @@ public struct StoreDescription: Sendable, Hashable {
     public var busyTimeout: TimeInterval = 5
     /// Opens without writing anything; saves fail with `.readOnly`.
     public var isReadOnly = false
+    /// With ``isReadOnly``: opens a store written with a newer schema (a higher version) when it
+    /// still has every table and column this schema reads, as a newer version that only added
+    /// things does. For showing and exporting what a newer program wrote; nothing is ever written.
+    public var readsNewerSchema = false
     /// Records every save and batch operation in persistent history (see ``PersistentHistory``):
     /// needed to merge other processes' changes and for history consumers. Once a store has
     /// history it keeps recording it, whatever later descriptions say.

@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+import Library
+import ObjectGraph
 
 /// Runs one verb to the end and exits the process with its status.
 enum VerbRunner {
@@ -33,8 +35,21 @@ enum VerbRunner {
             printError("quire \(verb.name): \(error)\n\(HelpText.usage(of: verb))")
             return ExitStatus.usage
         } catch {
-            printError("quire \(verb.name): \(error)")
+            printError("quire \(verb.name): \(describe(error))")
             return ExitStatus.failure
+        }
+    }
+
+    /// An error as the writer should read it: a store's trouble as its classified message (with the
+    /// technical cause after it), anything else as it describes itself.
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case is LibraryProblem, is StoreError, is MigrationError, is FileOperationError:
+            let problem = LibraryProblem.classify(error, path: (error as? LibraryProblem)?.path ?? (error as? StoreError)?.path ?? "")
+            let hint = problem.remedies.contains(.recover) ? "\nRun 'quire check --recover' to move it aside and recover what can be read." : ""
+            return problem.message + (problem.detail.isEmpty ? "" : "\n(\(problem.detail))") + hint
+        default:
+            return "\(error)"
         }
     }
 

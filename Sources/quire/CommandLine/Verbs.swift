@@ -17,6 +17,8 @@ enum Verbs {
         ConflictsVerb.self,
         ResolveVerb.self,
         AccountVerb.self,
+        CheckVerb.self,
+        MigrateVerb.self,
     ]
 
     /// The verb called `name`.

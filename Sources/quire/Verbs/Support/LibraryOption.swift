@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import ObjectGraph
 
 /// The `--library PATH` option every library verb takes: the library to work on, by default the
 /// writer's own (`Library.defaultURL()`).
@@ -17,8 +18,41 @@ struct LibraryOption: Sendable {
         }
     }
 
-    /// Opens the library; only verbs that add articles create a missing one.
-    func open(creatingIfMissing: Bool = false) throws -> Library {
-        try Library(url: url, createIfMissing: creatingIfMissing)
+    /// Opens the library the way every verb does (`Library.openNow`): an older library is upgraded
+    /// first, with progress on standard error; a busy one is tried again; one that may not be
+    /// written opens read-only (said on standard error). Only verbs that add articles create a
+    /// missing library. Failures are `LibraryProblem`s, which `VerbRunner` prints as their message.
+    func open(creatingIfMissing: Bool = false, upgradeBatchSize: Int = 1000) throws -> Library {
+        var options = LibraryOpenOptions(createIfMissing: creatingIfMissing)
+        options.upgradeBatchSize = upgradeBatchSize
+        let library = try Library.openNow(at: url, options: options, progress: VerbOutput.upgradeProgress())
+        if let upgrade = library.upgrade, upgrade.stagesRun > 0 {
+            VerbOutput.note(Self.upgradeNote(upgrade, library: library))
+        }
+        if case .readOnly(let reason) = library.access {
+            VerbOutput.note(LibraryProblem(.readOnly(reason), path: library.url.path).message)
+        }
+        do {
+            for removed in try library.recordUseForBackups() {
+                VerbOutput.note("Removed the upgrade backup \(removed.path), no longer needed.")
+            }
+        } catch {
+            // The library itself is fine; keeping a backup longer than needed is harmless.
+            VerbOutput.note("Could not update the list of upgrade backups: \(error)")
+        }
+        return library
+    }
+
+    /// What an upgrade did, for the writer.
+    static func upgradeNote(_ upgrade: MigrationOutcome, library: Library) -> String {
+        let from = upgrade.from.map { "format \($0.version)" } ?? "an older format"
+        var text = "Upgraded \(library.url.path) from \(from) to format \(upgrade.to.version)"
+        if upgrade.resumed { text += " (an interrupted upgrade was resumed)" }
+        if let backup = upgrade.backup {
+            let retention = StoreBackups.Retention.default
+            text += ". The old library is kept at \(backup.path) until you have used this one on \(retention.daysUsed) days"
+                + " over at least \(retention.age) days."
+        }
+        return text
     }
 }

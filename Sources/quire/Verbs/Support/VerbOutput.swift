@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import ObjectGraph
 
 /// How verbs print: JSON with the archive's conventions (sorted keys, ISO 8601 dates to the
 /// nanosecond), dates for people, and progress for long jobs.
@@ -26,6 +27,44 @@ enum VerbOutput {
             guard progress.completed % 50 == 0 || progress.completed == progress.total else { return }
             let percent = Int(progress.fractionCompleted * 100)
             FileHandle.standardError.write(Data("\r\(label) \(percent)%\(progress.completed == progress.total ? "\n" : "")".utf8))
+        }
+    }
+
+    /// A line on standard error, for what the writer should know besides a verb's output.
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+
+    /// An upgrade's progress on standard error: one line per phase, and on a terminal the percentage
+    /// rewritten in place.
+    static func upgradeProgress() -> @Sendable (MigrationProgress) -> Void {
+        let terminal = isatty(STDERR_FILENO) == 1
+        let state = UpgradeProgressLine()
+        return { progress in
+            let percent = Int(progress.fractionCompleted * 100)
+            guard let line = state.update(phase: progress.phase.description, percent: percent) else { return }
+            FileHandle.standardError.write(Data((terminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
+            if terminal && progress.phase == .finished { FileHandle.standardError.write(Data("\n".utf8)) }
+        }
+    }
+}
+
+/// The last upgrade progress printed, so that only changes are printed.
+private final class UpgradeProgressLine: @unchecked Sendable {
+    private let lock = NSLock()
+    private var phase = ""
+    private var percent = -1
+    private let terminal = isatty(STDERR_FILENO) == 1
+
+    /// The line to print for this progress, or nil when it adds nothing.
+    func update(phase: String, percent: Int) -> String? {
+        lock.withLock {
+            // A terminal line is rewritten at every percent; a log gets a line per phase and per tenth.
+            let changed = phase != self.phase || (terminal ? percent != self.percent : percent / 10 != self.percent / 10)
+            guard changed else { return nil }
+            self.phase = phase
+            self.percent = percent
+            return "\(phase)… \(percent)%"
         }
     }
 }

@@ -1,0 +1,140 @@
+import Foundation
+import ObjectGraph
+
+/// What to do with a library that is damaged or not a database: move it (with its `-wal`, `-shm`
+/// and `-journal` files) to a quarantine folder, where nothing is ever deleted; check its
+/// integrity; copy whatever SQLite can still read into a new library at the same path; and tell the
+/// writer what was recovered. The new library is upgraded if the damaged one was of an older format.
+///
+///     let report = try await LibraryRecovery.recover(libraryAt: url)
+///     dialog.show(report.summary)        // "Recovered 41 of about 43 articles ..."
+///
+/// A draft whose article could not be read becomes an article of its own, so no typed text is lost.
+public enum LibraryRecovery {
+    /// What a recovery did.
+    public struct Report: Sendable {
+        /// The folder holding the damaged files as they were, and `report.txt`.
+        public var quarantine: URL
+        /// The new library (at the damaged one's path).
+        public var library: URL
+        /// SQLite's integrity messages for the damaged file.
+        public var integrity: [String]
+        /// Rows recovered per entity (`Article`, `DraftRecovery`, `SyncOperation`, `Conflict`, `Folder`, `Tag`, ...).
+        public var recovered: [String: Int]
+        /// Keys that could not be read, per entity: rows that may be lost.
+        public var unreadable: [String: Int]
+        /// Drafts whose article was lost, kept as new articles.
+        public var draftsKeptAsArticles: Int
+        /// The titles of the recovered articles, in key order.
+        public var articleTitles: [String]
+
+        /// What to tell the writer.
+        public var summary: String {
+            let articles = recovered["Article"] ?? 0
+            let lost = unreadable["Article"] ?? 0
+            var text = articles == 0 && lost == 0 && recovered.values.allSatisfy({ $0 == 0 })
+                ? "Quire could not read anything from the damaged library."
+                : "Recovered \(articles) article\(articles == 1 ? "" : "s")"
+                    + (lost > 0 ? "; up to \(lost) more could not be read." : ", everything Quire could find.")
+            let drafts = recovered["DraftRecovery"] ?? 0
+            let operations = recovered["SyncOperation"] ?? 0
+            let conflicts = recovered["Conflict"] ?? 0
+            if drafts + operations + conflicts > 0 {
+                text += " Also recovered: \(drafts) unsaved draft\(drafts == 1 ? "" : "s"), \(operations) outbox operation"
+                    + "\(operations == 1 ? "" : "s"), \(conflicts) conflict\(conflicts == 1 ? "" : "s")."
+            }
+            if draftsKeptAsArticles > 0 {
+                text += " \(draftsKeptAsArticles) draft\(draftsKeptAsArticles == 1 ? " whose article was lost is" : "s whose articles were lost are") now "
+                    + "\(draftsKeptAsArticles == 1 ? "an article" : "articles") of \(draftsKeptAsArticles == 1 ? "its" : "their") own."
+            }
+            return text + " The damaged file is kept, unchanged, in \(quarantine.path)."
+        }
+    }
+
+    /// The folder quarantined files go to: `quarantine/` beside the library.
+    public static func quarantineFolder(for url: URL) -> URL {
+        url.standardizedFileURL.deletingLastPathComponent().appendingPathComponent("quarantine", isDirectory: true)
+    }
+
+    /// Quarantines the library at `url` and salvages it into a new library at the same path.
+    public static func recover(libraryAt url: URL) async throws(LibraryProblem) -> Report {
+        let url = url.standardizedFileURL
+        do {
+            return try await recover(url)
+        } catch {
+            throw LibraryProblem.classify(error, path: url.path)
+        }
+    }
+
+    private static func recover(_ url: URL) async throws -> Report {
+        let path = url.path
+        guard FileManager.default.fileExists(atPath: path) else { throw LibraryProblem(.missing, path: path) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        let name = url.lastPathComponent
+        var folder = quarantineFolder(for: url).appendingPathComponent("\(name)-\(formatter.string(from: Date()))")
+        while FileManager.default.fileExists(atPath: folder.path) { folder = URL(fileURLWithPath: folder.path + "-1") }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+
+        // Moved, never copied and deleted: the files stay exactly as they were found.
+        let quarantined = folder.appendingPathComponent(name)
+        for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try StoreFiles.move(path + suffix, to: quarantined.path + suffix)
+        }
+
+        let integrity: [String]
+        switch try StoreIntegrity.check(quarantined).verdict {
+        case .ok: integrity = ["ok"]
+        case .damaged(let messages): integrity = messages
+        case .notADatabase(let reason): integrity = ["not a database: \(reason)"]
+        }
+
+        let plan = LibrarySchema.migrationPlan()
+        let salvaged = url.deletingLastPathComponent().appendingPathComponent(".\(name).salvage")
+        for suffix in ["", "-wal", "-shm", "-journal"] { try StoreFiles.removeIfPresent(salvaged.path + suffix) }
+        var report = Report(
+            quarantine: folder, library: url, integrity: integrity, recovered: [:], unreadable: [:], draftsKeptAsArticles: 0,
+            articleTitles: [])
+        var orphanedDrafts: [[String: PrimitiveValue]] = []
+        do {
+            let salvage = try StoreSalvage.salvage(from: quarantined, schemas: plan.schemas, into: salvaged)
+            report.recovered = salvage.recovered
+            report.unreadable = salvage.unreadableKeys
+            orphanedDrafts = salvage.orphans["DraftRecovery"] ?? []
+            try StoreFiles.move(salvaged.path, to: path)
+        } catch let error as StoreError where error.kind == .corrupt || error.kind == .notADatabase {
+            // Nothing readable: the writer starts from an empty library, the old file stays in quarantine.
+            for suffix in ["", "-wal", "-shm", "-journal"] { try StoreFiles.removeIfPresent(salvaged.path + suffix) }
+        }
+
+        let library = try Library.openNow(at: url, options: LibraryOpenOptions(createIfMissing: true))
+        for draft in orphanedDrafts {
+            let title = draft["title"]?.stringValue ?? ""
+            try await library.createArticle(ArticleContent(
+                title: title.isEmpty ? "Recovered draft" : title, body: draft["body"]?.stringValue ?? ""))
+            report.draftsKeptAsArticles += 1
+        }
+        report.articleTitles = try await library.read { context in
+            try context.fetch(FetchRequest<StoredArticle>()).map(\.title)
+        }
+        try StoreFiles.writeAtomically(Data(reportText(report).utf8), to: folder.appendingPathComponent("report.txt").path)
+        return report
+    }
+
+    private static func reportText(_ report: Report) -> String {
+        var lines = [
+            "Quire recovered the library \(report.library.path) on \(ISO8601DateFormatter().string(from: Date())).",
+            "", report.summary, "", "The damaged file as it was found: \(report.quarantine.path)", "",
+            "SQLite's integrity check:",
+        ]
+        lines += report.integrity.map { "  \($0)" }
+        lines += ["", "Rows recovered (and keys that could not be read):"]
+        for entity in report.recovered.keys.sorted() {
+            lines.append("  \(entity): \(report.recovered[entity] ?? 0) (\(report.unreadable[entity] ?? 0))")
+        }
+        lines += ["", "Recovered articles:"] + report.articleTitles.map { "  \($0.isEmpty ? "(untitled)" : $0)" }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

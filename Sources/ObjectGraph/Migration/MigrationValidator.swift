@@ -1,0 +1,243 @@
+import Foundation
+
+/// Checks a migrated working copy before it may replace the original:
+/// - SQLite's `integrity_check`, and the schema the copy's metadata records;
+/// - its layout equals a new store's of the current schema (tables, columns, keys, indexes, triggers);
+/// - per entity: required values present, values of the stored types, unique values unique,
+///   to-many counts within their bounds; no reference to a missing row;
+/// - every full-text index agrees with its rows;
+/// - against the original (attached read-only): the same rows of every entity, and every value no
+///   stage meant to change (renamed columns followed) unchanged, relationships included; key
+///   counters never lower.
+struct MigrationValidator {
+    let copy: WorkingCopy
+    let stages: [MigrationStage]
+    /// The original store, read-only.
+    let originalPath: String
+
+    private var connection: SQLiteConnection { copy.connection }
+
+    /// The number of steps `validate` reports progress in.
+    static let stepCount: Int64 = 7
+
+    /// Throws ``MigrationError/validationFailed(stage:problems:)`` with every problem found.
+    func validate(progress: (Int64) -> Void) throws {
+        guard let source = stages.first?.source, let destination = stages.last?.destination else { return }
+        var problems: [MigrationProblem] = []
+        func problem(_ entity: String?, _ property: String?, _ message: String) {
+            problems.append(MigrationProblem(entity: entity, property: property, message: message))
+        }
+
+        let integrity = try integrityMessages()
+        if integrity != ["ok"] { integrity.prefix(20).forEach { problem(nil, nil, "integrity check: \($0)") } }
+        if try copy.metadata(StoreMetadata.Key.schemaChecksum)?.stringValue != destination.checksum {
+            problem(nil, nil, "the store's metadata does not record the current schema")
+        }
+        progress(1)
+
+        let model = try SchemaModel(schema: destination, storeIdentifier: UUID())
+        let expected = try SQLiteConnection(path: ":memory:", readOnly: false, create: true)
+        for statement in StoreLayout.createStatements(for: model) { try expected.execute(statement) }
+        for difference in try LayoutSnapshot(connection).differences(from: LayoutSnapshot(expected)) {
+            problem(nil, nil, "layout: \(difference)")
+        }
+        progress(2)
+
+        for entity in model.entities { problems += try valueProblems(entity, in: model) }
+        progress(3)
+
+        let keys = try connection.statement("PRAGMA foreign_key_check")
+        while try keys.step() {
+            problem(keys.text(0), nil, "\(keys.isNull(1) ? "a row" : "row \(keys.int64(1))") refers to a missing row of \(keys.text(2))")
+            if problems.count > 200 { break }
+        }
+        keys.reset()
+        progress(4)
+
+        for entity in model.entities where entity.description.fullTextIndex != nil {
+            let fts = FullTextLayout.table(of: entity)
+            do {
+                try connection.execute("INSERT INTO \(fts) (\(fts), rank) VALUES ('integrity-check', 1)")
+            } catch let error as StoreError where error.kind == .corrupt {
+                problem(entity.name, nil, "the full-text index does not match the rows")
+            }
+        }
+        progress(5)
+
+        problems += try comparisonWithOriginal(source: source)
+        progress(6)
+        if !problems.isEmpty { throw MigrationError.validationFailed(stage: nil, problems: problems) }
+        progress(7)
+    }
+
+    private func integrityMessages() throws -> [String] {
+        let statement = try connection.statement("PRAGMA integrity_check(50)")
+        defer { statement.reset() }
+        var messages: [String] = []
+        while try statement.step() { messages.append(statement.text(0)) }
+        return messages
+    }
+
+    /// Required values, storage types, uniqueness and to-many counts of one entity, in a few scans.
+    private func valueProblems(_ entity: EntityModel, in model: SchemaModel) throws -> [MigrationProblem] {
+        var problems: [MigrationProblem] = []
+        var tests: [(String, String)] = []
+        for column in entity.columns {
+            let name = SQL.quote(column.name)
+            let attribute = column.slot < entity.attributes.count ? entity.attributes[column.slot] : nil
+            let relationship = entity.relationships.first { $0.foreignKeySlot == column.slot }
+            if attribute.map({ !$0.isOptional }) ?? !(relationship?.description.isOptional ?? true) {
+                tests.append(("\(name) IS NULL", "\(column.name): rows without the required value"))
+            }
+            tests.append(("\(name) IS NOT NULL AND NOT (\(Self.storageTest(name, column.type)))",
+                          "\(column.name): values not of type \(column.type.rawValue)"))
+        }
+        if !tests.isEmpty {
+            let sums = tests.map { "coalesce(sum(\($0.0)), 0)" }.joined(separator: ", ")
+            let statement = try connection.statement("SELECT \(sums) FROM \(entity.table)")
+            defer { statement.reset() }
+            if try statement.step() {
+                for (offset, test) in tests.enumerated() where statement.int64(Int32(offset)) > 0 {
+                    problems.append(MigrationProblem(entity: entity.name, message: "\(statement.int64(Int32(offset))) \(test.1)"))
+                }
+            }
+        }
+
+        var slotNames: [Int: String] = [:]
+        for column in entity.columns { slotNames[column.slot] = column.name }
+        for slots in entity.uniqueSlotSets {
+            let names = slots.compactMap { slotNames[$0] }.map(SQL.quote)
+            let list = names.joined(separator: ", ")
+            let present = names.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
+            let sql = "SELECT count(*) FROM (SELECT 1 FROM \(entity.table) WHERE \(present) GROUP BY \(list) HAVING count(*) > 1)"
+            if let duplicates = try connection.scalar(sql)?.integerValue, duplicates > 0 {
+                problems.append(MigrationProblem(entity: entity.name, property: names.joined(separator: ","),
+                                                 message: "\(duplicates) values are held by more than one row"))
+            }
+        }
+
+        for relationship in entity.relationships where relationship.isToMany
+            && (relationship.description.minCount != nil || relationship.description.maxCount != nil) {
+            let counts: String
+            if let join = relationship.joinTable {
+                counts = "SELECT (SELECT count(*) FROM \(join.table) AS j WHERE j.\(join.ownColumn) = t._pk) AS n FROM \(entity.table) AS t"
+            } else if case .inverseForeignKey(let column) = relationship.storage {
+                let destination = model.destination(of: relationship)
+                counts = "SELECT (SELECT count(*) FROM \(destination.table) AS d WHERE d.\(SQL.quote(column)) = t._pk) AS n FROM \(entity.table) AS t"
+            } else {
+                continue
+            }
+            let low = relationship.description.minCount ?? 0
+            let high = relationship.description.maxCount ?? Int.max
+            let sql = "SELECT count(*) FROM (\(counts)) WHERE n < \(low) OR n > \(high)"
+            if let outside = try connection.scalar(sql)?.integerValue, outside > 0 {
+                problems.append(MigrationProblem(entity: entity.name, property: relationship.name,
+                                                 message: "\(outside) rows hold a count outside \(low)...\(high)"))
+            }
+        }
+        return problems
+    }
+
+    /// The SQL test that a non-null column value is stored as `type` stores it.
+    private static func storageTest(_ column: String, _ type: AttributeType) -> String {
+        switch type {
+        case .string, .decimal, .uri, .json: return "typeof(\(column)) = 'text'"
+        case .integer16: return "typeof(\(column)) = 'integer' AND \(column) BETWEEN \(Int16.min) AND \(Int16.max)"
+        case .integer32: return "typeof(\(column)) = 'integer' AND \(column) BETWEEN \(Int32.min) AND \(Int32.max)"
+        case .integer64: return "typeof(\(column)) = 'integer'"
+        case .boolean: return "typeof(\(column)) = 'integer' AND \(column) IN (0, 1)"
+        case .double, .date: return "typeof(\(column)) IN ('real', 'integer')"
+        case .uuid: return "typeof(\(column)) = 'blob' AND length(\(column)) = 16"
+        case .binaryData: return "typeof(\(column)) = 'blob'"
+        }
+    }
+
+    // MARK: Comparison with the original
+
+    /// Where one entity of the original is now: its table and, for every column no stage meant to
+    /// change, the column holding its values.
+    private struct Lineage {
+        var table: String
+        var columns: [String: String]
+    }
+
+    private func comparisonWithOriginal(source: Schema) throws -> [MigrationProblem] {
+        let sourceModel = try SchemaModel(schema: source, storeIdentifier: UUID())
+        var lineages: [String: Lineage] = [:]
+        for entity in sourceModel.entities {
+            lineages[entity.name] = Lineage(
+                table: entity.name, columns: Dictionary(uniqueKeysWithValues: (["_version"] + entity.columns.map(\.name)).map { ($0, $0) }))
+        }
+        var joins: [String: (name: String, flipped: Bool)] = [:]
+        for entity in sourceModel.entities {
+            for relationship in entity.relationships {
+                if let join = relationship.joinTable, join.ownColumn == "source" {
+                    let name = String(join.table.dropFirst().dropLast())
+                    joins[name] = (name, false)
+                }
+            }
+        }
+        for stage in stages {
+            let difference = try stage.difference()
+            let filled = stage.filledAttributes
+            for (entity, lineage) in lineages {
+                guard let table = difference.tables.first(where: { $0.sourceEntity == lineage.table }) else {
+                    lineages[entity] = nil
+                    continue
+                }
+                let renames = Dictionary(uniqueKeysWithValues: table.renamedColumns.map { ($0.from, $0.to) })
+                var columns: [String: String] = [:]
+                for (original, current) in lineage.columns {
+                    if table.removedColumns.contains(current) || table.columnDuringStage[current]?.hasPrefix("og_old_") == true { continue }
+                    let next = renames[current] ?? current
+                    if filled[table.entity]?.contains(next) == true { continue }
+                    columns[original] = next
+                }
+                lineages[entity] = Lineage(table: table.entity, columns: columns)
+            }
+            for (original, current) in joins {
+                if let moved = difference.joinTables.first(where: { $0.copiedFrom?.name == current.name }) {
+                    joins[original] = (moved.name, current.flipped != moved.copiedFrom!.flipped)
+                } else if difference.removedJoinTables.contains(current.name) {
+                    joins[original] = nil
+                }
+            }
+        }
+
+        try connection.run("ATTACH DATABASE ? AS original", [.string(SQLiteConnection.uri(originalPath, query: "mode=ro"))])
+        defer { try? connection.execute("DETACH DATABASE original") }
+        var problems: [MigrationProblem] = []
+        for (entity, lineage) in lineages.sorted(by: { $0.key < $1.key }) {
+            let old = "original.\(SQL.quote(entity))"
+            let new = "main.\(SQL.quote(lineage.table))"
+            let counts = try connection.statement("SELECT (SELECT count(*) FROM \(old)), (SELECT count(*) FROM \(new))")
+            _ = try counts.step()
+            let (before, after) = (counts.int64(0), counts.int64(1))
+            counts.reset()
+            if before != after { problems.append(MigrationProblem(entity: lineage.table, message: "\(after) rows, the original has \(before)")) }
+            let differs = lineage.columns.sorted { $0.key < $1.key }.map { "a.\(SQL.quote($0.key)) IS NOT b.\(SQL.quote($0.value))" }
+            let sql = "SELECT count(*) FROM \(old) AS a LEFT JOIN \(new) AS b ON b._pk = a._pk WHERE b._pk IS NULL"
+                + differs.map { " OR " + $0 }.joined()
+            if let changed = try connection.scalar(sql)?.integerValue, changed > 0 {
+                problems.append(MigrationProblem(entity: lineage.table, message: "\(changed) rows lost or changed values no stage writes"))
+            }
+            let keys = "SELECT count(*) FROM original.og_primary_key AS a, main.og_primary_key AS b WHERE a.entity = ? AND b.entity = ? AND b.max_key < a.max_key"
+            if let lower = try connection.scalar(keys, [.string(entity), .string(lineage.table)])?.integerValue, lower > 0 {
+                problems.append(MigrationProblem(entity: lineage.table, message: "the key counter went down: keys would be reused"))
+            }
+        }
+        for (original, current) in joins.sorted(by: { $0.key < $1.key }) {
+            let columns = current.flipped ? "target, source" : "source, target"
+            let old = "original.\(SQL.quote(original))"
+            let new = "main.\(SQL.quote(current.name))"
+            let sql = """
+                SELECT (SELECT count(*) FROM (SELECT source, target FROM \(old) EXCEPT SELECT \(columns) FROM \(new))) \
+                + (SELECT count(*) FROM (SELECT \(columns) FROM \(new) EXCEPT SELECT source, target FROM \(old)))
+                """
+            if let differing = try connection.scalar(sql)?.integerValue, differing > 0 {
+                problems.append(MigrationProblem(entity: current.name, message: "\(differing) relationship rows differ from the original"))
+            }
+        }
+        return problems
+    }
+}

@@ -1,0 +1,365 @@
+import Foundation
+
+/// Runs one stage on the working copy, step by step, each step ending with a commit that records
+/// the next step in the same transaction:
+///
+/// 1. structure (one transaction): full-text triggers and the indexes that change go, tables and
+///    columns are renamed (through temporary names, so that names may swap), columns whose type a
+///    transform replaces are set aside as `og_old_NAME`, columns and tables are added, join tables
+///    are made (and filled from their old form);
+/// 2. transforms (one transaction per batch, with the checkpoint): the custom stage's rows;
+/// 3. finish (one transaction): tables losing columns are rebuilt, removed tables dropped, indexes,
+///    full-text tables and triggers made (and filled where new), foreign keys checked, and the
+///    copy's schema metadata set to the destination;
+/// 4. check: the custom stage's checks.
+final class StageRunner {
+    let copy: WorkingCopy
+    let stage: MigrationStage
+    /// The stage's position in the store's list of stages (0-based), and their count.
+    let number: Int
+    let difference: SchemaDifference
+    /// Reports rows done of rows to do in this stage.
+    let report: (Int64, Int64) -> Void
+
+    init(
+        copy: WorkingCopy, stage: MigrationStage, number: Int, stageCount: Int,
+        progress: @escaping (MigrationProgress.Phase, Int64, Int64) -> Void
+    ) throws {
+        self.copy = copy
+        self.stage = stage
+        self.number = number
+        difference = try stage.difference()
+        let phase = MigrationProgress.Phase.migrating(stage: number, stageCount: stageCount, label: stage.label)
+        report = { done, total in progress(phase, done, total) }
+    }
+
+    private var connection: SQLiteConnection { copy.connection }
+    private var point: String { "stage.\(number + 1)" }
+
+    /// Runs the stage from `step` to its end (a resumed migration starts in the middle).
+    func run(from step: MigrationStep) throws {
+        var step = step
+        while true {
+            switch step {
+            case .structure:
+                try structure()
+                step = stage.transforms.isEmpty ? .finish : .transform(transform: 0, checkpoint: 0)
+            case .transform(let transform, let checkpoint):
+                try self.transform(transform, after: checkpoint)
+                step = transform + 1 < stage.transforms.count ? .transform(transform: transform + 1, checkpoint: 0) : .finish
+            case .finish:
+                try finish()
+                step = .check
+            case .check:
+                try check()
+                return
+            }
+        }
+    }
+
+    // MARK: Structure
+
+    private func structure() throws {
+        report(0, 1)
+        try copy.transaction {
+            let destinationIndexes = Set(StoreLayout.objects(for: difference.destinationModel).filter { $0.kind == .index }.map(\.name))
+            let reshaped = Set(difference.tables.filter { $0.isRebuilt || $0.isRenamed }.map(\.sourceEntity))
+            for trigger in try copy.objects(ofType: "trigger") where trigger.name.hasPrefix("og_fts_") {
+                try connection.execute("DROP TRIGGER \(SQL.quote(trigger.name))")
+            }
+            for index in try copy.objects(ofType: "index") where index.name.hasPrefix("og_") {
+                if !destinationIndexes.contains(index.name) || reshaped.contains(index.table) {
+                    try connection.execute("DROP INDEX \(SQL.quote(index.name))")
+                }
+            }
+            for table in difference.droppedFullTextTables where try copy.hasObject(named: table) {
+                try connection.execute("DROP TABLE \(SQL.quote(table))")
+            }
+
+            // Renames go through temporary names, so that two entities (or columns) may swap names.
+            let renamed = difference.tables.filter(\.isRenamed)
+            for table in renamed {
+                try connection.execute("ALTER TABLE \(SQL.quote(table.sourceEntity)) RENAME TO \(SQL.quote("og_rename_" + table.entity))")
+                try connection.run("UPDATE og_primary_key SET entity = ? WHERE entity = ?", [.string(table.entity), .string(table.sourceEntity)])
+            }
+            for table in renamed {
+                try connection.execute("ALTER TABLE \(SQL.quote("og_rename_" + table.entity)) RENAME TO \(SQL.quote(table.entity))")
+            }
+            for table in difference.tables {
+                let name = SQL.quote(table.entity)
+                for (source, column) in table.columnDuringStage where column.hasPrefix("og_old_") {
+                    try connection.execute("ALTER TABLE \(name) RENAME COLUMN \(SQL.quote(source)) TO \(SQL.quote(column))")
+                }
+                for (from, to) in table.renamedColumns {
+                    try connection.execute("ALTER TABLE \(name) RENAME COLUMN \(SQL.quote(from)) TO \(SQL.quote("og_rename_" + to))")
+                }
+                for (_, to) in table.renamedColumns {
+                    try connection.execute("ALTER TABLE \(name) RENAME COLUMN \(SQL.quote("og_rename_" + to)) TO \(SQL.quote(to))")
+                }
+                let entity = difference.destinationModel.entity(named: table.entity)!
+                for (column, value) in table.addedColumns {
+                    var definition = StoreLayout.columnDefinition(column, of: entity, in: difference.destinationModel)
+                    // Existing rows read the default without a rewrite of the table.
+                    if !value.isNull { definition += " DEFAULT \(SQLLiteral.of(value))" }
+                    try connection.execute("ALTER TABLE \(name) ADD COLUMN \(definition)")
+                }
+            }
+            for name in difference.addedEntities {
+                let entity = difference.destinationModel.entity(named: name)!
+                try connection.execute(StoreLayout.tableStatement(for: entity, in: difference.destinationModel))
+                try connection.execute(StoreLayout.keyCounterStatement(for: name))
+            }
+            for join in difference.joinTables { try makeJoinTable(join) }
+
+            try copy.record(.migrating(
+                stage: number, step: stage.transforms.isEmpty ? .finish : .transform(transform: 0, checkpoint: 0)))
+            MigrationPoint.reach("\(point).structure.written")
+        }
+        MigrationPoint.reach("\(point).structure")
+    }
+
+    private func makeJoinTable(_ join: SchemaDifference.JoinTable) throws {
+        let entity = difference.destinationModel.entity(named: join.entity)!
+        let relationship = entity.relationships[entity.relationshipIndex[join.relationship]!]
+        guard let from = join.copiedFrom else {
+            try connection.execute(StoreLayout.joinTableStatement(for: relationship, of: entity, in: difference.destinationModel))
+            return
+        }
+        let temporary = from.name == join.name ? "og_rebuild_" + join.name : join.name
+        try connection.execute(StoreLayout.joinTableStatement(
+            for: relationship, of: entity, in: difference.destinationModel, table: temporary))
+        try connection.execute("""
+            INSERT INTO \(SQL.quote(temporary)) (source, target) \
+            SELECT \(from.flipped ? "target, source" : "source, target") FROM \(SQL.quote(from.name))
+            """)
+        try connection.execute("DROP TABLE \(SQL.quote(from.name))")
+        if temporary != join.name {
+            try connection.execute("ALTER TABLE \(SQL.quote(temporary)) RENAME TO \(SQL.quote(join.name))")
+        }
+    }
+
+    // MARK: Transforms
+
+    private func transform(_ index: Int, after checkpoint: Int64) throws {
+        let transform = stage.transforms[index]
+        guard let entity = difference.destinationModel.entity(named: transform.entity) else { return }
+        let table = difference.table(for: transform.entity)
+        let readColumns = try transform.reads.map { name -> String in
+            guard let column = table?.columnDuringStage[name] else {
+                throw MigrationError.transformFailed(
+                    stage: stage.label, entity: transform.entity, key: 0,
+                    reason: "the transform reads '\(name)', which the source entity does not store")
+            }
+            return column
+        }
+        let readTypes = transform.reads.map { name in
+            difference.sourceModel.entity(named: table?.sourceEntity ?? "")?.description.attribute(named: name)?.type ?? .string
+        }
+        let writeTypes = try transform.writes.map { name -> AttributeType in
+            guard let attribute = entity.description.attribute(named: name), !attribute.isTransient else {
+                throw MigrationError.transformFailed(
+                    stage: stage.label, entity: transform.entity, key: 0,
+                    reason: "the transform writes '\(name)', which the destination entity does not store")
+            }
+            return attribute.type
+        }
+        let tableName = SQL.quote(transform.entity)
+        let select = "SELECT _pk\(readColumns.map { ", " + SQL.quote($0) }.joined()) FROM \(tableName) WHERE _pk > ? ORDER BY _pk LIMIT ?"
+        let total = try copy.count(transform.entity)
+        var done = try connection.scalar("SELECT count(*) FROM \(tableName) WHERE _pk <= ?", [.integer(checkpoint)])?.integerValue ?? 0
+        var last = checkpoint
+        var batch = 0
+        report(done, total)
+        while true {
+            batch += 1
+            let finished = try copy.transaction { () -> Bool in
+                var rows: [MigrationRow] = []
+                let statement = try connection.statement(select)
+                defer { statement.reset() }
+                statement.bind([.integer(last), .integer(Int64(transform.batchSize))])
+                while try statement.step() {
+                    rows.append(MigrationRow(
+                        key: statement.int64(0), readNames: transform.reads,
+                        readValues: readTypes.enumerated().map { statement.value(Int32($0.offset + 1), as: $0.element) },
+                        writeNames: transform.writes, writeTypes: writeTypes, entity: transform.entity,
+                        written: Array(repeating: nil, count: transform.writes.count)))
+                }
+                statement.reset()
+                for var row in rows {
+                    do {
+                        try transform.transform(&row)
+                    } catch MigrationError.transformFailed(_, let entity, let key, let reason) {
+                        throw MigrationError.transformFailed(stage: stage.label, entity: entity, key: key, reason: reason)
+                    } catch {
+                        throw MigrationError.transformFailed(
+                            stage: stage.label, entity: transform.entity, key: row.key, reason: String(describing: error))
+                    }
+                    try write(row, into: tableName)
+                }
+                guard let key = rows.last?.key else {
+                    try copy.record(.migrating(
+                        stage: number,
+                        step: index + 1 < stage.transforms.count ? .transform(transform: index + 1, checkpoint: 0) : .finish))
+                    return true
+                }
+                last = key
+                done += Int64(rows.count)
+                try copy.record(.migrating(stage: number, step: .transform(transform: index, checkpoint: key)))
+                MigrationPoint.reach("\(point).transform.\(index + 1).batch.\(batch).written")
+                return false
+            }
+            if finished { return }
+            MigrationPoint.reach("\(point).transform.\(index + 1).batch.\(batch)")
+            report(done, total)
+        }
+    }
+
+    private func write(_ row: MigrationRow, into table: String) throws {
+        let changed = row.written.indices.filter { row.written[$0].map { _ in true } ?? false }
+        guard !changed.isEmpty else { return }
+        let assignments = changed.map { "\(SQL.quote(row.writeNames[$0])) = ?" }.joined(separator: ", ")
+        try connection.run(
+            "UPDATE \(table) SET \(assignments) WHERE _pk = ?", changed.map { row.written[$0]! } + [.integer(row.key)])
+    }
+
+    // MARK: Finish
+
+    private func finish() throws {
+        let model = difference.destinationModel
+        try copy.transaction {
+            for table in difference.tables where table.isRebuilt {
+                let entity = model.entity(named: table.entity)!
+                let temporary = "og_rebuild_" + table.entity
+                let columns = (["_pk", "_version"] + entity.columns.map { SQL.quote($0.name) }).joined(separator: ", ")
+                try connection.execute(StoreLayout.tableStatement(for: entity, in: model, table: temporary))
+                try connection.execute("INSERT INTO \(SQL.quote(temporary)) (\(columns)) SELECT \(columns) FROM \(entity.table)")
+                try connection.execute("DROP TABLE \(entity.table)")
+                try connection.execute("ALTER TABLE \(SQL.quote(temporary)) RENAME TO \(entity.table)")
+            }
+            for name in difference.removedEntities {
+                try connection.execute("DROP TABLE IF EXISTS \(SQL.quote(name))")
+                try connection.run("DELETE FROM og_primary_key WHERE entity = ?", [.string(name)])
+            }
+            for name in difference.removedJoinTables {
+                try connection.execute("DROP TABLE IF EXISTS \(SQL.quote(name))")
+            }
+
+            let written = stage.filledAttributes
+            for object in StoreLayout.objects(for: model) {
+                switch object.kind {
+                case .index, .fullTextTable, .trigger:
+                    guard try !copy.hasObject(named: object.name) else { continue }
+                    do {
+                        try connection.execute(object.sql)
+                    } catch let error as StoreError where error.kind == .constraint {
+                        throw MigrationError.validationFailed(stage: stage.label, problems: try duplicates(object))
+                    }
+                    guard object.kind == .fullTextTable else { continue }
+                    let entity = model.entity(named: object.entity)!
+                    let index = entity.description.fullTextIndex!.attributes
+                    if difference.rebuiltFullText.contains(object.entity) || !(written[object.entity] ?? []).isDisjoint(with: index) {
+                        try connection.execute("INSERT INTO \(SQL.quote(object.name)) (\(SQL.quote(object.name))) VALUES ('rebuild')")
+                    }
+                case .entityTable, .joinTable:
+                    continue
+                }
+            }
+            // A kept full-text index whose text a transform rewrote (with its triggers gone) is rebuilt.
+            for (entityName, attributes) in written {
+                guard let index = model.entity(named: entityName)?.description.fullTextIndex,
+                      !difference.rebuiltFullText.contains(entityName), !attributes.isDisjoint(with: index.attributes) else { continue }
+                let fts = SQL.quote("og_fts_" + entityName)
+                try connection.execute("INSERT INTO \(fts) (\(fts)) VALUES ('rebuild')")
+            }
+            let violations = try foreignKeyViolations()
+            if !violations.isEmpty { throw MigrationError.validationFailed(stage: stage.label, problems: violations) }
+            try copy.recordSchema(stage.destination)
+            try copy.record(.migrating(stage: number, step: .check))
+            MigrationPoint.reach("\(point).finish.written")
+        }
+        MigrationPoint.reach("\(point).finish")
+    }
+
+    /// The values that keep a unique index from being made, as problems.
+    private func duplicates(_ index: StoreLayout.Object) throws -> [MigrationProblem] {
+        let names = try indexColumns(index.name)
+        let list = names.map(SQL.quote).joined(separator: ", ")
+        let sql = "SELECT \(list), count(*) FROM \(SQL.quote(index.entity)) GROUP BY \(list) HAVING count(*) > 1 LIMIT 20"
+        let statement = try connection.statement(sql)
+        defer { statement.reset() }
+        var problems: [MigrationProblem] = []
+        while try statement.step() {
+            let values = names.indices.map { statement.anyValue(Int32($0)).description }.joined(separator: ", ")
+            problems.append(MigrationProblem(
+                entity: index.entity, property: names.joined(separator: ","),
+                message: "\(statement.int64(Int32(names.count))) rows share the value \(values), which must be unique"))
+        }
+        return problems
+    }
+
+    private func indexColumns(_ index: String) throws -> [String] {
+        let statement = try connection.statement("SELECT name FROM pragma_index_info(?) ORDER BY seqno")
+        defer { statement.reset() }
+        statement.bind([.string(index)])
+        var names: [String] = []
+        while try statement.step() { names.append(statement.text(0)) }
+        return names
+    }
+
+    private func foreignKeyViolations() throws -> [MigrationProblem] {
+        let statement = try connection.statement("PRAGMA foreign_key_check")
+        defer { statement.reset() }
+        var problems: [MigrationProblem] = []
+        while try statement.step() {
+            let key = statement.isNull(1) ? "a row" : "row \(statement.int64(1))"
+            problems.append(MigrationProblem(
+                entity: statement.text(0), message: "\(key) refers to a missing row of \(statement.text(2))"))
+            if problems.count >= 50 { break }
+        }
+        return problems
+    }
+
+    // MARK: Check
+
+    private func check() throws {
+        if !stage.checks.isEmpty {
+            let inspection = MigrationInspection(connection: connection, schema: stage.destination)
+            var problems: [MigrationProblem] = []
+            for check in stage.checks {
+                do {
+                    problems += try check.check(inspection)
+                } catch {
+                    problems.append(MigrationProblem(message: "check '\(check.label)' failed: \(error)"))
+                }
+            }
+            if !problems.isEmpty { throw MigrationError.validationFailed(stage: stage.label, problems: problems) }
+        }
+        MigrationPoint.reach("\(point).checked")
+    }
+}
+
+/// Values as SQL literals, for column defaults (the one place values cannot be bound).
+enum SQLLiteral {
+    static func of(_ value: PrimitiveValue) -> String {
+        switch value {
+        case .null: return "NULL"
+        case .string(let text): return quoted(text)
+        case .integer(let number): return String(number)
+        case .double(let number): return number.isFinite ? "\(number)" : "NULL"
+        case .decimal(let number): return quoted(DecimalText.canonical(number))
+        case .bool(let flag): return flag ? "1" : "0"
+        case .date(let date): return "\(date.timeIntervalSince1970)"
+        case .uuid(let uuid): return blob(withUnsafeBytes(of: uuid.uuid) { Array($0) })
+        case .data(let data): return blob(Array(data))
+        case .url(let url): return quoted(url.absoluteString)
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    private static func blob(_ bytes: [UInt8]) -> String {
+        "X'" + bytes.map { String(format: "%02X", $0) }.joined() + "'"
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import ObjectGraph
+import SyncProtocol
+import Testing
+@testable import Library
+
+/// Every committed library fixture, migrated (on a copy) to the current schema: every row of every
+/// entity keeps every value, field by field, and the new fields are what the stages compute.
+@Suite struct LibraryFixtureTests {
+    @Test func theV1FixtureHoldsItsEdgeCases() throws {
+        let folder = try TemporaryFolder()
+        let dump = try StoreDump(LibraryFixtures.copy(LibraryFixtures.v1, into: folder), schema: LibrarySchema.v1)
+        let articles = Array(dump.entities["Article"]!.values)
+        #expect(articles.contains { $0["body"] == "String " && $0["title"] == "String " }, "an empty article")
+        #expect(articles.contains { ($0["body"]?.utf8.count ?? 0) > 250_000 }, "a very large body")
+        #expect(articles.contains { $0["title"]?.contains("日本語") == true } && articles.contains { $0["title"]?.contains("🎉") == true })
+        #expect(articles.contains { $0["trashed"] != "nil" }, "a trashed article")
+        #expect(articles.contains { $0["folder"] != "nil" } && articles.contains { $0["tags"] != "" })
+        #expect(Set(articles.map { $0["syncState"] }) == ["String localOnly", "String synced", "String modified", "String conflicted"])
+        #expect(dump.entities["DraftRecovery"]!.count >= 2)
+        #expect(dump.entities["Conflict"]!.values.contains { $0["resolved"] == "nil" })
+        #expect(dump.entities["Conflict"]!.values.contains { $0["resolved"] != "nil" })
+        let states = Set(dump.entities["SyncOperation"]!.values.map { $0["state"] })
+        #expect(states.isSuperset(of: ["String pending", "String acknowledged", "String waitingRetry", "String terminalFailure"]))
+        #expect(dump.entities["SyncOperation"]!.values.contains { $0["change"] == "String delete" })
+    }
+
+    @Test(arguments: LibraryFixtures.all) func migratesToTheCurrentSchemaKeepingEveryValue(_ fixture: URL) async throws {
+        let folder = try TemporaryFolder()
+        let url = try LibraryFixtures.copy(fixture, into: folder)
+        let plan = LibrarySchema.migrationPlan(batchSize: 5)
+        let version = try #require(try PersistentStore.metadata(at: url)).schema
+        let schema = try #require(plan.schemas.first { $0.checksum == version.checksum })
+        let before = try StoreDump(url, schema: schema)
+
+        let library = try await Library.open(at: url)
+        #expect(library.upgrade?.stagesRun == plan.schemas.count - 1 - plan.schemas.firstIndex { $0.checksum == version.checksum }!)
+        #expect(library.container.persistentStore.metadata.schema.checksum == LibrarySchema.current.checksum)
+        let after = try StoreDump(url, schema: LibrarySchema.current)
+        #expect(after.restricted(to: schema) == before, "\(after.restricted(to: schema).differences(from: before))")
+
+        // The new fields, article by article, through the model classes.
+        let articles = try await library.read { context in
+            try context.fetch(FetchRequest<StoredArticle>()).map { ($0.id, $0.subtitle, $0.wordCount, $0.readingMinutes, $0.snapshot) }
+        }
+        #expect(articles.count == before.entities["Article"]?.count)
+        for (_, subtitle, words, minutes, _) in articles {
+            #expect(subtitle == nil)
+            #expect(minutes == ReadingTime.minutes(forWords: words))
+        }
+        #expect(articles.contains { $0.3 > 10 }, "the long article reads for more than ten minutes")
+        // Everything the writer had still works: drafts, conflicts, the outbox, search, editing.
+        #expect(try await library.unrecoveredDrafts().count == 2)
+        #expect(try await library.openConflicts().count == 2)
+        #expect(try await library.articles(matching: ArticleQuery(searchText: "survives upgrade")).count == 1)
+        #expect(try await library.articles(matching: ArticleQuery(searchText: "离线写作")).count == 2)
+        let edited = try await library.editArticle(articles[0].0, body: String(repeating: "word ", count: 500))
+        let reading = try await library.read { context in
+            try context.fetch(FetchRequest<StoredArticle>(predicate: \.id == edited.id)).first?.readingMinutes
+        }
+        #expect(reading == 3)
+        try library.container.persistentStore.checkFullTextIndexes()
+    }
+
+    @Test func readingTimesRoundUp() {
+        #expect(ReadingTime.minutes(forWords: 0) == 0)
+        #expect(ReadingTime.minutes(forWords: 1) == 1)
+        #expect(ReadingTime.minutes(forWords: 230) == 1)
+        #expect(ReadingTime.minutes(forWords: 231) == 2)
+        #expect(ReadingTime.minutes(forWords: 2300) == 10)
+    }
+}
