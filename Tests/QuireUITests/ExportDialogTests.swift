@@ -69,7 +69,7 @@ final class ExportDialogTests: TransferTestCase, @unchecked Sendable {
             }
             let markdown = try String(contentsOf: root.appending(path: "md/Alpha.md"), encoding: .utf8)
             XCTAssertTrue(markdown.hasSuffix("# Alpha\n\nThe first *draft*.\n"), markdown)
-            XCTAssertTrue(markdown.contains("folder: Essays"), markdown)
+            XCTAssertTrue(markdown.contains("folder: \"Essays\""), markdown)
             let pdf = try Data(contentsOf: root.appending(path: "pdf/Gamma.pdf"))
             XCTAssertEqual(Array(pdf.prefix(5)), Array("%PDF-".utf8))
 
@@ -116,8 +116,12 @@ final class ExportDialogTests: TransferTestCase, @unchecked Sendable {
         let folder = try makeTemporaryFolder().appending(path: "out")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try MainActor.assumeIsolated {
-            let count = try wait { try await library.addDemoArticles(count: 1500) }
-            XCTAssertEqual(count, 1500)
+            // Demo libraries have some articles in the trash, which a library export leaves out.
+            let total = try wait {
+                try await library.addDemoArticles(count: 1500)
+                return try await library.exportSource(for: .library).ids.count
+            }
+            XCTAssertGreaterThan(total, 1000)
             let host = makeHost()
             let dialog = try ExportDialog(
                 library: library, over: host.window, toastOverlay: host.toastOverlay, selection: [], folders: [],
@@ -130,7 +134,7 @@ final class ExportDialogTests: TransferTestCase, @unchecked Sendable {
             let fraction = dialog.progressBar.property("fraction", as: Double.self)
             XCTAssertGreaterThan(fraction, 0)
             XCTAssertLessThan(fraction, 1)
-            XCTAssertTrue(dialog.progressLabel.labelText.hasSuffix(" of 1500 steps"), dialog.progressLabel.labelText)
+            XCTAssertTrue(dialog.progressLabel.labelText.hasSuffix(" of \(total) steps"), dialog.progressLabel.labelText)
             XCTAssertTrue(dialog.actions.activateAction(named: "cancel"))
             spinMainLoop { dialog.outcome != nil }
 

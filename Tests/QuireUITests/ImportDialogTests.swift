@@ -121,23 +121,24 @@ final class ImportDialogTests: TransferTestCase, @unchecked Sendable {
         let archive = try makeTemporaryFolder().appending(path: "demo.json")
         let library = try makeLibrary()
         try MainActor.assumeIsolated {
-            try wait {
+            let total = try wait {
                 try await source.addDemoArticles(count: 3000)
                 let options = try await source.archiveOptions()
-                try await source.export(.library, with: ExportJob(format: .jsonArchive(options), destination: archive))
+                return try await source.export(.library, with: ExportJob(format: .jsonArchive(options), destination: archive)).articleCount
             }
+            XCTAssertGreaterThan(total, 2000)
             let dialog = try makeDialog(library, choosing: [archive])
             dialog.read([archive])
             spinMainLoop { dialog.preview != nil }
-            XCTAssertEqual(dialog.preview?.writeCount, 3000)
-            XCTAssertEqual(dialog.preview?.moreLines, 3000 - ImportPreview.lineLimit)
+            XCTAssertEqual(dialog.preview?.writeCount, total)
+            XCTAssertEqual(dialog.preview?.moreLines, total - ImportPreview.lineLimit)
             dialog.importPlan()
             spinMainLoop { dialog.progressBar.property("fraction", as: Double.self) > 0 || dialog.outcome != nil }
             XCTAssertTrue(dialog.actions.activateAction(named: "cancel"))
             spinMainLoop { dialog.outcome != nil }
             guard case .cancelled(let saved) = dialog.outcome else { return XCTFail(String(describing: dialog.outcome)) }
             XCTAssertGreaterThan(saved, 0)
-            XCTAssertLessThan(saved, 3000)
+            XCTAssertLessThan(saved, total)
             XCTAssertEqual(saved % ImportDialog.batchSize, 0, "whole batches")
             XCTAssertEqual(try wait { try await library.count(matching: ArticleQuery()) }, saved, "the toast's count is the truth")
             XCTAssertEqual(dialog.toast.map { String(cString: adw_toast_get_title($0.toast.opaquePointer)) },
