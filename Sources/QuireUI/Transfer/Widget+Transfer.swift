@@ -26,12 +26,6 @@ extension Widget {
         set { gtk_switch_set_active(opaquePointer, newValue ? 1 : 0) }
     }
 
-    /// Whether the widget responds to input (greyed out otherwise).
-    var isSensitive: Bool {
-        get { gtk_widget_get_sensitive(widgetPointer) != 0 }
-        set { gtk_widget_set_sensitive(widgetPointer, newValue ? 1 : 0) }
-    }
-
     /// The text of a `GtkLabel`.
     var labelText: String {
         get { property("label", as: String.self) }
