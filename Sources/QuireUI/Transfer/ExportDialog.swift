@@ -1,0 +1,289 @@
+import CGtk
+import Foundation
+import GtkKit
+import Library
+
+/// The Export dialog: which articles (the selection, a folder, drafts, unsynced edits or the whole
+/// library), which format (Markdown, HTML, PDF or a JSON archive, one file per article or one
+/// combined document), then a destination from the file chooser. The export runs off the main
+/// thread with a progress bar and Cancel; an existing file is replaced only after the writer
+/// agrees; when it is done the dialog closes and a toast on the main window offers "Open Folder".
+///
+/// ```swift
+/// try await ExportDialog.present(
+///     library: library, over: window, toastOverlay: toastOverlay, selection: selectedIDs)
+/// ```
+///
+/// The engine (``ExportJob``) writes atomically: a cancelled or failed export leaves no files.
+/// Once presented, the dialog keeps itself alive until its window closes.
+@MainActor
+public final class ExportDialog {
+    /// How an export through the dialog ended.
+    public enum Outcome: Sendable, Hashable {
+        /// The files were written.
+        case exported(ExportResult)
+        /// The writer cancelled while it ran; nothing was written.
+        case cancelled
+        /// It failed with this message; nothing was written.
+        case failed(String)
+    }
+
+    /// The dialog's `AdwWindow`.
+    public let window: Window
+    /// How the last export ended, if one ran.
+    public private(set) var outcome: Outcome?
+    /// Called after each export ends.
+    public var finished: (@MainActor (Outcome) -> Void)?
+
+    let library: Library
+    let toastOverlay: Widget
+    let fileChooser: FileChooser
+    let openFolder: @MainActor (URL) throws -> Void
+    /// The writer's choices so far.
+    private(set) var choices: ExportChoices
+    /// The export running now.
+    private(set) var running: Task<Void, Never>?
+    /// The replace confirmation, while it asks.
+    private(set) var replaceConfirmation: Window?
+    /// The toast the last successful export left.
+    private(set) var toast: TransferToast?
+
+    let actions: ActionGroup
+    let pages: Widget
+    let scopeRow: Widget
+    let folderRow: Widget
+    let formatRow: Widget
+    let combinedRow: Widget
+    let combinedSwitch: Widget
+    let metadataRow: Widget
+    let metadataSwitch: Widget
+    let destinationNote: Widget
+    let messageLabel: Widget
+    let progressBar: Widget
+    let progressLabel: Widget
+    private let connections = SignalConnections()
+
+    /// Reads the library's folders, then shows the dialog over `parent`. The toast goes on
+    /// `toastOverlay` (an `AdwToastOverlay`); `selection` is the articles selected in the main
+    /// window, offered as the first scope when not empty.
+    @discardableResult
+    public static func present(
+        library: Library, over parent: Window, toastOverlay: Widget, selection: [UUID] = []
+    ) async throws -> ExportDialog {
+        let folders = try await library.folders().map(\.name)
+        let dialog = try ExportDialog(library: library, over: parent, toastOverlay: toastOverlay, selection: selection, folders: folders)
+        dialog.present()
+        return dialog
+    }
+
+    /// Builds the dialog for a library with `folders`; call ``present()`` to show it. The file
+    /// chooser and the way "Open Folder" opens a folder can be replaced (tests cannot drive either).
+    init(
+        library: Library, over parent: Window?, toastOverlay: Widget, selection: [UUID], folders: [String],
+        fileChooser: FileChooser = .native, openFolder: @escaping @MainActor (URL) throws -> Void = TransferToast.launchFileManager
+    ) throws {
+        QuireResources.register()
+        self.library = library
+        self.toastOverlay = toastOverlay
+        self.fileChooser = fileChooser
+        self.openFolder = openFolder
+        choices = ExportChoices(selection: selection, folders: folders)
+        let builder = try Builder(resource: Quire.resourcePath + "transfer/export-dialog.ui")
+        window = try builder.object("export_window")
+        pages = try builder.object("pages")
+        scopeRow = try builder.object("scope_row")
+        folderRow = try builder.object("folder_row")
+        formatRow = try builder.object("format_row")
+        combinedRow = try builder.object("combined_row")
+        combinedSwitch = try builder.object("combined_switch")
+        metadataRow = try builder.object("metadata_row")
+        metadataSwitch = try builder.object("metadata_switch")
+        destinationNote = try builder.object("destination_note")
+        messageLabel = try builder.object("message_label")
+        progressBar = try builder.object("progress_bar")
+        progressLabel = try builder.object("progress_label")
+        actions = ActionGroup(prefix: "export", on: window)
+        window.transientFor = parent
+
+        scopeRow.setComboItems(choices.scopes.map(\.label), selected: choices.scopes.firstIndex(of: choices.scope) ?? 0)
+        folderRow.setComboItems(folders)
+        formatRow.setComboItems(ExportChoices.FormatChoice.allCases.map(\.label))
+        for row in [scopeRow, folderRow, formatRow] {
+            row.connect(.notify("selected")) { [weak self] _ in self?.readChoices() }.store(in: connections)
+        }
+        for toggle in [combinedSwitch, metadataSwitch] {
+            toggle.connect(.notify("active")) { [weak self] _ in self?.readChoices() }.store(in: connections)
+        }
+        actions.addAction("export", accelerators: ["<Control>Return"]) { [weak self] in self?.chooseDestination() }
+        actions.addAction("cancel") { [weak self] in self?.running?.cancel() }
+        actions.addAction("close", accelerators: ["Escape"]) { [weak self] in self?.window.close() }
+        window.connect(.closeRequest) { [weak self] in
+            // Closing while the export runs cancels it; the engine removes what it wrote.
+            self?.running?.cancel()
+            return false
+        }
+        readChoices()
+        window.keepAlive(self)
+    }
+
+    /// Shows the dialog.
+    public func present() {
+        window.present()
+    }
+
+    // MARK: Choosing
+
+    /// Takes the choices from the widgets and shows only the rows that apply.
+    private func readChoices() {
+        choices.scope = choices.scopes[min(scopeRow.comboSelection, choices.scopes.count - 1)]
+        choices.folder = choices.folders.indices.contains(folderRow.comboSelection) ? choices.folders[folderRow.comboSelection] : nil
+        choices.format = ExportChoices.FormatChoice(rawValue: formatRow.comboSelection) ?? .markdown
+        choices.isCombined = combinedSwitch.isSwitchedOn
+        choices.includesSyncMetadata = metadataSwitch.isSwitchedOn
+        folderRow.isVisible = choices.scope == .folder
+        combinedRow.isVisible = choices.offersCombined
+        metadataRow.isVisible = choices.offersSyncMetadata
+        destinationNote.labelText = choices.writesFolder
+            ? "Next, choose a folder: each article becomes one .\(choices.format.fileExtension) file in it."
+            : "Next, choose the name and place of the .\(choices.format.fileExtension) file."
+        actions.action(named: "export")?.isEnabled = running == nil && choices.exportScope != nil
+    }
+
+    /// Changes the choices as the writer would, through the widgets (for tests).
+    func choose(scope: ExportChoices.ScopeChoice? = nil, format: ExportChoices.FormatChoice? = nil,
+                combined: Bool? = nil, syncMetadata: Bool? = nil, folder: String? = nil) {
+        if let scope, let index = choices.scopes.firstIndex(of: scope) { scopeRow.comboSelection = index }
+        if let folder, let index = choices.folders.firstIndex(of: folder) { folderRow.comboSelection = index }
+        if let format { formatRow.comboSelection = format.rawValue }
+        if let combined { combinedSwitch.isSwitchedOn = combined }
+        if let syncMetadata { metadataSwitch.isSwitchedOn = syncMetadata }
+    }
+
+    /// Asks the file chooser for the destination, then exports there.
+    private func chooseDestination() {
+        guard running == nil, choices.exportScope != nil else { return }
+        let request = choices.writesFolder
+            ? FileRequest(title: "Export to Folder", acceptLabel: "_Export", kind: .folder)
+            : FileRequest(title: "Export As", acceptLabel: "_Export", kind: .saveFile(suggestedName: choices.suggestedName))
+        actions.action(named: "export")?.isEnabled = false
+        Task { [weak self, fileChooser, window] in
+            let chosen = await fileChooser.choose(request, window)
+            guard let self else { return }
+            guard let destination = chosen.first else {
+                self.readChoices()
+                return
+            }
+            self.export(to: destination, overwriting: false)
+        }
+    }
+
+    // MARK: Exporting
+
+    /// Exports the current choices to `destination`, replacing existing files only when `overwriting`.
+    func export(to destination: URL, overwriting: Bool) {
+        guard running == nil, let scope = choices.exportScope else { return }
+        let choices = self.choices
+        let library = self.library
+        show(message: nil)
+        progressBar.setProperty("fraction", 0.0)
+        progressLabel.labelText = "Preparing…"
+        gtk_stack_set_visible_child_name(pages.opaquePointer, "progress")
+        actions.action(named: "export")?.isEnabled = false
+        let relay = ProgressRelay<ExportProgress> { [weak self] progress in self?.show(progress) }
+        running = Task { [weak self] in
+            let result: Result<ExportResult, any Error>
+            do {
+                let format: ExportFormat
+                if let documentFormat = choices.documentFormat {
+                    format = documentFormat
+                } else {
+                    format = .jsonArchive(try await library.archiveOptions(includingSyncMetadata: choices.includesSyncMetadata))
+                }
+                let job = ExportJob(format: format, destination: destination, overwritesExisting: overwriting)
+                result = .success(try await library.export(scope, with: job) { relay.report($0) })
+            } catch {
+                result = .failure(error)
+            }
+            self?.finish(result, destination: destination)
+        }
+    }
+
+    private func show(_ progress: ExportProgress) {
+        guard running != nil else { return }
+        progressBar.setProperty("fraction", progress.fractionCompleted)
+        progressLabel.labelText = "\(progress.completed) of \(progress.total) steps"
+    }
+
+    private func finish(_ result: Result<ExportResult, any Error>, destination: URL) {
+        running = nil
+        gtk_stack_set_visible_child_name(pages.opaquePointer, "options")
+        readChoices()
+        let outcome: Outcome
+        switch result {
+        case .success(let exported):
+            outcome = .exported(exported)
+            let noun = exported.articleCount == 1 ? "article" : "articles"
+            let toast = TransferToast(
+                title: "Exported \(exported.articleCount) \(noun) to “\(exported.folder.lastPathComponent)”",
+                folder: exported.folder, openFolder: openFolder)
+            toast.show(on: toastOverlay)
+            self.toast = toast
+        case .failure(is CancellationError):
+            outcome = .cancelled
+            show(message: "Export cancelled. No files were written.")
+        case .failure(let error):
+            if case ExportError.destinationExists(let path)? = error as? ExportError, window.isOpen {
+                askToReplace(path, destination: destination)
+                return
+            }
+            outcome = .failed(String(describing: error))
+            show(message: "Could not export: \(error)", isError: true)
+        }
+        self.outcome = outcome
+        finished?(outcome)
+        if case .exported = outcome { window.destroy() }
+    }
+
+    /// Shows a note under the choices, or hides it.
+    private func show(message: String?, isError: Bool = false) {
+        messageLabel.isVisible = message != nil
+        messageLabel.labelText = message ?? ""
+        if isError {
+            gtk_widget_add_css_class(messageLabel.widgetPointer, "error")
+        } else {
+            gtk_widget_remove_css_class(messageLabel.widgetPointer, "error")
+        }
+    }
+
+    // MARK: Replacing
+
+    /// Asks whether the existing `path` (and, for a folder, any other files of the same names) may
+    /// be replaced; exports again, replacing, only if the writer agrees.
+    private func askToReplace(_ path: String, destination: URL) {
+        let existing = URL(fileURLWithPath: path)
+        let heading = choices.writesFolder ? "Replace Existing Files?" : "Replace “\(existing.lastPathComponent)”?"
+        let body = choices.writesFolder
+            ? "“\(existing.lastPathComponent)” already exists in “\(existing.deletingLastPathComponent().lastPathComponent)”, "
+                + "and other exported files may too. Replacing overwrites them with the exported articles."
+            : "A file with this name already exists in “\(existing.deletingLastPathComponent().lastPathComponent)”. "
+                + "Replacing overwrites its contents."
+        let dialog = Window(retaining: adw_message_dialog_new(window.windowPointer, heading, body))
+        let message = dialog.pointer(as: AdwMessageDialog.self)
+        adw_message_dialog_add_response(message, "cancel", "_Cancel")
+        adw_message_dialog_add_response(message, "replace", "_Replace")
+        adw_message_dialog_set_response_appearance(message, "replace", ADW_RESPONSE_DESTRUCTIVE)
+        adw_message_dialog_set_default_response(message, "cancel")
+        adw_message_dialog_set_close_response(message, "cancel")
+        dialog.connect(.response) { [weak self] response in
+            guard let self else { return }
+            self.replaceConfirmation = nil
+            if response == "replace" {
+                self.export(to: destination, overwriting: true)
+            } else {
+                self.show(message: "Nothing was exported: “\(existing.lastPathComponent)” already exists.")
+            }
+        }
+        replaceConfirmation = dialog
+        dialog.present()
+    }
+}

@@ -1,0 +1,336 @@
+import CGtk
+import Foundation
+import GtkKit
+import Library
+
+/// The Import dialog: the writer chooses Markdown files, folders of them or a JSON archive; the
+/// dialog reads them off the main thread and previews what will be created or changed and which
+/// files failed (``ImportPlan``), asks once what to do with articles the library already has
+/// (skip, replace, import as copies) when there are any, then imports with a progress bar and
+/// Cancel, and leaves a toast with the count on the main window.
+///
+/// ```swift
+/// ImportDialog.present(library: library, over: window, toastOverlay: toastOverlay)
+/// ```
+///
+/// Imported articles are ordinary local edits, saved a batch at a time: cancelling keeps the
+/// batches already saved, and the toast says how many. Once presented, the dialog keeps itself
+/// alive until its window closes.
+@MainActor
+public final class ImportDialog {
+    /// How an import through the dialog ended.
+    public enum Outcome: Sendable, Hashable {
+        /// `articles` were saved; `failures` files or articles could not be read.
+        case imported(articles: Int, failures: Int)
+        /// The writer cancelled after `articles` were saved.
+        case cancelled(articles: Int)
+        /// Reading or saving failed with this message.
+        case failed(String)
+    }
+
+    /// The dialog's `AdwWindow`.
+    public let window: Window
+    /// How the import ended, once it has.
+    public private(set) var outcome: Outcome?
+    /// Called when the import ends.
+    public var finished: (@MainActor (Outcome) -> Void)?
+
+    let library: Library
+    let toastOverlay: Widget
+    let fileChooser: FileChooser
+    /// What the chosen files hold, once read.
+    private(set) var scan: ImportScan?
+    private var contents: LibraryContents?
+    /// What importing would do, with the current choice for existing articles.
+    private(set) var plan: ImportPlan?
+    /// The preview of ``plan``.
+    private(set) var preview: ImportPreview?
+    /// The reading or importing running now.
+    private(set) var running: Task<Void, Never>?
+    /// The toast the import left.
+    private(set) var toast: TransferToast?
+    /// The preview's rows, articles then failures, as shown.
+    private(set) var articleRows: [Widget] = []
+    private(set) var failureRows: [Widget] = []
+
+    let actions: ActionGroup
+    let pages: Widget
+    let messageLabel: Widget
+    let existingGroup: Widget
+    let existingRow: Widget
+    let articlesGroup: Widget
+    let articlesList: Widget
+    let failuresGroup: Widget
+    let failuresList: Widget
+    let progressTitle: Widget
+    let progressBar: Widget
+    let progressLabel: Widget
+    private let connections = SignalConnections()
+
+    /// Shows the dialog over `parent`; the toast goes on `toastOverlay` (an `AdwToastOverlay`).
+    @discardableResult
+    public static func present(library: Library, over parent: Window, toastOverlay: Widget) throws -> ImportDialog {
+        let dialog = try ImportDialog(library: library, over: parent, toastOverlay: toastOverlay)
+        dialog.present()
+        return dialog
+    }
+
+    /// Builds the dialog; call ``present()`` to show it. The file chooser can be replaced (tests
+    /// cannot drive the native one).
+    init(library: Library, over parent: Window?, toastOverlay: Widget, fileChooser: FileChooser = .native) throws {
+        QuireResources.register()
+        self.library = library
+        self.toastOverlay = toastOverlay
+        self.fileChooser = fileChooser
+        let builder = try Builder(resource: Quire.resourcePath + "transfer/import-dialog.ui")
+        window = try builder.object("import_window")
+        pages = try builder.object("pages")
+        messageLabel = try builder.object("message_label")
+        existingGroup = try builder.object("existing_group")
+        existingRow = try builder.object("existing_row")
+        articlesGroup = try builder.object("articles_group")
+        articlesList = try builder.object("articles_list")
+        failuresGroup = try builder.object("failures_group")
+        failuresList = try builder.object("failures_list")
+        progressTitle = try builder.object("progress_title")
+        progressBar = try builder.object("progress_bar")
+        progressLabel = try builder.object("progress_label")
+        actions = ActionGroup(prefix: "import", on: window)
+        window.transientFor = parent
+
+        for group in [existingGroup, articlesGroup, failuresGroup] { group.isVisible = false }
+        existingRow.setComboItems(ExistingArticlePolicy.allCases.map(\.choiceLabel))
+        existingRow.connect(.notify("selected")) { [weak self] _ in self?.replan() }.store(in: connections)
+        actions.addAction("choose-files") { [weak self] in
+            self?.choose(FileRequest(title: "Import Files", acceptLabel: "_Open", kind: .openFiles(fileExtensions: ["md", "markdown", "json"])))
+        }
+        actions.addAction("choose-folder") { [weak self] in
+            self?.choose(FileRequest(title: "Import Folder", acceptLabel: "_Open", kind: .folder))
+        }
+        actions.addAction("import", accelerators: ["<Control>Return"]) { [weak self] in self?.importPlan() }
+        actions.addAction("cancel") { [weak self] in self?.running?.cancel() }
+        actions.addAction("close", accelerators: ["Escape"]) { [weak self] in self?.window.close() }
+        window.connect(.closeRequest) { [weak self] in
+            self?.running?.cancel()
+            return false
+        }
+        updateActions()
+        window.keepAlive(self)
+    }
+
+    /// Shows the dialog.
+    public func present() {
+        window.present()
+    }
+
+    private func updateActions() {
+        let idle = running == nil
+        actions.action(named: "import")?.isEnabled = idle && (plan.map { !$0.writes.isEmpty || !$0.foldersToCreate.isEmpty } ?? false)
+        actions.action(named: "choose-files")?.isEnabled = idle
+        actions.action(named: "choose-folder")?.isEnabled = idle
+    }
+
+    // MARK: Reading
+
+    private func choose(_ request: FileRequest) {
+        guard running == nil else { return }
+        Task { [weak self, fileChooser, window] in
+            let urls = await fileChooser.choose(request, window)
+            guard let self, !urls.isEmpty else { return }
+            self.read(urls)
+        }
+    }
+
+    /// Reads `urls` (files and folders) and shows the preview of importing them.
+    func read(_ urls: [URL]) {
+        guard running == nil else { return }
+        let library = self.library
+        showProgress(title: "Reading Files…", detail: urls.count == 1 ? urls[0].lastPathComponent : "\(urls.count) files and folders")
+        progressBar.isVisible = false
+        running = Task { [weak self] in
+            let result: Result<(ImportScan, LibraryContents), any Error>
+            do {
+                let scan = try await ImportScan.read(urls)
+                result = .success((scan, try await library.importContents(for: scan)))
+            } catch {
+                result = .failure(error)
+            }
+            guard let self else { return }
+            self.running = nil
+            switch result {
+            case .success(let (scan, contents)):
+                self.scan = scan
+                self.contents = contents
+                self.replan()
+                gtk_stack_set_visible_child_name(self.pages.opaquePointer, "preview")
+            case .failure(is CancellationError):
+                gtk_stack_set_visible_child_name(self.pages.opaquePointer, self.plan == nil ? "start" : "preview")
+            case .failure(let error):
+                self.end(.failed("Could not read the files: \(error)"))
+            }
+            self.updateActions()
+        }
+        updateActions()
+    }
+
+    /// The policy the writer picked for existing articles.
+    var policy: ExistingArticlePolicy {
+        get { ExistingArticlePolicy.allCases[min(existingRow.comboSelection, ExistingArticlePolicy.allCases.count - 1)] }
+        set { existingRow.comboSelection = ExistingArticlePolicy.allCases.firstIndex(of: newValue) ?? 0 }
+    }
+
+    /// Plans the import with the current policy and shows the preview.
+    private func replan() {
+        guard let scan, let contents else { return }
+        let plan = ImportPlan(scan: scan, library: contents, onExisting: policy)
+        let preview = ImportPreview(plan)
+        self.plan = plan
+        self.preview = preview
+        existingGroup.isVisible = preview.asksAboutExisting
+        existingGroup.setProperty(
+            "description",
+            preview.existingCount == 1
+                ? "One imported article is already in the library, with other content."
+                : "\(preview.existingCount) imported articles are already in the library, with other content.")
+        show(message: preview.headline)
+        for row in articleRows { gtk_list_box_remove(articlesList.opaquePointer, row.widgetPointer) }
+        for row in failureRows { gtk_list_box_remove(failuresList.opaquePointer, row.widgetPointer) }
+        articleRows = preview.lines.map(makeRow)
+        if preview.moreLines > 0 {
+            articleRows.append(makeRow(ImportPreview.Line(kind: .unchanged, title: "And \(preview.moreLines) more", detail: "")))
+        }
+        failureRows = preview.failures.map(makeRow)
+        for row in articleRows { gtk_list_box_append(articlesList.opaquePointer, row.widgetPointer) }
+        for row in failureRows { gtk_list_box_append(failuresList.opaquePointer, row.widgetPointer) }
+        articlesGroup.isVisible = !articleRows.isEmpty
+        failuresGroup.isVisible = !failureRows.isEmpty
+        updateActions()
+    }
+
+    private func makeRow(_ line: ImportPreview.Line) -> Widget {
+        let row = Widget(owning: adw_action_row_new())
+        // Titles and reasons come from files: show them as text, not Pango markup.
+        row.setProperty("use-markup", false)
+        row.setProperty("title", line.title)
+        row.setProperty("subtitle", line.detail)
+        row.setProperty("subtitle-lines", Int32(3))
+        let icon = Widget(owning: gtk_image_new_from_icon_name(line.kind.iconName))
+        adw_action_row_add_prefix(row.pointer(as: AdwActionRow.self), icon.widgetPointer)
+        if line.kind == .failure { gtk_widget_add_css_class(icon.widgetPointer, "error") }
+        return row
+    }
+
+    private func show(message: String?, isError: Bool = false) {
+        messageLabel.isVisible = message != nil
+        messageLabel.labelText = message ?? ""
+        if isError {
+            gtk_widget_add_css_class(messageLabel.widgetPointer, "error")
+        } else {
+            gtk_widget_remove_css_class(messageLabel.widgetPointer, "error")
+        }
+    }
+
+    // MARK: Importing
+
+    /// How many articles one save takes: progress and Cancel act between saves.
+    static let batchSize = 200
+
+    /// Saves the planned articles, a batch per save, with progress.
+    func importPlan() {
+        guard running == nil, let plan, !plan.writes.isEmpty || !plan.foldersToCreate.isEmpty else { return }
+        let library = self.library
+        let writes = plan.writes
+        showProgress(title: "Importing…", detail: "0 of \(writes.count) articles")
+        progressBar.isVisible = true
+        progressBar.setProperty("fraction", 0.0)
+        let relay = ProgressRelay<Int> { [weak self] saved in
+            guard let self, self.running != nil else { return }
+            self.progressBar.setProperty("fraction", writes.isEmpty ? 1 : Double(saved) / Double(writes.count))
+            self.progressLabel.labelText = "\(saved) of \(writes.count) articles"
+        }
+        running = Task { [weak self] in
+            var saved = 0
+            var outcome: Outcome
+            do {
+                var part = plan
+                var start = 0
+                repeat {
+                    try Task.checkCancellation()
+                    part.items = Array(writes[start..<min(writes.count, start + Self.batchSize)])
+                    try await library.apply(part)
+                    // Folders and tags come with the first save.
+                    part.foldersToCreate = []
+                    part.tagsToCreate = []
+                    saved += part.items.count
+                    relay.report(saved)
+                    start += Self.batchSize
+                } while start < writes.count
+                outcome = .imported(articles: saved, failures: plan.failures.count)
+            } catch is CancellationError {
+                outcome = .cancelled(articles: saved)
+            } catch {
+                outcome = .failed("Could not import: \(error)" + (saved > 0 ? " (\(saved) articles were imported before)" : ""))
+            }
+            guard let self else { return }
+            self.running = nil
+            self.end(outcome)
+        }
+        updateActions()
+    }
+
+    private func showProgress(title: String, detail: String) {
+        progressTitle.labelText = title
+        progressLabel.labelText = detail
+        gtk_stack_set_visible_child_name(pages.opaquePointer, "progress")
+    }
+
+    /// Records the outcome; a finished or cancelled import closes the dialog and leaves a toast,
+    /// a failure stays in the dialog.
+    private func end(_ outcome: Outcome) {
+        self.outcome = outcome
+        let title: String
+        switch outcome {
+        case .imported(let articles, let failures):
+            title = "Imported " + ImportPreview.count(articles, "article", "articles")
+                + (failures > 0 ? "; " + ImportPreview.count(failures, "file", "files") + " could not be imported" : "")
+        case .cancelled(let articles):
+            title = "Import cancelled after " + ImportPreview.count(articles, "article", "articles")
+        case .failed(let message):
+            // The message shows on the preview page, over whatever preview there is.
+            gtk_stack_set_visible_child_name(pages.opaquePointer, "preview")
+            show(message: message, isError: true)
+            updateActions()
+            finished?(outcome)
+            return
+        }
+        let toast = TransferToast(title: title, folder: nil)
+        toast.show(on: toastOverlay)
+        self.toast = toast
+        finished?(outcome)
+        window.destroy()
+    }
+}
+
+extension ExistingArticlePolicy {
+    /// The policy as the import dialog offers it.
+    var choiceLabel: String {
+        switch self {
+        case .skip: "Skip Them"
+        case .replace: "Replace Them"
+        case .copy: "Import as Copies"
+        }
+    }
+}
+
+extension ImportPreview.Line.Kind {
+    /// The icon before a preview line.
+    var iconName: String {
+        switch self {
+        case .create: "list-add-symbolic"
+        case .replace: "document-edit-symbolic"
+        case .copy: "edit-copy-symbolic"
+        case .skip, .unchanged: "object-select-symbolic"
+        case .failure: "dialog-error-symbolic"
+        }
+    }
+}

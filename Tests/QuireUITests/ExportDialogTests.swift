@@ -1,0 +1,241 @@
+import CGtk
+import Foundation
+import GtkKit
+import Library
+import XCTest
+
+@testable import QuireUI
+
+/// The export dialog under Xvfb, with the destination answered in place of the native file
+/// chooser: every format writes its files, progress, Cancel leaving no files, consent before
+/// replacing, the toast's "Open Folder", a screenshot; and the pure choices.
+final class ExportDialogTests: TransferTestCase, @unchecked Sendable {
+    /// A library of three articles: two drafts (one in "Essays") and one published.
+    private func makeSampleLibrary() throws -> (Library, [ArticleSnapshot]) {
+        let library = try makeLibrary()
+        let articles = try MainActor.assumeIsolated {
+            try wait {
+                let alpha = try await library.createArticle(
+                    ArticleContent(title: "Alpha", body: "# Alpha\n\nThe first *draft*.\n", folder: "Essays", tags: ["notes"]))
+                let beta = try await library.createArticle(ArticleContent(title: "Beta", body: "Published text.\n", status: .published))
+                let gamma = try await library.createArticle(ArticleContent(title: "Gamma", body: "- one\n- two\n"))
+                return [alpha, beta, gamma]
+            }
+        }
+        return (library, articles)
+    }
+
+    /// Runs the dialog's export to `destination` with `configure`'s choices and waits for the outcome.
+    @MainActor
+    private func export(
+        _ library: Library, to destination: URL, selection: [UUID] = [], folders: [String] = ["Essays"],
+        openFolder: @escaping @MainActor (URL) throws -> Void = { _ in }, configure: (ExportDialog) -> Void
+    ) throws -> (ExportDialog, ExportDialog.Outcome?) {
+        let host = makeHost()
+        let dialog = try ExportDialog(
+            library: library, over: host.window, toastOverlay: host.toastOverlay, selection: selection, folders: folders,
+            fileChooser: .answering([destination]), openFolder: openFolder)
+        dialog.present()
+        configure(dialog)
+        XCTAssertTrue(dialog.actions.activateAction(named: "export"))
+        spinMainLoop { dialog.outcome != nil || dialog.replaceConfirmation != nil }
+        return (dialog, dialog.outcome)
+    }
+
+    func testEachFormatWritesItsFilesAndLeavesAToastThatOpensTheFolder() throws {
+        let (library, _) = try makeSampleLibrary()
+        let root = try makeTemporaryFolder()
+        try MainActor.assumeIsolated {
+            let cases: [(String, ExportChoices.FormatChoice, Bool, [String])] = [
+                ("md", .markdown, false, ["Alpha.md", "Beta.md", "Gamma.md"]),
+                ("html", .html, false, ["Alpha.html", "Beta.html", "Gamma.html"]),
+                ("pdf", .pdf, false, ["Alpha.pdf", "Beta.pdf", "Gamma.pdf"]),
+            ]
+            for (name, format, combined, expected) in cases {
+                let folder = root.appending(path: name)
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                var opened: [URL] = []
+                let (dialog, outcome) = try export(library, to: folder, openFolder: { opened.append($0) }) {
+                    $0.choose(scope: .library, format: format, combined: combined)
+                }
+                guard case .exported(let result) = outcome else { return XCTFail("\(name): \(String(describing: outcome))") }
+                XCTAssertEqual(result.articleCount, 3)
+                XCTAssertEqual(try contents(of: folder), expected, "\(name): one file per article, no staging left")
+                XCTAssertFalse(dialog.window.isOpen, "a finished export closes the dialog")
+                let toast = try XCTUnwrap(dialog.toast)
+                XCTAssertEqual(toast.folder?.standardizedFileURL, folder.standardizedFileURL)
+                toast.openOutputFolder()
+                XCTAssertEqual(opened.map(\.standardizedFileURL), [folder.standardizedFileURL])
+            }
+            let markdown = try String(contentsOf: root.appending(path: "md/Alpha.md"), encoding: .utf8)
+            XCTAssertTrue(markdown.hasSuffix("# Alpha\n\nThe first *draft*.\n"), markdown)
+            XCTAssertTrue(markdown.contains("folder: \"Essays\""), markdown)
+            let pdf = try Data(contentsOf: root.appending(path: "pdf/Gamma.pdf"))
+            XCTAssertEqual(Array(pdf.prefix(5)), Array("%PDF-".utf8))
+
+            for (name, format) in [("combined.html", ExportChoices.FormatChoice.html), ("combined.pdf", .pdf)] {
+                let file = root.appending(path: name)
+                let (_, outcome) = try export(library, to: file) { $0.choose(scope: .drafts, format: format, combined: true) }
+                guard case .exported(let result) = outcome else { return XCTFail("\(name): \(String(describing: outcome))") }
+                XCTAssertEqual(result.articleCount, 2, "the drafts: Alpha and Gamma")
+                XCTAssertEqual(result.files.map(\.lastPathComponent), [name])
+            }
+            let combined = try String(contentsOf: root.appending(path: "combined.html"), encoding: .utf8)
+            XCTAssertTrue(combined.contains("Alpha") && combined.contains("Gamma") && !combined.contains("Published text"))
+
+            for (name, metadata) in [("with.json", true), ("without.json", false)] {
+                let file = root.appending(path: name)
+                let (_, outcome) = try export(library, to: file) { $0.choose(scope: .library, format: .jsonArchive, syncMetadata: metadata) }
+                guard case .exported = outcome else { return XCTFail("\(name): \(String(describing: outcome))") }
+                let archive = try LibraryArchive.read(from: Data(contentsOf: file), path: file.path)
+                XCTAssertEqual(archive.articles.map(\.title).sorted(), ["Alpha", "Beta", "Gamma"])
+                XCTAssertEqual(archive.articles.allSatisfy { $0.sync != nil }, metadata, name)
+            }
+        }
+    }
+
+    func testTheSelectionAndAFolderScopeExportOnlyTheirArticles() throws {
+        let (library, articles) = try makeSampleLibrary()
+        let root = try makeTemporaryFolder()
+        try MainActor.assumeIsolated {
+            let selected = root.appending(path: "selected")
+            let (dialog, outcome) = try export(library, to: selected, selection: [articles[2].id, articles[1].id]) { _ in }
+            XCTAssertEqual(dialog.choices.scope, .selected(count: 2), "the selection is offered first")
+            guard case .exported = outcome else { return XCTFail(String(describing: outcome)) }
+            XCTAssertEqual(try contents(of: selected), ["Beta.md", "Gamma.md"])
+
+            let essays = root.appending(path: "essays")
+            let (_, folderOutcome) = try export(library, to: essays) { $0.choose(scope: .folder, folder: "Essays") }
+            guard case .exported = folderOutcome else { return XCTFail(String(describing: folderOutcome)) }
+            XCTAssertEqual(try contents(of: essays), ["Alpha.md"])
+        }
+    }
+
+    func testProgressShowsAndCancelLeavesNoPartialFiles() throws {
+        let library = try makeLibrary()
+        let folder = try makeTemporaryFolder().appending(path: "out")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try MainActor.assumeIsolated {
+            // Demo libraries have some articles in the trash, which a library export leaves out.
+            let total = try wait {
+                try await library.addDemoArticles(count: 1500)
+                return try await library.exportSource(for: .library).ids.count
+            }
+            XCTAssertGreaterThan(total, 1000)
+            let host = makeHost()
+            let dialog = try ExportDialog(
+                library: library, over: host.window, toastOverlay: host.toastOverlay, selection: [], folders: [],
+                fileChooser: .answering([folder]))
+            dialog.present()
+            dialog.choose(format: .pdf)
+            dialog.actions.activateAction(named: "export")
+            // Wait for progress part-way, then cancel as the writer would.
+            spinMainLoop { dialog.progressBar.property("fraction", as: Double.self) > 0 || dialog.outcome != nil }
+            let fraction = dialog.progressBar.property("fraction", as: Double.self)
+            XCTAssertGreaterThan(fraction, 0)
+            XCTAssertLessThan(fraction, 1)
+            XCTAssertTrue(dialog.progressLabel.labelText.hasSuffix(" of \(total) steps"), dialog.progressLabel.labelText)
+            XCTAssertTrue(dialog.actions.activateAction(named: "cancel"))
+            spinMainLoop { dialog.outcome != nil }
+
+            XCTAssertEqual(dialog.outcome, .cancelled)
+            XCTAssertEqual(try contents(of: folder), [], "no exported files and no staging folder")
+            XCTAssertTrue(dialog.window.isOpen, "a cancelled export goes back to the choices")
+            XCTAssertTrue(dialog.messageLabel.labelText.contains("No files were written"))
+            XCTAssertNil(dialog.toast)
+        }
+    }
+
+    func testAnExistingDestinationIsReplacedOnlyWithConsent() throws {
+        let (library, _) = try makeSampleLibrary()
+        let file = try makeTemporaryFolder().appending(path: "Library.html")
+        try Data("old".utf8).write(to: file)
+        try MainActor.assumeIsolated {
+            let (dialog, outcome) = try export(library, to: file) { $0.choose(format: .html, combined: true) }
+            XCTAssertNil(outcome, "nothing decided while the question is open")
+            let question = try XCTUnwrap(dialog.replaceConfirmation)
+            XCTAssertEqual(question.property("heading", as: String.self), "Replace “Library.html”?")
+            adw_message_dialog_response(question.pointer(as: AdwMessageDialog.self), "cancel")
+            spinMainLoop { dialog.replaceConfirmation == nil }
+            XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "old", "declining keeps the file")
+            XCTAssertTrue(dialog.window.isOpen)
+            XCTAssertTrue(dialog.messageLabel.labelText.contains("already exists"))
+
+            XCTAssertTrue(dialog.actions.activateAction(named: "export"))
+            spinMainLoop { dialog.replaceConfirmation != nil }
+            adw_message_dialog_response(dialog.replaceConfirmation!.pointer(as: AdwMessageDialog.self), "replace")
+            spinMainLoop { dialog.outcome != nil }
+            guard case .exported = dialog.outcome else { return XCTFail(String(describing: dialog.outcome)) }
+            let replaced = try String(contentsOf: file, encoding: .utf8)
+            XCTAssertTrue(replaced.contains("Alpha") && replaced.contains("Beta"))
+        }
+    }
+
+    func testAnExportThatFailsSaysWhyAndStaysOpen() throws {
+        let (library, _) = try makeSampleLibrary()
+        let missing = try makeTemporaryFolder().appending(path: "no/such/folder/out.json")
+        try MainActor.assumeIsolated {
+            let (dialog, outcome) = try export(library, to: missing) { $0.choose(format: .jsonArchive) }
+            guard case .failed(let message) = outcome else { return XCTFail(String(describing: outcome)) }
+            XCTAssertTrue(message.contains("out.json"), message)
+            XCTAssertTrue(dialog.window.isOpen)
+            XCTAssertTrue(dialog.messageLabel.isVisible)
+            XCTAssertTrue(dialog.messageLabel.labelText.hasPrefix("Could not export"))
+        }
+    }
+
+    func testScreenshotOfTheExportDialog() throws {
+        let (library, articles) = try makeSampleLibrary()
+        let folder = try screenshotFolder()
+        try MainActor.assumeIsolated {
+            adw_style_manager_set_color_scheme(adw_style_manager_get_default(), ADW_COLOR_SCHEME_FORCE_LIGHT)
+            defer { adw_style_manager_set_color_scheme(adw_style_manager_get_default(), ADW_COLOR_SCHEME_DEFAULT) }
+            let host = makeHost()
+            let dialog = try ExportDialog(
+                library: library, over: host.window, toastOverlay: host.toastOverlay, selection: [articles[0].id],
+                folders: ["Essays"], fileChooser: .answering([]))
+            dialog.present()
+            defer { dialog.window.destroy() }
+            dialog.choose(format: .pdf, combined: true)
+            XCTAssertTrue(dialog.combinedRow.isVisible)
+            XCTAssertFalse(dialog.metadataRow.isVisible)
+            let path = folder.appending(path: "export-dialog.png").path
+            try render(dialog.window, to: path)
+            let image = try Texture(contentsOfFile: path)
+            XCTAssertEqual(image.width, dialog.window.width)
+            XCTAssertGreaterThan(Set(image.pixels()).count, 32, "rows, labels and buttons are drawn")
+        }
+    }
+
+    // MARK: Pure choices
+
+    func testChoicesOfferWhatAppliesAndNameTheDestination() {
+        let id = UUID()
+        var choices = ExportChoices(selection: [id], folders: ["Essays"])
+        XCTAssertEqual(choices.scopes, [.selected(count: 1), .folder, .drafts, .unsynced, .library])
+        XCTAssertEqual(choices.exportScope, .selected([id]))
+        XCTAssertTrue(choices.writesFolder)
+        XCTAssertEqual(choices.documentFormat, .markdown)
+
+        choices.format = .html
+        choices.isCombined = true
+        XCTAssertTrue(choices.offersCombined)
+        XCTAssertFalse(choices.writesFolder)
+        XCTAssertEqual(choices.documentFormat, .html(.combined(title: "Selected Articles")))
+        XCTAssertEqual(choices.suggestedName, "Selected Articles.html")
+
+        choices.scope = .folder
+        choices.folder = "Essays/2024"
+        choices.format = .jsonArchive
+        XCTAssertFalse(choices.offersCombined)
+        XCTAssertTrue(choices.offersSyncMetadata)
+        XCTAssertFalse(choices.writesFolder, "an archive is one file, combined or not")
+        XCTAssertNil(choices.documentFormat, "the archive's options come from the library")
+        XCTAssertEqual(choices.exportScope, .folder("Essays/2024"))
+        XCTAssertEqual(choices.suggestedName, "Essays-2024.json")
+
+        let plain = ExportChoices(selection: [], folders: [])
+        XCTAssertEqual(plain.scopes, [.drafts, .unsynced, .library])
+        XCTAssertEqual(plain.scope, .library)
+    }
+}
