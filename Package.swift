@@ -109,7 +109,7 @@ let package = Package(
             dependencies: ["Library", "ObjectGraph", "SyncProtocol", "SyncClient", "quire", "CSQLite", "CStoreFaults"],
             exclude: ["Fixtures"]),
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "GtkShim", "CGtk"]),
-        .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "GtkKit", "CGtk", "CGtkSource", "Library", "quire"]),
+        .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "GtkKit", "CGtk", "CGtkSource", "Library", "quire", "CStoreFaults"]),
     ],
     swiftLanguageModes: [.v6]
 )
