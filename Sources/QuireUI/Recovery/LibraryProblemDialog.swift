@@ -34,7 +34,6 @@ final class LibraryProblemDialog {
     }
 
     let problem: LibraryProblem
-    let choices: [Choice]
     let window: Window
     /// The writer's answer, once given.
     private(set) var choice: Choice?
@@ -47,7 +46,6 @@ final class LibraryProblemDialog {
         precondition(!choices.isEmpty, "a problem dialog needs a way out")
         QuireResources.register()
         self.problem = problem
-        self.choices = choices
         let builder = try Builder(resource: Quire.resourcePath + "recovery/library-problem-dialog.ui")
         window = try builder.object("problem_dialog", as: Window.self)
         window.transientFor = parent
@@ -75,9 +73,6 @@ final class LibraryProblemDialog {
             Task { @MainActor in self.answer(closing) }
         }
     }
-
-    /// The dialog's body text.
-    var message: String { String(cString: adw_message_dialog_get_body(window.pointer(as: AdwMessageDialog.self))) }
 
     /// Shows the dialog; it stays alive until answered.
     func present() {

@@ -41,9 +41,6 @@ final class RecoveryReportDialog {
         }
     }
 
-    /// The dialog's body text.
-    var message: String { String(cString: adw_message_dialog_get_body(window.pointer(as: AdwMessageDialog.self))) }
-
     /// Shows the dialog; it stays alive until the writer closes it.
     func present() {
         retainedUntilAnswered = self
