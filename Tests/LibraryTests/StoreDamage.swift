@@ -74,7 +74,11 @@ struct DiskFullFault {
         quire_faults_set_prefix(nil)
     }
 
-    var refusedWrites: Int { quire_faults_refused_count() }
+    /// Writes refused since the VFS was installed.
+    var refusedWrites: Int { Int(quire_faults_refused_count()) }
+
+    /// Writes to affected files since the VFS was installed.
+    static var writes: Int { Int(quire_faults_write_count()) }
 }
 
 /// A small tmpfs mounted for a test (root only): a disk that really fills up, or a file system

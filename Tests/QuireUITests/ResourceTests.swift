@@ -16,10 +16,20 @@ final class ResourceTests: QuireTestCase, @unchecked Sendable {
         try MainActor.assumeIsolated {
             QuireResources.register()
             let files = QuireResources.bundle.files(under: Quire.resourcePath).filter { $0.hasSuffix(".ui") }
-            XCTAssertEqual(files.count, 9)
+            // Every .ui file in the source tree is in the bundle, so none is forgotten in the manifest.
+            XCTAssertEqual(files.count, Self.uiFilesInSourceTree().count)
             for file in files {
                 XCTAssertNoThrow(try Builder(resource: file), file)
             }
         }
+    }
+
+    private static func uiFilesInSourceTree() -> [URL] {
+        let sources = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/QuireUI")
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL } ?? []
+        return files.filter { $0.pathExtension == "ui" }
     }
 }

@@ -132,7 +132,12 @@ extension Library {
             } catch {
                 throw LibraryProblem(.newerVersion(found: found.version, known: current.version), path: path, detail: "\(error)")
             }
-        case .upToDate, .missing:
+        case .upToDate:
+            // An upgrade killed right after its swap leaves its workspace; the migrator removes it.
+            if FileManager.default.fileExists(atPath: migrator.workspace.path), readOnlyReason(url) == nil {
+                _ = try retryingBusy(options) { try migrator.runNow(progress: progress) }
+            }
+        case .missing:
             break
         }
 

@@ -294,6 +294,9 @@ public struct StoreMigrator: Sendable {
         guard recorded == (try StoreFingerprint(path: storePath)) else {
             throw MigrationError.storeChanged(path: storePath)
         }
+        // The migrated store goes in as a store is kept (write-ahead log), so that opening it
+        // needs no write.
+        try SQLiteConnection(path: workingPath, readOnly: false, create: false).execute("PRAGMA journal_mode = WAL")
         // From here the original's connection must never delete the log by name: after the rename
         // the name belongs to the migrated store.
         var persist: Int32 = 1

@@ -1,0 +1,103 @@
+import CGtk
+import Foundation
+import GtkKit
+import Library
+
+/// A message dialog about a library that cannot be used as it is (a ``LibraryProblem``): its
+/// title, its message, the technical detail under "Details", and one button per choice the writer
+/// has. ``LibraryStartup`` and ``LibraryConditionAlert`` pick the choices.
+///
+/// ```swift
+/// let dialog = try LibraryProblemDialog(problem, choices: [.quit, .openReadOnly], over: window)
+/// dialog.present()
+/// if await dialog.awaitChoice() == .openReadOnly { ... }
+/// ```
+@MainActor
+final class LibraryProblemDialog {
+    /// What the writer can answer. Closing the dialog answers ``quit``, ``dismiss`` or
+    /// ``continueReadOnly``, whichever it offers.
+    enum Choice: String, CaseIterable {
+        case quit, dismiss, retry, openReadOnly = "open-read-only", export, recover, continueReadOnly = "continue-read-only"
+
+        /// The button's label.
+        var label: String {
+            switch self {
+            case .quit: return "_Quit"
+            case .dismiss: return "_Keep Writing"
+            case .retry: return "_Try Again"
+            case .openReadOnly: return "_Open Read-Only"
+            case .export: return "_Export…"
+            case .recover: return "_Recover Articles"
+            case .continueReadOnly: return "_Continue Read-Only"
+            }
+        }
+    }
+
+    let problem: LibraryProblem
+    let window: Window
+    /// The writer's answer, once given.
+    private(set) var choice: Choice?
+    private var waiting: [CheckedContinuation<Choice, Never>] = []
+    /// The dialog itself while it is shown: the window's handlers hold it weakly.
+    private var retainedUntilAnswered: LibraryProblemDialog?
+
+    /// A dialog for `problem` offering `choices` (the last one is the suggested default), modal over `parent`.
+    init(_ problem: LibraryProblem, choices: [Choice], over parent: Window?) throws {
+        precondition(!choices.isEmpty, "a problem dialog needs a way out")
+        QuireResources.register()
+        self.problem = problem
+        let builder = try Builder(resource: Quire.resourcePath + "recovery/library-problem-dialog.ui")
+        window = try builder.object("problem_dialog", as: Window.self)
+        window.transientFor = parent
+        let dialog = window.pointer(as: AdwMessageDialog.self)
+        adw_message_dialog_set_heading(dialog, problem.title)
+        adw_message_dialog_set_body(dialog, problem.message)
+        for choice in choices {
+            adw_message_dialog_add_response(dialog, choice.rawValue, choice.label)
+        }
+        if let suggested = choices.last, choices.count > 1 {
+            adw_message_dialog_set_response_appearance(dialog, suggested.rawValue, ADW_RESPONSE_SUGGESTED)
+            adw_message_dialog_set_default_response(dialog, suggested.rawValue)
+        }
+        let closing = choices.first { [.quit, .dismiss, .continueReadOnly].contains($0) } ?? choices[0]
+        adw_message_dialog_set_close_response(dialog, closing.rawValue)
+        let details = try builder.object("problem_details", as: Widget.self)
+        gtk_widget_set_visible(details.widgetPointer, problem.detail.isEmpty ? 0 : 1)
+        gtk_label_set_label(try builder.object("problem_detail", as: Widget.self).opaquePointer, problem.detail)
+        window.connect(.response) { [weak self] response in
+            self?.answer(Choice(rawValue: response) ?? closing)
+        }
+        // Destroyed without an answer (the application quitting): the way out.
+        window.onDestroyed { [weak self] in
+            guard let self else { return }
+            Task { @MainActor in self.answer(closing) }
+        }
+    }
+
+    /// Shows the dialog; it stays alive until answered.
+    func present() {
+        retainedUntilAnswered = self
+        window.present()
+    }
+
+    /// Closes the dialog without an answer from the writer (the trouble went away by itself).
+    func withdraw() {
+        guard choice == nil else { return }
+        answer(.dismiss)
+        window.destroy()
+    }
+
+    /// Waits for the writer's answer.
+    func awaitChoice() async -> Choice {
+        if let choice { return choice }
+        return await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func answer(_ choice: Choice) {
+        guard self.choice == nil else { return }
+        self.choice = choice
+        for continuation in waiting { continuation.resume(returning: choice) }
+        waiting.removeAll()
+        retainedUntilAnswered = nil
+    }
+}

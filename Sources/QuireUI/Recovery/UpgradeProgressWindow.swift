@@ -1,0 +1,76 @@
+import CGtk
+import Foundation
+import GtkKit
+import ObjectGraph
+
+/// The window that shows a library upgrade (or a recovery) while it runs off the main thread: the
+/// step it is on and a progress bar.
+///
+/// The work goes on whatever the window does: an upgrade runs on a working copy and resumes at the
+/// next start, so closing the window (``closed``) loses nothing; ``LibraryStartup`` then stops
+/// waiting for the library and tells the app to quit.
+@MainActor
+final class UpgradeProgressWindow {
+    let window: Window
+    /// Called once when the writer closes the window (not when ``finish()`` closes it).
+    var closed: (@MainActor () -> Void)?
+    /// Every report shown, in order.
+    private(set) var shown: [MigrationProgress] = []
+
+    private let heading: Widget
+    private let explanation: Widget
+    private let progressBar: Widget
+    private let step: Widget
+    private var finished = false
+
+    /// A window, not yet shown, modal over `parent`.
+    init(over parent: Window?) throws {
+        QuireResources.register()
+        let builder = try Builder(resource: Quire.resourcePath + "recovery/upgrade-progress-window.ui")
+        window = try builder.object("upgrade_window", as: Window.self)
+        heading = try builder.object("upgrade_heading", as: Widget.self)
+        explanation = try builder.object("upgrade_explanation", as: Widget.self)
+        progressBar = try builder.object("upgrade_progress", as: Widget.self)
+        step = try builder.object("upgrade_step", as: Widget.self)
+        window.transientFor = parent
+        window.connect(.closeRequest) { [weak self] in
+            guard let self, !self.finished else { return false }
+            self.finished = true
+            self.closed?()
+            return false
+        }
+    }
+
+    /// The step's words under the bar, as the writer reads them.
+    var stepText: String { String(cString: gtk_label_get_label(step.opaquePointer)) }
+
+    /// How much of the bar is filled, from 0 to 1.
+    var fraction: Double { gtk_progress_bar_get_fraction(progressBar.opaquePointer) }
+
+    /// Shows how far the upgrade is, presenting the window the first time.
+    func show(_ progress: MigrationProgress) {
+        guard !finished else { return }
+        shown.append(progress)
+        gtk_label_set_label(step.opaquePointer, progress.phase.description + "…")
+        gtk_progress_bar_set_fraction(progressBar.opaquePointer, min(max(progress.fractionCompleted, 0), 1))
+        if !window.isVisible { window.present() }
+    }
+
+    /// Shows work whose length is not known (a recovery), presenting the window.
+    func showWorking(heading text: String, explanation detail: String) {
+        guard !finished else { return }
+        window.title = text
+        gtk_label_set_label(heading.opaquePointer, text)
+        gtk_label_set_label(explanation.opaquePointer, detail)
+        gtk_label_set_label(step.opaquePointer, "")
+        gtk_progress_bar_pulse(progressBar.opaquePointer)
+        if !window.isVisible { window.present() }
+    }
+
+    /// The work is done: closes the window without calling ``closed``.
+    func finish() {
+        guard !finished else { return }
+        finished = true
+        if window.isOpen { window.destroy() }
+    }
+}
