@@ -5,6 +5,7 @@ let suites: [any BenchmarkSuite.Type] = [
     ObjectGraphSuite.self,
     ServerSuite.self,
     ExportSuite.self,
+    SyncSuite.self,
 ]
 
 let usage = """
