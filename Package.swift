@@ -81,7 +81,7 @@ let package = Package(
         .target(name: "GtkShim", dependencies: ["CGtk"]),
         .target(name: "GtkKit", dependencies: ["CGtk", "GtkShim"]),
         // The .ui files and icons are compiled into a GResource bundle and embedded in the code.
-        .target(name: "QuireUI", dependencies: ["GtkKit", "Library", "CGtkSource"], plugins: ["CompileGResources"]),
+        .target(name: "QuireUI", dependencies: ["GtkKit", "Library", "SyncClient", "CGtkSource"], plugins: ["CompileGResources"]),
 
         // MARK: Executables
 
@@ -113,7 +113,7 @@ let package = Package(
             name: "LibraryTests", dependencies: ["Library", "ObjectGraph", "SyncProtocol", "SyncClient", "quire", "CSQLite"],
             exclude: ["Fixtures"]),
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "GtkShim", "CGtk"]),
-        .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "GtkKit", "CGtk", "CGtkSource", "Library", "quire"]),
+        .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "GtkKit", "CGtk", "CGtkSource", "Library", "SyncClient", "SyncServer", "quire"]),
     ],
     swiftLanguageModes: [.v6]
 )
