@@ -113,7 +113,7 @@ let package = Package(
             name: "LibraryTests", dependencies: ["Library", "ObjectGraph", "SyncProtocol", "SyncClient", "quire", "CSQLite"],
             exclude: ["Fixtures"]),
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "GtkShim", "CGtk"]),
-        .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "GtkKit", "CGtk", "CGtkSource", "Library", "SyncClient", "SyncServer", "quire"]),
+        .testTarget(name: "QuireUITests", dependencies: ["QuireUI", "GtkKit", "CGtk", "CGtkSource", "Library", "ObjectGraph", "SyncClient", "SyncServer", "quire"]),
     ],
     swiftLanguageModes: [.v6]
 )
