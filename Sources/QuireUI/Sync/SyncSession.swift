@@ -120,9 +120,8 @@ public final class SyncSession {
         await worker.stop()
         following?.cancel()
         following = nil
-        var stopped = status
-        stopped.activity = .stopped
-        stopped.lastProblem = nil
-        publish(stopped)
+        // What waits stays counted; the worker's problems and refusals are its to show.
+        publish(SyncStatus(
+            activity: .stopped, waitingChanges: status.waitingChanges, openConflicts: status.openConflicts, lastSynced: status.lastSynced))
     }
 }
