@@ -20,8 +20,6 @@ public final class SyncStatusButton {
     public let widget: Widget
     /// The `sync` actions: `sync-now`.
     public let actions: ActionGroup
-    /// The popover with the details.
-    let popover: Widget
     let label: Widget
     let headlineLabel: Widget
     let detailLabel: Widget
@@ -38,7 +36,6 @@ public final class SyncStatusButton {
         StyleSheet.addToDisplay(resource: Quire.resourcePath + "sync/sync.css")
         let builder = try Builder(resource: Quire.resourcePath + "sync/sync-status-button.ui")
         widget = try builder.object("status_button")
-        popover = try builder.object("status_popover")
         label = try builder.object("status_label")
         headlineLabel = try builder.object("headline_label")
         detailLabel = try builder.object("detail_label")
