@@ -84,7 +84,7 @@ let package = Package(
         .target(name: "GtkShim", dependencies: ["CGtk"]),
         .target(name: "GtkKit", dependencies: ["CGtk", "GtkShim", "ObjectGraph"]),
         // The .ui files and icons are compiled into a GResource bundle and embedded in the code.
-        .target(name: "QuireUI", dependencies: ["GtkKit", "Library", "ObjectGraph", "CGtkSource"], plugins: ["CompileGResources"]),
+        .target(name: "QuireUI", dependencies: ["GtkKit", "Library", "ObjectGraph", "SyncClient", "CGtkSource"], plugins: ["CompileGResources"]),
 
         // MARK: Executables
 
@@ -119,7 +119,7 @@ let package = Package(
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "GtkShim", "CGtk", "ObjectGraph"]),
         .testTarget(
             name: "QuireUITests",
-            dependencies: ["QuireUI", "GtkKit", "CGtk", "CGtkSource", "Library", "ObjectGraph", "quire", "CStoreFaults"]),
+            dependencies: ["QuireUI", "GtkKit", "CGtk", "CGtkSource", "Library", "ObjectGraph", "SyncClient", "SyncServer", "quire", "CStoreFaults"]),
     ],
     swiftLanguageModes: [.v6]
 )

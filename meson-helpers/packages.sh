@@ -32,6 +32,7 @@ TEST_PACKAGES=(
   cmark-gfm
   dbus
   dbus-x11
+  gnome-keyring
   desktop-file-utils
   libglib2.0-bin
   meson

@@ -7,6 +7,7 @@ let suites: [any BenchmarkSuite.Type] = [
     ServerSuite.self,
     ExportSuite.self,
     MigrateSuite.self,
+    SyncSuite.self,
 ]
 
 let usage = """

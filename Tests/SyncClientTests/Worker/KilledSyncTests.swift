@@ -23,7 +23,8 @@ import Testing
     /// Starts `quire sync` on the library through `port`.
     static func startSync(_ device: ClientLibrary, port: UInt16, token: String) throws -> Process {
         let process = Process()
-        process.executableURL = try #require(executable, "quire is not built beside the tests")
+        let quire: URL = try #require(executable, "quire is not built beside the tests")
+        process.executableURL = quire
         process.arguments = [
             "sync", "--library", device.library.url.path, "--server", "http://127.0.0.1:\(port)", "--token", token, "--timeout", "1",
         ]

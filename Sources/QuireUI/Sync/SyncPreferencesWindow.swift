@@ -1,0 +1,113 @@
+import CGtk
+import Foundation
+import GtkKit
+import SyncClient
+
+/// Preferences for sync: the server's URL and the account's token, where the token is kept (the
+/// Secret Service keyring when one runs, otherwise a file only the writer can read), and sign in
+/// and sign out. Signing out stops the worker and keeps the library as it is.
+///
+/// ```swift
+/// let preferences = try SyncPreferencesWindow(session: session, over: mainWindow)
+/// preferences.window.present()
+/// ```
+///
+/// Actions `account.sign-in` and `account.sign-out` are its buttons.
+@MainActor
+public final class SyncPreferencesWindow {
+    /// The `AdwPreferencesWindow`.
+    public let window: Window
+    /// The `account` actions: `sign-in`, `sign-out`.
+    public let actions: ActionGroup
+    /// What the last sign-in or sign-out said, as the window shows it.
+    public var message: String { String(cString: gtk_label_get_label(messageLabel.opaquePointer)) }
+
+    let serverRow: Widget
+    let tokenRow: Widget
+    let storageRow: Widget
+    let accountRow: Widget
+    private let messageLabel: Widget
+    private let session: SyncSession
+    private var pending: Task<Void, Never>?
+
+    /// Builds the window for `session`, modal to `parent`. Call `window.present()` to show it.
+    public init(session: SyncSession, over parent: Window?) throws {
+        QuireResources.register()
+        let builder = try Builder(resource: Quire.resourcePath + "sync/sync-preferences-window.ui")
+        window = try builder.object("preferences_window")
+        serverRow = try builder.object("server_row")
+        tokenRow = try builder.object("token_row")
+        storageRow = try builder.object("storage_row")
+        accountRow = try builder.object("account_row")
+        messageLabel = try builder.object("message_label")
+        self.session = session
+        window.transientFor = parent
+        actions = ActionGroup(prefix: "account", on: window)
+        window.keepAlive(self)
+        actions.addAction("sign-in") { [weak self] in self?.signIn() }
+        actions.addAction("sign-out") { [weak self] in self?.signOut() }
+        let storage = session.settings.storage.description
+        adw_action_row_set_subtitle(storageRow.pointer(as: AdwActionRow.self), storage.prefix(1).uppercased() + storage.dropFirst())
+        if let server = session.account?.server { serverText = server.absoluteString }
+        showAccount()
+    }
+
+    /// The server URL as typed.
+    public var serverText: String {
+        get { String(cString: gtk_editable_get_text(serverRow.opaquePointer)) }
+        set { gtk_editable_set_text(serverRow.opaquePointer, newValue) }
+    }
+
+    /// The token as typed (never filled in from the keyring).
+    public var tokenText: String {
+        get { String(cString: gtk_editable_get_text(tokenRow.opaquePointer)) }
+        set { gtk_editable_set_text(tokenRow.opaquePointer, newValue) }
+    }
+
+    /// Waits until the running sign-in or sign-out has finished.
+    public func settled() async {
+        await pending?.value
+    }
+
+    private func signIn() {
+        let server = serverText.trimmingCharacters(in: .whitespaces)
+        let token = tokenText.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let url = URL(string: server), !server.isEmpty else { return say("Type the server’s URL, such as https://sync.example.org.") }
+        guard !token.isEmpty else { return say("Type the account’s token (quire-server account add prints it).") }
+        run {
+            let storage = try await self.session.signIn(SyncAccount(server: url, token: token))
+            self.tokenText = ""
+            self.say("Signed in. The token is kept in \(storage).")
+        }
+    }
+
+    private func signOut() {
+        run {
+            try await self.session.signOut()
+            self.say("Signed out. This library keeps all its articles; changes not sent yet wait for the next sign-in.")
+        }
+    }
+
+    private func run(_ body: @escaping @MainActor () async throws -> Void) {
+        guard pending == nil else { return }
+        pending = Task {
+            do {
+                try await body()
+            } catch {
+                say("\(error)")
+            }
+            showAccount()
+            pending = nil
+        }
+    }
+
+    private func showAccount() {
+        let account = session.account
+        adw_action_row_set_subtitle(accountRow.pointer(as: AdwActionRow.self), account.map { "Signed in to \($0.server.absoluteString)" } ?? "Not signed in")
+        actions.action(named: "sign-out")?.isEnabled = account != nil
+    }
+
+    private func say(_ text: String) {
+        gtk_label_set_label(messageLabel.opaquePointer, text)
+    }
+}

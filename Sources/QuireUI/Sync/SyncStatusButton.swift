@@ -1,0 +1,130 @@
+import CGtk
+import Foundation
+import GtkKit
+import SyncClient
+
+/// The header bar's sync status: synced, syncing, offline, "N changes waiting", an error or
+/// "Sync off", as a word and an icon; its popover gives the details (the error's, the refused
+/// changes), when the library last caught up, and Sync now.
+///
+/// ```swift
+/// let status = try SyncStatusButton(session: session)
+/// adw_header_bar_pack_end(headerBar, status.widget.widgetPointer)
+/// ```
+///
+/// Its action `sync.sync-now` (the popover's button) calls ``SyncSession/syncNow()``; the main
+/// window binds Ctrl+R to its own action that does the same.
+@MainActor
+public final class SyncStatusButton {
+    /// The button to place in a header bar.
+    public let widget: Widget
+    /// The `sync` actions: `sync-now`.
+    public let actions: ActionGroup
+    let label: Widget
+    let headlineLabel: Widget
+    let detailLabel: Widget
+    let lastSyncedLabel: Widget
+    private let iconStack: Widget
+    private let icon: Widget
+    private let spinner: Widget
+    private let session: SyncSession
+    private var observation: UUID?
+
+    /// Builds the button and shows the session's status from now on.
+    public init(session: SyncSession) throws {
+        QuireResources.register()
+        StyleSheet.addToDisplay(resource: Quire.resourcePath + "sync/sync.css")
+        let builder = try Builder(resource: Quire.resourcePath + "sync/sync-status-button.ui")
+        widget = try builder.object("status_button")
+        label = try builder.object("status_label")
+        headlineLabel = try builder.object("headline_label")
+        detailLabel = try builder.object("detail_label")
+        lastSyncedLabel = try builder.object("last_synced_label")
+        iconStack = try builder.object("status_icon_stack")
+        icon = try builder.object("status_icon")
+        spinner = try builder.object("status_spinner")
+        self.session = session
+        actions = ActionGroup(prefix: "sync", on: widget)
+        actions.addAction("sync-now") { [weak self] in self?.session.syncNow() }
+        observation = session.observe { [weak self] status in self?.show(status) }
+        widget.connect(.destroy) { [weak self] in
+            guard let self, let observation = self.observation else { return }
+            self.session.stopObserving(observation)
+            self.observation = nil
+        }
+    }
+
+    /// What the button says for a status: its word, icon name (nil: the spinner), and the
+    /// popover's heading and details.
+    struct Presentation: Equatable {
+        var word: String
+        var iconName: String?
+        var heading: String
+        var detail: String
+        var isError: Bool
+    }
+
+    static func presentation(of status: SyncStatus) -> Presentation {
+        switch status.headline {
+        case .synced:
+            return Presentation(word: "Synced", iconName: "emblem-ok-symbolic", heading: "Everything is synced",
+                                detail: "This library has the server’s changes and the server has this library’s.", isError: false)
+        case .syncing:
+            return Presentation(word: "Syncing…", iconName: nil, heading: "Syncing",
+                                detail: waitingPhrase(status.waitingChanges) ?? "Fetching the server’s changes.", isError: false)
+        case .offline:
+            return Presentation(
+                word: "Offline", iconName: "network-offline-symbolic", heading: "The server cannot be reached",
+                detail: [waitingPhrase(status.waitingChanges).map { $0 + " Your edits are kept and sent when the server is back." },
+                         status.lastProblem?.detail].compactMap { $0 }.joined(separator: "\n"),
+                isError: false)
+        case let .waiting(count):
+            return Presentation(word: changesPhrase(count) + " waiting", iconName: "document-send-symbolic",
+                                heading: changesPhrase(count) + " waiting", detail: waitingPhrase(count) ?? "", isError: false)
+        case let .error(summary):
+            var lines = status.failures.map { failure in
+                "“\(failure.articleTitle ?? "An article")”: \(failure.rejection)"
+            }
+            if let problem = status.lastProblem, !problem.isNetwork { lines.append(problem.detail) }
+            return Presentation(word: "Sync Error", iconName: "dialog-warning-symbolic", heading: summary,
+                                detail: lines.joined(separator: "\n"), isError: true)
+        case .off:
+            return Presentation(word: "Sync Off", iconName: "network-offline-symbolic", heading: "Sync is off",
+                                detail: "Sign in to a Quire server in Preferences to sync this library.", isError: false)
+        }
+    }
+
+    /// Shows `status`.
+    func show(_ status: SyncStatus) {
+        let presentation = Self.presentation(of: status)
+        gtk_label_set_label(label.opaquePointer, presentation.word)
+        gtk_label_set_label(headlineLabel.opaquePointer, presentation.heading)
+        gtk_label_set_label(detailLabel.opaquePointer, presentation.detail)
+        detailLabel.isVisible = !presentation.detail.isEmpty
+        gtk_label_set_label(lastSyncedLabel.opaquePointer, status.lastSynced.map { "Last synced \(VersionTime.phrase(for: $0))" }
+                            ?? "Not synced yet")
+        if let iconName = presentation.iconName {
+            gtk_image_set_from_icon_name(icon.opaquePointer, iconName)
+            gtk_spinner_stop(spinner.opaquePointer)
+            gtk_stack_set_visible_child_name(iconStack.opaquePointer, "icon")
+        } else {
+            gtk_spinner_start(spinner.opaquePointer)
+            gtk_stack_set_visible_child_name(iconStack.opaquePointer, "spinner")
+        }
+        if presentation.isError {
+            gtk_widget_add_css_class(widget.widgetPointer, "error")
+        } else {
+            gtk_widget_remove_css_class(widget.widgetPointer, "error")
+        }
+        actions.action(named: "sync-now")?.isEnabled = status.activity != .stopped
+        gtk_widget_set_tooltip_text(widget.widgetPointer, presentation.heading)
+    }
+
+    private static func changesPhrase(_ count: Int) -> String {
+        count == 1 ? "1 change" : "\(count) changes"
+    }
+
+    private static func waitingPhrase(_ count: Int) -> String? {
+        count == 0 ? nil : (count == 1 ? "1 change waits to be sent." : "\(count) changes wait to be sent.")
+    }
+}

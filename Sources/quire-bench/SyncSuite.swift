@@ -1,0 +1,180 @@
+import Foundation
+import Library
+import ObjectGraph
+import SyncClient
+import SyncProtocol
+import SyncServer
+
+/// `quire-bench sync`: the sync worker against `quire-server` on loopback, the server started in
+/// this process on a SQLite database in the work folder.
+///
+/// - `first_sync_10k_per_s`: articles per second that `SyncWorker.synchronize()` brings from the
+///   server into an empty library (pages of the change feed, each applied in one local
+///   transaction with the new cursor). Baseline: the same feed only downloaded and decoded
+///   through the same transport, in the same run, so the ratio is what writing the library costs.
+/// - `push_1000_per_s`: edits per second that one `synchronize()` pushes when 1000 synced
+///   articles each have one unsent edit, including the pull that follows (it brings the 1000
+///   new revisions back and skips them) — what the writer waits for after a burst of work.
+///   Baseline: 1000 bare PUTs through the same transport with as many in flight as the worker.
+struct SyncSuite: BenchmarkSuite {
+    static let name = "sync"
+    static let summary = "sync worker against quire-server on loopback: first sync and push rates"
+    /// Articles on the server for the first sync.
+    static let defaultRows = 10_000
+    /// Edits pushed per repetition (the figure's name fixes it).
+    static let edits = 1000
+
+    static func run(_ options: BenchmarkOptions) async throws -> [BenchmarkResult] {
+        var configuration = ServerConfiguration()
+        configuration.listen = ListenAddress(host: "127.0.0.1", port: 0)
+        configuration.rateLimit = nil
+        configuration.purgeInterval = 0
+        let storage = try StorageLocation.sqlite(directory: options.workDirectory.appendingPathComponent("server"))
+            .open(serving: true, connections: configuration.threads)
+        let server = try QuireServer(configuration: configuration, storage: storage, log: .discarding)
+        defer { server.shutdown() }
+        let url = URL(string: "http://127.0.0.1:\(server.address.port)")!
+        let worker = SyncWorkerConfiguration(server: url)
+
+        func transport(for account: String) throws -> URLSessionTransport {
+            let token = AccountToken.generate()
+            _ = try storage.addAccount(name: account, tokenHash: token.hash, at: Date())
+            return URLSessionTransport(configuration: .init(server: url, token: token.text, requestTimeout: 120))
+        }
+        let firstSync = try await measureFirstSync(transport: try transport(for: "reader"), worker: worker, options)
+        let push = try await measurePush(
+            transport: try transport(for: "writer"), baseline: try transport(for: "baseline"), worker: worker, options)
+        return [firstSync, push]
+    }
+
+    // MARK: First sync
+
+    private static func measureFirstSync(
+        transport: URLSessionTransport, worker: SyncWorkerConfiguration, _ options: BenchmarkOptions
+    ) async throws -> BenchmarkResult {
+        let rows = options.rows
+        try await putConcurrently((0..<rows).map { index in
+            WriteRequest(articleID: UUID().uuidString, idempotencyKey: UUID().uuidString,
+                         action: .put(payload(index, round: 0), .absent))
+        }, through: transport, inFlight: worker.maximumInFlight)
+
+        var round = 0
+        let milliseconds = try await measureMilliseconds(repetitions: options.repetitions, setUp: { () throws -> Library in
+            round += 1
+            return try Library(url: options.workDirectory.appendingPathComponent("first-sync-\(round)/library.quire"))
+        }) { library in
+            let summary = try await SyncWorker(library: library, transport: transport, configuration: worker).synchronize()
+            guard summary.pulled.taken == rows else {
+                throw SyncBenchError("the first sync brought \(summary.pulled.taken) of \(rows) articles")
+            }
+            try? FileManager.default.removeItem(at: library.url.deletingLastPathComponent())
+        }
+        let feedMilliseconds = try await measureMilliseconds(repetitions: options.repetitions, setUp: {}) {
+            var cursor: Int64 = 0
+            var changes = 0
+            while true {
+                guard case let .success(page) = try await transport.changes(since: cursor, limit: worker.pageSize) else {
+                    throw SyncBenchError("GET /v1/changes did not answer with a page")
+                }
+                changes += page.changes.count
+                cursor = page.nextCursor
+                if !page.hasMore { break }
+            }
+            guard changes == rows else { throw SyncBenchError("the feed held \(changes) of \(rows) changes") }
+        }
+        return BenchmarkResult(
+            name: "first_sync_10k_per_s", unit: "per_s", value: Double(rows) / milliseconds * 1000,
+            baseline: "feed_download", baselineValue: Double(rows) / feedMilliseconds * 1000)
+    }
+
+    // MARK: Push
+
+    private static func measurePush(
+        transport: URLSessionTransport, baseline: URLSessionTransport, worker: SyncWorkerConfiguration,
+        _ options: BenchmarkOptions
+    ) async throws -> BenchmarkResult {
+        let library = try Library(url: options.workDirectory.appendingPathComponent("push/library.quire"))
+        try await library.container.performBackgroundTask { context in
+            for index in 0..<edits {
+                let article = StoredArticle(context: context)
+                article.id = UUID()
+                article.created = Date()
+                article.updated = article.created
+                try article.setContent(ArticleContent(title: title(index), body: body(round: 0), folder: "Drafts", tags: ["bench"]), at: article.created)
+            }
+            try LocalChanges.record(in: context)
+            _ = try context.save()
+        }
+        let syncWorker = SyncWorker(library: library, transport: transport, configuration: worker)
+        guard try await syncWorker.synchronize().pushed == edits else { throw SyncBenchError("the articles were not all created") }
+
+        var round = 0
+        let milliseconds = try await measureMilliseconds(repetitions: options.repetitions, setUp: {
+            round += 1
+            let edited = round
+            // One save edits every article: each gets one pending operation.
+            try await library.container.performBackgroundTask { context in
+                for article in try context.fetch(FetchRequest<StoredArticle>()) {
+                    article.body = body(round: edited)
+                }
+                try LocalChanges.record(in: context)
+                _ = try context.save()
+            }
+        }) {
+            let summary = try await syncWorker.synchronize()
+            guard summary.pushed == edits, summary.status.waitingChanges == 0 else {
+                throw SyncBenchError("one sync pushed \(summary.pushed) of \(edits) edits")
+            }
+        }
+
+        var baselineRound = 0
+        let baselineMilliseconds = try await measureMilliseconds(repetitions: options.repetitions, setUp: { () -> [WriteRequest] in
+            baselineRound += 1
+            let edited = baselineRound
+            return (0..<edits).map { index in
+                WriteRequest(articleID: UUID().uuidString, idempotencyKey: UUID().uuidString,
+                             action: .put(payload(index, round: edited), .absent))
+            }
+        }) { writes in
+            try await putConcurrently(writes, through: baseline, inFlight: worker.maximumInFlight)
+        }
+        return BenchmarkResult(
+            name: "push_1000_per_s", unit: "per_s", value: Double(edits) / milliseconds * 1000,
+            baseline: "bare_puts", baselineValue: Double(edits) / baselineMilliseconds * 1000)
+    }
+
+    // MARK: Shared
+
+    private static func title(_ index: Int) -> String { "Benchmark draft \(index)" }
+
+    /// About a kilobyte of Markdown, an ordinary draft; `round` changes it.
+    private static func body(round: Int) -> String {
+        "Revision \(round).\n" + String(repeating: "A sentence of an ordinary draft, autosaved.\n", count: 24)
+    }
+
+    private static func payload(_ index: Int, round: Int) -> ArticlePayload {
+        ArticlePayload(title: title(index), body: body(round: round), folder: "Drafts", tags: ["bench"], status: .draft, favorite: false)
+    }
+
+    /// Sends `writes` with `inFlight` requests on the wire at once; every one must be applied.
+    private static func putConcurrently(_ writes: [WriteRequest], through transport: URLSessionTransport, inFlight: Int) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var pending = writes.makeIterator()
+            func sendNext() {
+                guard let write = pending.next() else { return }
+                group.addTask {
+                    guard case .applied = try await transport.send(write) else {
+                        throw SyncBenchError("PUT \(write.articleID) was not applied")
+                    }
+                }
+            }
+            for _ in 0..<inFlight { sendNext() }
+            while try await group.next() != nil { sendNext() }
+        }
+    }
+}
+
+private struct SyncBenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
