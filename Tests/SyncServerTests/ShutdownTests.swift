@@ -26,8 +26,11 @@ import Testing
         let inFlight = LoopbackClient(port: port)
         try inFlight.begin(Array(("PUT /v1/articles/a HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token.text)\r\n"
             + "Content-Type: application/json\r\nIf-None-Match: *\r\nContent-Length: \(body.count)\r\n\r\n").utf8) + body.prefix(5))
-        // Let the server see the request's headers before shutting down.
-        #expect(try idle.send("GET", SyncPath.health).status == 200)
+        // Shut down only once the server has read the request's headers: a request it has not
+        // started yet is not in flight. (Another connection's answer does not prove that: a
+        // different worker thread may read it.)
+        for _ in 0..<1000 where server.requestsInFlight == 0 { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(server.requestsInFlight == 1)
 
         let stopped = DispatchSemaphore(value: 0)
         Thread {

@@ -72,6 +72,13 @@ final class HTTPDaemon: @unchecked Sendable {
 
     /// Stops accepting connections, lets requests already started finish (for at most `grace`),
     /// then stops the threads. Requests that begin meanwhile on open connections get 503.
+    /// Requests whose headers were read and whose answers are not yet queued.
+    var requestsInFlight: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return inFlight
+    }
+
     func shutdown(grace: TimeInterval) {
         condition.lock()
         let first = !draining

@@ -49,6 +49,9 @@ public final class QuireServer: Sendable {
     /// Stops accepting connections, waits for requests that started (up to the configured
     /// grace), stops the threads and closes the storage. Every write answered with 2xx was
     /// committed before its answer was sent, so none is lost.
+    /// Requests being answered right now.
+    var requestsInFlight: Int { daemon.requestsInFlight }
+
     public func shutdown() {
         purgeTimer?.cancel()
         daemon.shutdown(grace: configuration.shutdownGrace)
