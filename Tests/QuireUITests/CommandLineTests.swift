@@ -11,12 +11,23 @@ final class CommandLineTests: QuireTestCase, @unchecked Sendable {
     func testWhatTheCommandLineAsksFor() throws {
         func invocation(_ arguments: String...) throws -> Invocation { try Invocation(arguments: ["quire"] + arguments) }
 
-        guard case .application(let arguments) = try invocation() else { return XCTFail("no arguments open the window") }
+        guard case .application(let arguments, let noLibrary) = try invocation() else { return XCTFail("no arguments open the window") }
         XCTAssertEqual(arguments, ["quire"])
-        guard case .application(let options) = try invocation("--gapplication-service") else {
+        XCTAssertNil(noLibrary, "the default library")
+        guard case .application(let options, _) = try invocation("--gapplication-service") else {
             return XCTFail("GApplication options open the window")
         }
         XCTAssertEqual(options, ["quire", "--gapplication-service"])
+        guard case .application(let withoutLibrary, let library) = try invocation("--library", "/tmp/a.quire", "--gapplication-service") else {
+            return XCTFail("--library opens the window")
+        }
+        XCTAssertEqual(withoutLibrary, ["quire", "--gapplication-service"], "GApplication does not see --library")
+        XCTAssertEqual(library?.path, "/tmp/a.quire")
+        guard case .application(_, let joined) = try invocation("--library=/tmp/b.quire") else { return XCTFail("--library=PATH") }
+        XCTAssertEqual(joined?.path, "/tmp/b.quire")
+        XCTAssertThrowsError(try invocation("--library")) { error in
+            XCTAssertEqual(error as? CommandLineError, .missingValue(option: "--library"))
+        }
         guard case .version = try invocation("--version") else { return XCTFail("--version") }
         guard case .help = try invocation("--help") else { return XCTFail("--help") }
         guard case .help = try invocation("-h") else { return XCTFail("-h") }
