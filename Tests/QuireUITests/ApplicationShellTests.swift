@@ -14,10 +14,11 @@ final class ApplicationShellTests: QuireTestCase, @unchecked Sendable {
                 XCTAssertEqual(window.title, "Quire")
                 XCTAssertEqual(window.typeName, "AdwApplicationWindow")
                 let headerBars = window.descendants(ofType: adw_header_bar_get_type())
-                XCTAssertEqual(headerBars.count, 1)
-                let menuButtons = headerBars.first?.descendants(ofType: gtk_menu_button_get_type()) ?? []
-                XCTAssertEqual(menuButtons.count, 1)
-                XCTAssertEqual(menuButtons.first?.property("primary", as: Bool.self), true, "F10 opens it")
+                XCTAssertFalse(headerBars.isEmpty)
+                let primaryButtons = window.descendants(ofType: gtk_menu_button_get_type())
+                    .filter { $0.property("primary", as: Bool.self) }
+                XCTAssertEqual(primaryButtons.count, 1, "F10 opens the one primary menu")
+                XCTAssertTrue(headerBars.contains { bar in bar.descendants(ofType: gtk_menu_button_get_type()).contains { $0.objectPointer == primaryButtons.first?.objectPointer } })
 
                 XCTAssertEqual(mainWindow.primaryMenu.items, [
                     MenuModel.Item(label: "_New Folder…", action: "win.new-folder"),

@@ -137,9 +137,10 @@ final class CommandLineTests: QuireTestCase, @unchecked Sendable {
     // MARK: The binary, with the display of the tests
 
     func testScreenshotEnvironmentVariableWritesThePNGAndExitsZero() throws {
-        let path = try makeTemporaryFolder().appending(path: "quire.png").path
+        let folder = try makeTemporaryFolder()
+        let path = folder.appending(path: "quire.png").path
         let result = try Self.run(
-            Self.quireExecutable, [],
+            Self.quireExecutable, ["--library", folder.appending(path: "library.quire").path],
             environment: [
                 "QUIRE_SCREENSHOT": path, "GSETTINGS_SCHEMA_DIR": try Self.schemaFolder.get().path,
                 "GSETTINGS_BACKEND": "memory",
@@ -163,8 +164,10 @@ final class CommandLineTests: QuireTestCase, @unchecked Sendable {
         let environment: [String: String?] = [
             "GSETTINGS_SCHEMA_DIR": try Self.schemaFolder.get().path, "GSETTINGS_BACKEND": "memory",
         ]
+        let library = folder.appending(path: "library.quire").path
         let first = Process()
         first.executableURL = Self.quireExecutable
+        first.arguments = ["--library", library]
         var variables = ProcessInfo.processInfo.environment
         for (name, value) in environment { variables[name] = value }
         first.environment = variables
@@ -184,7 +187,7 @@ final class CommandLineTests: QuireTestCase, @unchecked Sendable {
         // A second quire activates the first and exits at once, without opening a window of its own.
         let screenshot = folder.appending(path: "second.png").path
         let second = try Self.run(
-            Self.quireExecutable, [], environment: environment.merging(["QUIRE_SCREENSHOT": screenshot]) { $1 })
+            Self.quireExecutable, ["--library", library], environment: environment.merging(["QUIRE_SCREENSHOT": screenshot]) { $1 })
         XCTAssertEqual(second.status, 0, second.errors)
         XCTAssertFalse(FileManager.default.fileExists(atPath: screenshot), "the second instance drew nothing")
         XCTAssertTrue(first.isRunning)
@@ -198,20 +201,5 @@ final class CommandLineTests: QuireTestCase, @unchecked Sendable {
         XCTAssertEqual(quit.status, 0, quit.errors)
         try waitUntil("the first quire exits") { !first.isRunning }
         XCTAssertEqual(first.terminationStatus, 0)
-    }
-
-    /// Polls `condition` every 50 ms; throws if it is still false after 20 seconds (a watchdog,
-    /// not a timing assertion).
-    private func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {
-        for _ in 0..<400 {
-            if try condition() { return }
-            usleep(50_000)
-        }
-        throw WaitTimedOut(what: what)
-    }
-
-    private struct WaitTimedOut: Error, CustomStringConvertible {
-        var what: String
-        var description: String { "timed out waiting until \(what)" }
     }
 }

@@ -75,6 +75,21 @@ class QuireTestCase: XCTestCase, @unchecked Sendable {
         return status
     }
 
+    /// Checks `condition` every 50 ms until it holds; throws after 20 seconds (a watchdog, not a
+    /// timing assertion).
+    func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {
+        for _ in 0..<400 {
+            if try condition() { return }
+            usleep(50_000)
+        }
+        throw WaitTimedOut(what: what)
+    }
+
+    struct WaitTimedOut: Error, CustomStringConvertible {
+        var what: String
+        var description: String { "timed out waiting until \(what)" }
+    }
+
     /// A new folder that is removed after the test.
     func makeTemporaryFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appending(path: "quire-ui-tests-\(UUID().uuidString)")

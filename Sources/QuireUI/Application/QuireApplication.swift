@@ -1,5 +1,6 @@
-import GtkKit
+import CGtk
 import Foundation
+import GtkKit
 import Library
 
 /// The Quire application: one instance per session (a second `quire` activates the first), the
@@ -119,11 +120,17 @@ public final class QuireApplication {
         }
     }
 
-    private func takeScreenshot(of window: Window, to path: String) {
+    /// Renders the window after its first frame. A window whose layout changed after that frame
+    /// (rows of a long list arriving, the sidebar's folders) draws nothing until its next frame:
+    /// then it tries again, a few frames at most.
+    private func takeScreenshot(of window: Window, to path: String, attemptsLeft: Int = 10) {
         window.afterNextFrame { [weak self] in
             do {
                 try window.renderTexture().savePNG(to: path)
                 self?.closeAllWindows()
+            } catch RenderError.nothingDrawn where attemptsLeft > 1 {
+                gtk_widget_queue_draw(window.widgetPointer)
+                self?.takeScreenshot(of: window, to: path, attemptsLeft: attemptsLeft - 1)
             } catch {
                 self?.fail("cannot take the screenshot: \(error)")
             }
