@@ -6,6 +6,7 @@ let suites: [any BenchmarkSuite.Type] = [
     FRCSuite.self,
     ServerSuite.self,
     ExportSuite.self,
+    AppStartSuite.self,
 ]
 
 let usage = """

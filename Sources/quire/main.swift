@@ -26,6 +26,7 @@ case .application(let arguments, let library):
     let screenshotPath = getenv("QUIRE_SCREENSHOT").map { String(cString: $0) }
     let application = QuireApplication(
         libraryURL: library ?? Library.defaultURL(), settings: Settings.lookup(schemaID: Quire.settingsSchemaID),
-        screenshotPath: screenshotPath, reportsFirstFrame: getenv("QUIRE_REPORT_FIRST_FRAME") != nil)
+        screenshotPath: screenshotPath, reportsFirstFrame: getenv("QUIRE_REPORT_FIRST_FRAME") != nil,
+        reportsStalls: getenv("QUIRE_REPORT_STALLS") != nil)
     exit(application.run(arguments: arguments))
 }

@@ -13,7 +13,8 @@ import Library
 /// With a screenshot path, the application renders the main window to a PNG after its first
 /// frame and quits: the `QUIRE_SCREENSHOT=out.png quire` check of what a person sees. With
 /// `reportsFirstFrame`, it prints `first-frame` on standard output after the main window's first
-/// frame and quits (what `quire-bench app-start` times).
+/// frame and quits (what `quire-bench app-start` times); with `reportsStalls`, it measures the
+/// main thread's longest stall (``MainThreadStallMonitor``) and prints it when it quits.
 @MainActor
 public final class QuireApplication {
     /// The GTK application, id ``Quire/applicationID``.
@@ -27,6 +28,7 @@ public final class QuireApplication {
     private let settings: Settings?
     private let screenshotPath: String?
     private let reportsFirstFrame: Bool
+    private var stallMonitor: MainThreadStallMonitor?
     private var isOpening = false
     private var failure: Int32 = 0
 
@@ -35,7 +37,7 @@ public final class QuireApplication {
     /// `flags` adds ``Application/Flags/nonUnique`` for tests.
     public init(
         libraryURL: URL, settings: Settings?, screenshotPath: String? = nil, reportsFirstFrame: Bool = false,
-        flags: Application.Flags = []
+        reportsStalls: Bool = false, flags: Application.Flags = []
     ) {
         QuireResources.register()
         application = Application(id: Quire.applicationID, flags: flags)
@@ -45,6 +47,14 @@ public final class QuireApplication {
         self.reportsFirstFrame = reportsFirstFrame
         application.connect(.startup) { [weak self] in self?.startUp() }
         application.connect(.activate) { [weak self] in self?.activate() }
+        if reportsStalls {
+            stallMonitor = MainThreadStallMonitor()
+            application.connect(.shutdown) { [weak self] in
+                guard let monitor = self?.stallMonitor else { return }
+                monitor.stop()
+                FileHandle.standardOutput.write(Data("max-stall-ms \(monitor.longestStall)\n".utf8))
+            }
+        }
         application.connect(.windowRemoved) { [weak self] window in
             if window == self?.mainWindow.map({ UnsafeMutableRawPointer($0.window.objectPointer) }) {
                 self?.mainWindow = nil
