@@ -41,12 +41,14 @@ final class MainWindowTests: QuireTestCase, @unchecked Sendable {
             XCTAssertEqual(self.titles(window), ["Alpha", "Beta", "Gamma"])
 
             // Search as you type, in the same list (word prefixes, title and body).
-            let entry = try XCTUnwrap(window.window.descendants(ofType: gtk_search_entry_get_type()).first)
+            let entry = window.searchEntry
             gtk_editable_set_text(entry.opaquePointer, "bridg")
-            try await self.until { window.articleList.count == 2 }
+            try await self.until { window.articleList.query.searchText == "bridg" }
+            XCTAssertEqual(window.articleList.count, 2)
             XCTAssertEqual(self.titles(window), ["Alpha", "Gamma"])
             gtk_editable_set_text(entry.opaquePointer, "nothing-like-this")
             try await self.until { window.articleList.count == 0 }
+            XCTAssertTrue(window.articleList.query.isSearching)
             XCTAssertEqual(window.articleList.emptyStateTitle, "No Results")
         }
     }
@@ -172,7 +174,7 @@ final class MainWindowTests: QuireTestCase, @unchecked Sendable {
                     do {
                         try await body(window)
                     } catch {
-                        XCTFail("\(error)", file: file, line: line)
+                        XCTFail("\(error); sidebar: \(window.sidebar.items), folders: \(window.sidebar.folders), errors: \(window.shownErrors)", file: file, line: line)
                     }
                     XCTAssertEqual(window.shownErrors, [], file: file, line: line)
                     quire.application.activateAction(named: "quit")
@@ -184,12 +186,12 @@ final class MainWindowTests: QuireTestCase, @unchecked Sendable {
 
     /// Waits, letting the main loop run, until `condition` holds (at most ten seconds).
     @MainActor
-    private func until(_ condition: @MainActor () async throws -> Bool) async throws {
+    private func until(_ line: UInt = #line, _ condition: @MainActor () async throws -> Bool) async throws {
         for _ in 0..<500 {
             if try await condition() { return }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw WaitTimedOut(what: "a condition of the window")
+        throw WaitTimedOut(what: "the condition on line \(line)")
     }
 
     @MainActor

@@ -44,7 +44,7 @@ public final class MainWindow {
     private let editorStack: Widget
     private let windowTitle: Widget
     private let searchBar: Widget
-    private let searchEntry: Widget
+    let searchEntry: Widget
     private let moveButton: Widget
     private var favoriteAction: Action!
     private var sortAction: Action!
@@ -96,9 +96,13 @@ public final class MainWindow {
             self?.saveState()
             return false
         }
+        // Counts change with the window's own saves and with the library operations' saves,
+        // which reach the view context as merges.
         folderObservation = viewContext.addObserver { [weak self] notification in
-            guard case .didSave = notification else { return }
-            MainActor.assumeIsolated { self?.scheduleFolderRefresh() }
+            switch notification {
+            case .didSave, .objectsDidChange: MainActor.assumeIsolated { self?.scheduleFolderRefresh() }
+            case .willSave: break
+            }
         }
         refreshFolders()
         showTitle()
