@@ -83,11 +83,6 @@ final class ArticleList {
         return true
     }
 
-    /// Clears the selection.
-    func unselect() {
-        listView.selection.unselectAll()
-    }
-
     /// The article at a position of the list.
     func article(at index: Int) -> StoredArticle {
         source.object(at: index)

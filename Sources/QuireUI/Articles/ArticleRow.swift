@@ -45,12 +45,6 @@ final class ArticleRow: ListRowView {
         }
     }
 
-    /// The row's title, as shown.
-    var titleText: String { String(cString: gtk_label_get_label(titleLabel.opaquePointer)) }
-
-    /// The sync badge's tooltip, as shown.
-    var badgeText: String { gtk_widget_get_tooltip_text(syncBadge.widgetPointer).map { String(cString: $0) } ?? "" }
-
     /// Today's times by the clock, older ones by the date.
     static func dateText(_ date: Date, now: Date = Date()) -> String {
         let formatter = DateFormatter()

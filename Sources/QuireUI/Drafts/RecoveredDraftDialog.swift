@@ -50,9 +50,4 @@ final class RecoveredDraftDialog {
         window.present()
         return await withCheckedContinuation { waiting = $0 }
     }
-
-    /// Answers as the writer would (for tests).
-    func respond(_ response: String) {
-        adw_message_dialog_response(window.pointer(as: AdwMessageDialog.self), response)
-    }
 }

@@ -34,10 +34,4 @@ final class FolderNameDialog {
         window.present()
         gtk_widget_grab_focus(entry.widgetPointer)
     }
-
-    /// Types a name and answers as the writer would (for tests).
-    func answer(_ name: String, response: String = "save") {
-        gtk_editable_set_text(entry.opaquePointer, name)
-        adw_message_dialog_response(window.pointer(as: AdwMessageDialog.self), response)
-    }
 }

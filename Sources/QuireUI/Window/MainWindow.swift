@@ -413,14 +413,9 @@ public final class MainWindow {
         }
     }
 
-    /// The folder dialog last shown (tests answer it).
-    private(set) var folderDialog: FolderNameDialog?
-
     private func presentFolderDialog(heading: String, action: String, name: String, answered: @escaping @MainActor (String) -> Void) {
         do {
-            let dialog = try FolderNameDialog(heading: heading, action: action, name: name, over: window, answered: answered)
-            folderDialog = dialog
-            dialog.present()
+            try FolderNameDialog(heading: heading, action: action, name: name, over: window, answered: answered).present()
         } catch {
             showError("Could not ask for the folder's name", error)
         }
