@@ -16,7 +16,7 @@ final class ResourceTests: QuireTestCase, @unchecked Sendable {
         try MainActor.assumeIsolated {
             QuireResources.register()
             let files = QuireResources.bundle.files(under: Quire.resourcePath).filter { $0.hasSuffix(".ui") }
-            XCTAssertEqual(files.count, 7)
+            XCTAssertEqual(files.count, 10)
             for file in files {
                 XCTAssertNoThrow(try Builder(resource: file), file)
             }
