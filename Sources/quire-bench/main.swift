@@ -8,6 +8,7 @@ let suites: [any BenchmarkSuite.Type] = [
     ExportSuite.self,
     MigrateSuite.self,
     SyncSuite.self,
+    AppStartSuite.self,
 ]
 
 let usage = """

@@ -1,5 +1,6 @@
 import Foundation
 import GtkKit
+import Library
 import QuireUI
 
 // Decide what the command line asks for before anything starts: verbs, --help and --version
@@ -21,9 +22,11 @@ case .verbHelp(let verb):
     print(HelpText.usage(of: verb))
 case .verb(let verb, let arguments):
     VerbRunner.runAndExit(verb, arguments: arguments)
-case .application(let arguments):
+case .application(let arguments, let library):
     let screenshotPath = getenv("QUIRE_SCREENSHOT").map { String(cString: $0) }
     let application = QuireApplication(
-        settings: Settings.lookup(schemaID: Quire.settingsSchemaID), screenshotPath: screenshotPath)
+        libraryURL: library ?? Library.defaultURL(), settings: Settings.lookup(schemaID: Quire.settingsSchemaID),
+        screenshotPath: screenshotPath, reportsFirstFrame: getenv("QUIRE_REPORT_FIRST_FRAME") != nil,
+        reportsStalls: getenv("QUIRE_REPORT_STALLS") != nil)
     exit(application.run(arguments: arguments))
 }

@@ -11,12 +11,23 @@ final class CommandLineTests: QuireTestCase, @unchecked Sendable {
     func testWhatTheCommandLineAsksFor() throws {
         func invocation(_ arguments: String...) throws -> Invocation { try Invocation(arguments: ["quire"] + arguments) }
 
-        guard case .application(let arguments) = try invocation() else { return XCTFail("no arguments open the window") }
+        guard case .application(let arguments, let noLibrary) = try invocation() else { return XCTFail("no arguments open the window") }
         XCTAssertEqual(arguments, ["quire"])
-        guard case .application(let options) = try invocation("--gapplication-service") else {
+        XCTAssertNil(noLibrary, "the default library")
+        guard case .application(let options, _) = try invocation("--gapplication-service") else {
             return XCTFail("GApplication options open the window")
         }
         XCTAssertEqual(options, ["quire", "--gapplication-service"])
+        guard case .application(let withoutLibrary, let library) = try invocation("--library", "/tmp/a.quire", "--gapplication-service") else {
+            return XCTFail("--library opens the window")
+        }
+        XCTAssertEqual(withoutLibrary, ["quire", "--gapplication-service"], "GApplication does not see --library")
+        XCTAssertEqual(library?.path, "/tmp/a.quire")
+        guard case .application(_, let joined) = try invocation("--library=/tmp/b.quire") else { return XCTFail("--library=PATH") }
+        XCTAssertEqual(joined?.path, "/tmp/b.quire")
+        XCTAssertThrowsError(try invocation("--library")) { error in
+            XCTAssertEqual(error as? CommandLineError, .missingValue(option: "--library"))
+        }
         guard case .version = try invocation("--version") else { return XCTFail("--version") }
         guard case .help = try invocation("--help") else { return XCTFail("--help") }
         guard case .help = try invocation("-h") else { return XCTFail("-h") }
@@ -126,9 +137,10 @@ final class CommandLineTests: QuireTestCase, @unchecked Sendable {
     // MARK: The binary, with the display of the tests
 
     func testScreenshotEnvironmentVariableWritesThePNGAndExitsZero() throws {
-        let path = try makeTemporaryFolder().appending(path: "quire.png").path
+        let folder = try makeTemporaryFolder()
+        let path = folder.appending(path: "quire.png").path
         let result = try Self.run(
-            Self.quireExecutable, [],
+            Self.quireExecutable, ["--library", folder.appending(path: "library.quire").path],
             environment: [
                 "QUIRE_SCREENSHOT": path, "GSETTINGS_SCHEMA_DIR": try Self.schemaFolder.get().path,
                 "GSETTINGS_BACKEND": "memory",
@@ -152,8 +164,10 @@ final class CommandLineTests: QuireTestCase, @unchecked Sendable {
         let environment: [String: String?] = [
             "GSETTINGS_SCHEMA_DIR": try Self.schemaFolder.get().path, "GSETTINGS_BACKEND": "memory",
         ]
+        let library = folder.appending(path: "library.quire").path
         let first = Process()
         first.executableURL = Self.quireExecutable
+        first.arguments = ["--library", library]
         var variables = ProcessInfo.processInfo.environment
         for (name, value) in environment { variables[name] = value }
         first.environment = variables
@@ -173,7 +187,7 @@ final class CommandLineTests: QuireTestCase, @unchecked Sendable {
         // A second quire activates the first and exits at once, without opening a window of its own.
         let screenshot = folder.appending(path: "second.png").path
         let second = try Self.run(
-            Self.quireExecutable, [], environment: environment.merging(["QUIRE_SCREENSHOT": screenshot]) { $1 })
+            Self.quireExecutable, ["--library", library], environment: environment.merging(["QUIRE_SCREENSHOT": screenshot]) { $1 })
         XCTAssertEqual(second.status, 0, second.errors)
         XCTAssertFalse(FileManager.default.fileExists(atPath: screenshot), "the second instance drew nothing")
         XCTAssertTrue(first.isRunning)
@@ -187,20 +201,5 @@ final class CommandLineTests: QuireTestCase, @unchecked Sendable {
         XCTAssertEqual(quit.status, 0, quit.errors)
         try waitUntil("the first quire exits") { !first.isRunning }
         XCTAssertEqual(first.terminationStatus, 0)
-    }
-
-    /// Polls `condition` every 50 ms; throws if it is still false after 20 seconds (a watchdog,
-    /// not a timing assertion).
-    private func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {
-        for _ in 0..<400 {
-            if try condition() { return }
-            usleep(50_000)
-        }
-        throw WaitTimedOut(what: what)
-    }
-
-    private struct WaitTimedOut: Error, CustomStringConvertible {
-        var what: String
-        var description: String { "timed out waiting until \(what)" }
     }
 }

@@ -48,21 +48,23 @@ class QuireTestCase: XCTestCase, @unchecked Sendable {
         return settings
     }
 
-    /// Runs the real application (non-unique) and calls `opened` once its main window is open.
-    /// Returns the exit status; the watchdog fails the test if the application never ends.
+    /// Runs the real application (non-unique) over the library at `libraryURL` (a new one in a
+    /// temporary folder by default) and calls `opened` once its main window is open. Returns the
+    /// exit status; the watchdog fails the test if the application never ends.
     @MainActor
     func runQuire(
-        settings: Settings?, screenshotPath: String? = nil, file: StaticString = #filePath, line: UInt = #line,
+        settings: Settings?, libraryURL: URL? = nil, screenshotPath: String? = nil, file: StaticString = #filePath, line: UInt = #line,
         opened: @escaping @MainActor (QuireApplication, MainWindow) -> Void = { _, _ in }
     ) -> Int32 {
-        let quire = QuireApplication(settings: settings, screenshotPath: screenshotPath, flags: .nonUnique)
-        quire.application.connect(.activate, after: true) { [unowned quire] in
-            guard let mainWindow = quire.mainWindow else {
-                XCTFail("activating opened no main window", file: file, line: line)
-                return
-            }
-            opened(quire, mainWindow)
+        let url: URL
+        do {
+            url = try libraryURL ?? makeTemporaryFolder().appending(path: "library.quire")
+        } catch {
+            XCTFail("no temporary folder: \(error)", file: file, line: line)
+            return -1
         }
+        let quire = QuireApplication(libraryURL: url, settings: settings, screenshotPath: screenshotPath, flags: .nonUnique)
+        quire.mainWindowOpened = { [unowned quire] mainWindow in opened(quire, mainWindow) }
         let watchdog = Timeout(milliseconds: Self.watchdogMilliseconds) { [unowned quire] in
             XCTFail("Quire did not quit in time", file: file, line: line)
             for window in quire.application.windows { window.destroy() }
@@ -71,6 +73,21 @@ class QuireTestCase: XCTestCase, @unchecked Sendable {
         let status = quire.run(arguments: ["quire"])
         watchdog.cancel()
         return status
+    }
+
+    /// Checks `condition` every 50 ms until it holds; throws after 20 seconds (a watchdog, not a
+    /// timing assertion).
+    func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {
+        for _ in 0..<400 {
+            if try condition() { return }
+            usleep(50_000)
+        }
+        throw WaitTimedOut(what: what)
+    }
+
+    struct WaitTimedOut: Error, CustomStringConvertible {
+        var what: String
+        var description: String { "timed out waiting until \(what)" }
     }
 
     /// A new folder that is removed after the test.

@@ -1,31 +1,60 @@
-import GtkKit
+import CGtk
 import Foundation
+import GtkKit
+import Library
 
 /// The Quire application: one instance per session (a second `quire` activates the first), the
-/// main window, and the `app.about` and `app.quit` actions.
+/// library it opens, the main window, and the `app.about` and `app.quit` actions.
+///
+/// On activation the library at ``libraryURL`` is opened off the main thread (created when
+/// missing, upgraded when older; ``openLibrary()`` is the one place that does it), then the main
+/// window shows it and offers back text that a crash kept from being saved.
 ///
 /// With a screenshot path, the application renders the main window to a PNG after its first
-/// frame and quits: the `QUIRE_SCREENSHOT=out.png quire` check of what a person sees.
+/// frame and quits: the `QUIRE_SCREENSHOT=out.png quire` check of what a person sees. With
+/// `reportsFirstFrame`, it prints `first-frame` on standard output after the main window's first
+/// frame and quits (what `quire-bench app-start` times); with `reportsStalls`, it measures the
+/// main thread's longest stall (``MainThreadStallMonitor``) and prints it when it quits.
 @MainActor
 public final class QuireApplication {
     /// The GTK application, id ``Quire/applicationID``.
     public let application: Application
     /// The main window once the application has been activated.
     public private(set) var mainWindow: MainWindow?
+    /// The library's file.
+    public let libraryURL: URL
+    /// Called when the main window has opened over the library (tests wait for it).
+    public var mainWindowOpened: (@MainActor (MainWindow) -> Void)?
     private let settings: Settings?
     private let screenshotPath: String?
+    private let reportsFirstFrame: Bool
+    private var stallMonitor: MainThreadStallMonitor?
+    private var isOpening = false
     private var failure: Int32 = 0
 
-    /// A new application. `settings` nil means no GSettings schema is installed: the window
-    /// opens at its built-in size and its state is not saved. `flags` adds
-    /// ``Application/Flags/nonUnique`` for tests.
-    public init(settings: Settings?, screenshotPath: String? = nil, flags: Application.Flags = []) {
+    /// A new application over the library at `libraryURL`. `settings` nil means no GSettings
+    /// schema is installed: the window opens at its built-in size and its state is not saved.
+    /// `flags` adds ``Application/Flags/nonUnique`` for tests.
+    public init(
+        libraryURL: URL, settings: Settings?, screenshotPath: String? = nil, reportsFirstFrame: Bool = false,
+        reportsStalls: Bool = false, flags: Application.Flags = []
+    ) {
         QuireResources.register()
         application = Application(id: Quire.applicationID, flags: flags)
+        self.libraryURL = libraryURL
         self.settings = settings
         self.screenshotPath = screenshotPath
+        self.reportsFirstFrame = reportsFirstFrame
         application.connect(.startup) { [weak self] in self?.startUp() }
         application.connect(.activate) { [weak self] in self?.activate() }
+        if reportsStalls {
+            stallMonitor = MainThreadStallMonitor()
+            application.connect(.shutdown) { [weak self] in
+                guard let monitor = self?.stallMonitor else { return }
+                monitor.stop()
+                FileHandle.standardOutput.write(Data("max-stall-ms \(monitor.longestStall)\n".utf8))
+            }
+        }
         application.connect(.windowRemoved) { [weak self] window in
             if window == self?.mainWindow.map({ UnsafeMutableRawPointer($0.window.objectPointer) }) {
                 self?.mainWindow = nil
@@ -55,14 +84,36 @@ public final class QuireApplication {
             mainWindow.present()
             return
         }
-        do {
-            let mainWindow = try MainWindow(application: application, settings: settings)
-            self.mainWindow = mainWindow
-            mainWindow.present()
-            if let screenshotPath { takeScreenshot(of: mainWindow.window, to: screenshotPath) }
-        } catch {
-            fail("cannot open the main window: \(error)")
+        guard !isOpening else { return }
+        isOpening = true
+        // The application would end with no window while the library opens.
+        application.hold()
+        Task { @MainActor in
+            defer { application.release() }
+            do {
+                let library = try await openLibrary()
+                let mainWindow = try MainWindow(application: application, settings: settings, library: library)
+                self.mainWindow = mainWindow
+                mainWindow.present()
+                isOpening = false
+                if let screenshotPath {
+                    takeScreenshot(of: mainWindow.window, to: screenshotPath)
+                } else if reportsFirstFrame {
+                    reportFirstFrame(of: mainWindow.window)
+                } else {
+                    Task { await mainWindow.offerRecoveredDrafts() }
+                }
+                mainWindowOpened?(mainWindow)
+            } catch {
+                fail("cannot open the library \(libraryURL.path): \(error)")
+            }
         }
+    }
+
+    /// Opens the library the window shows: created when missing, upgraded when an older Quire
+    /// wrote it, read-only when it may not be written; off the main thread.
+    private func openLibrary() async throws -> Library {
+        try await Library.open(at: libraryURL, options: LibraryOpenOptions(createIfMissing: true))
     }
 
     /// Closes every window as its close button would, so each saves its state; the application
@@ -79,14 +130,27 @@ public final class QuireApplication {
         }
     }
 
-    private func takeScreenshot(of window: Window, to path: String) {
+    /// Renders the window after its first frame. A window whose layout changed after that frame
+    /// (rows of a long list arriving, the sidebar's folders) draws nothing until its next frame:
+    /// then it tries again, a few frames at most.
+    private func takeScreenshot(of window: Window, to path: String, attemptsLeft: Int = 10) {
         window.afterNextFrame { [weak self] in
             do {
                 try window.renderTexture().savePNG(to: path)
                 self?.closeAllWindows()
+            } catch RenderError.nothingDrawn where attemptsLeft > 1 {
+                gtk_widget_queue_draw(window.widgetPointer)
+                self?.takeScreenshot(of: window, to: path, attemptsLeft: attemptsLeft - 1)
             } catch {
                 self?.fail("cannot take the screenshot: \(error)")
             }
+        }
+    }
+
+    private func reportFirstFrame(of window: Window) {
+        window.afterNextFrame { [weak self] in
+            FileHandle.standardOutput.write(Data("first-frame\n".utf8))
+            self?.closeAllWindows()
         }
     }
 

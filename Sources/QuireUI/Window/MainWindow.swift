@@ -1,31 +1,112 @@
+import CGtk
+import Foundation
 import GtkKit
+import Library
+import ObjectGraph
 
-/// Quire's main window: a header bar with the primary menu above the window's content.
+/// Quire's library window: the sidebar (All Articles, Favorites, folders with counts, Trash), the
+/// article list and the editor in an `AdwLeaflet` that folds to one pane on narrow windows, under
+/// one header bar with the writer's actions.
+///
+/// Actions (`win.NAME`): `new-article` (Ctrl+N), `trash-article` (Delete in the list), `favorite`,
+/// `sort` (`updated`, `created`, `title`), `search` (Ctrl+F; in the editor it finds in the
+/// article), `save` (Ctrl+S), `new-folder`, `rename-folder`, `move-to-folder` (a folder name,
+/// empty for none), `empty-trash`, `go-back`.
+///
+/// Hosting points for other parts of the app: ``statusSlot`` at the end of the header bar (before
+/// the main menu) and ``bannerSlot`` across the window above the panes; append widgets to them.
 ///
 /// The window's size and maximized state are restored from GSettings when it opens and saved
-/// when it closes.
+/// when it closes. Closing saves the open article.
 @MainActor
 public final class MainWindow {
     /// The window, from `main-window.ui`.
     public let window: ApplicationWindow
-    /// The primary menu (Keyboard Shortcuts, About Quire, Quit).
+    /// The primary menu.
     public let primaryMenu: MenuModel
-    private let settings: Settings?
+    /// The library the window shows.
+    public let library: Library
+    /// A box at the end of the header bar, for a status widget (the sync status).
+    public let statusSlot: Widget
+    /// A vertical box above the sidebar, list and editor, for banners (conflicts, problems).
+    public let bannerSlot: Widget
+    /// The editor pane.
+    public let editor: EditorPane
 
-    /// Builds the window and adds it to `application`. With `settings` nil (no installed schema)
-    /// the window opens at its built-in size and nothing is remembered.
-    public init(application: Application, settings: Settings?) throws {
+    let sidebar: Sidebar
+    let articleList: ArticleList
+    /// The article open in the editor.
+    private(set) var session: DraftSession?
+    let recorder: DraftRecorder
+    private let settings: Settings?
+    private let leaflet: Widget
+    private let listPane: Widget
+    private let editorStack: Widget
+    private let windowTitle: Widget
+    private let searchBar: Widget
+    let searchEntry: Widget
+    private let moveButton: Widget
+    private var favoriteAction: Action!
+    private var sortAction: Action!
+    private var articleActions: [Action] = []
+    private var renameFolderAction: Action!
+    private var emptyTrashAction: Action!
+    private var folderRefresh: Timeout?
+    private var folderObservation: ContextObservation?
+    /// Background work the window started (library operations), so tests and quitting can wait.
+    private var pendingWork: [UUID: Task<Void, Never>] = [:]
+
+    /// Builds the window over `library` and adds it to `application`. With `settings` nil (no
+    /// installed schema) the window opens at its built-in size and nothing is remembered.
+    public init(application: Application, settings: Settings?, library: Library) throws {
         let builder = try Builder(resource: Quire.resourcePath + "window/main-window.ui")
         window = try builder.object("window", as: ApplicationWindow.self)
         primaryMenu = try builder.object("primary_menu", as: MenuModel.self)
+        statusSlot = try builder.object("status_slot")
+        bannerSlot = try builder.object("banner_slot")
+        leaflet = try builder.object("leaflet")
+        listPane = try builder.object("list_pane")
+        editorStack = try builder.object("editor_stack")
+        windowTitle = try builder.object("window_title")
+        searchBar = try builder.object("search_bar")
+        searchEntry = try builder.object("search_entry")
+        moveButton = try builder.object("move_button")
+        self.library = library
         self.settings = settings
+        recorder = DraftRecorder(library: library)
+
+        let viewContext = library.viewContext
+        // The library's operations run in background contexts; their saves reach the list here.
+        viewContext.automaticallyMergesChangesFromParent = true
+        editor = try EditorPane()
+        let editorSlot: Widget = try builder.object("editor_slot")
+        gtk_widget_set_vexpand(editor.widget.widgetPointer, 1)
+        gtk_box_append(editorSlot.pointer(as: GtkBox.self), editor.widget.widgetPointer)
+        sidebar = Sidebar(listBox: try builder.object("sidebar_list"))
+        articleList = try ArticleList(
+            context: viewContext, query: ArticleQuery(), listView: try builder.object("article_list"),
+            stack: try builder.object("list_stack"), status: try builder.object("list_status"))
 
         if let settings { WindowState(settings: settings).apply(to: window) }
         window.application = application
+        addActions()
+        connectWidgets(builder: builder)
         window.connect(.closeRequest) { [weak self] in
+            self?.closeArticle()
             self?.saveState()
             return false
         }
+        // Counts change with the window's own saves and with the library operations' saves,
+        // which reach the view context as merges.
+        folderObservation = viewContext.addObserver { [weak self] notification in
+            switch notification {
+            case .didSave, .objectsDidChange: MainActor.assumeIsolated { self?.scheduleFolderRefresh() }
+            case .willSave: break
+            }
+        }
+        refreshFolders()
+        showTitle()
+        updateActions()
         // GTK holds the window until it is destroyed; the window holds this controller until then.
         window.keepAlive(self)
     }
@@ -33,6 +114,349 @@ public final class MainWindow {
     /// Shows the window and brings it to the front.
     public func present() {
         window.present()
+    }
+
+    /// Offers back, one dialog at a time, the text of articles that were not saved when Quire
+    /// last stopped: restore or discard each.
+    public func offerRecoveredDrafts() async {
+        let drafts: [RecoveredDraft]
+        do {
+            drafts = try await library.unrecoveredDrafts()
+        } catch {
+            showError("Could not look for unsaved text", error)
+            return
+        }
+        for draft in drafts {
+            do {
+                let dialog = try RecoveredDraftDialog(draft: draft, over: window)
+                switch await dialog.decision() {
+                case .restore:
+                    if session?.articleID == draft.articleID { closeArticle() }
+                    try await library.restoreDraft(for: draft.articleID)
+                case .discard:
+                    try await library.discardDraft(for: draft.articleID)
+                case .later:
+                    break
+                }
+            } catch {
+                showError("Could not recover the text of “\(ConflictDialog.displayTitle(draft.title))”", error)
+            }
+        }
+    }
+
+    // MARK: Actions
+
+    private func addActions() {
+        window.addAction("new-article", accelerators: ["<Control>n"]) { [weak self] in self?.newArticle() }
+        window.addAction("save", accelerators: ["<Control>s"]) { [weak self] in self?.session?.save() }
+        window.addAction("search", accelerators: ["<Control>f"]) { [weak self] in self?.search() }
+        window.addAction("new-folder") { [weak self] in self?.askForNewFolder() }
+        renameFolderAction = window.addAction("rename-folder") { [weak self] in self?.askToRenameFolder() }
+        emptyTrashAction = window.addAction("empty-trash") { [weak self] in self?.emptyTrash() }
+        window.addAction("go-back") { [weak self] in self?.goBack() }
+        let trash = window.addAction("trash-article") { [weak self] in self?.trashSelectedArticle() }
+        favoriteAction = Action(name: "favorite", state: false) { [weak self] isFavorite in self?.setFavorite(isFavorite) }
+        window.add(favoriteAction)
+        sortAction = Action(owning: g_simple_action_new_stateful("sort", g_variant_type_checked_("s"), g_variant_new_string("updated")))
+        sortAction.connect(.changeState) { [weak self] requested in
+            guard let self, let requested else { return }
+            let variant = OpaquePointer(requested)
+            guard let order = Self.order(named: String(cString: g_variant_get_string(variant, nil))) else { return }
+            g_simple_action_set_state(sortAction.opaquePointer, variant)
+            articleList.query.order = order
+        }
+        window.add(sortAction)
+        let move = Action(owning: g_simple_action_new("move-to-folder", g_variant_type_checked_("s")))
+        move.connect(.activateAction) { [weak self] parameter in
+            guard let parameter else { return }
+            let name = String(cString: g_variant_get_string(OpaquePointer(parameter), nil))
+            self?.moveSelectedArticle(toFolder: name.isEmpty ? nil : name)
+        }
+        window.add(move)
+        articleActions = [trash, favoriteAction, move]
+        // Delete belongs to the list: in the editor it deletes text.
+        let listActions = ActionGroup(prefix: "list", on: articleList.listView.widget)
+        listActions.addAction("trash-article", accelerators: ["Delete"]) { [weak self] in self?.trashSelectedArticle() }
+    }
+
+    /// The sort order an action target names.
+    static func order(named name: String) -> ArticleQuery.Order? {
+        switch name {
+        case "updated": .updated
+        case "created": .created
+        case "title": .title
+        default: nil
+        }
+    }
+
+    private func connectWidgets(builder: Builder) {
+        sidebar.selectionChanged = { [weak self] item in self?.sidebarSelected(item) }
+        articleList.selectionChanged = { [weak self] objectID in self?.open(objectID) }
+        articleList.failed = { [weak self] error in self?.showError("Could not read the library", error) }
+        searchEntry.connect(Signal<() -> Void>("search-changed")) { [weak self] in
+            guard let self else { return }
+            articleList.query.searchText = String(cString: gtk_editable_get_text(searchEntry.opaquePointer))
+        }
+        gtk_search_bar_connect_entry(OpaquePointer(searchBar.widgetPointer), searchEntry.opaquePointer)
+        if let searchButton = try? builder.object("search_button", as: Widget.self) {
+            g_object_bind_property(
+                searchButton.objectPointer, "active", searchBar.objectPointer, "search-mode-enabled",
+                GBindingFlags(rawValue: G_BINDING_BIDIRECTIONAL.rawValue | G_BINDING_SYNC_CREATE.rawValue))
+        }
+        // Closing the search bar shows the whole list again.
+        searchBar.connect(.notify("search-mode-enabled")) { [weak self] _ in
+            guard let self, gtk_search_bar_get_search_mode(OpaquePointer(searchBar.widgetPointer)) == 0 else { return }
+            gtk_editable_set_text(searchEntry.opaquePointer, "")
+            articleList.query.searchText = ""
+        }
+        if let backButton = try? builder.object("back_button", as: Widget.self) {
+            g_object_bind_property(leaflet.objectPointer, "folded", backButton.objectPointer, "visible", G_BINDING_SYNC_CREATE)
+        }
+    }
+
+    // MARK: Sidebar and list
+
+    private func sidebarSelected(_ item: SidebarItem) {
+        articleList.query.filter = item.filter
+        showTitle()
+        updateActions()
+        if isFolded { adw_leaflet_set_visible_child(OpaquePointer(leaflet.widgetPointer), listPane.widgetPointer) }
+    }
+
+    private var isFolded: Bool { adw_leaflet_get_folded(OpaquePointer(leaflet.widgetPointer)) != 0 }
+
+    private func goBack() {
+        _ = adw_leaflet_navigate(OpaquePointer(leaflet.widgetPointer), ADW_NAVIGATION_DIRECTION_BACK)
+    }
+
+    private func showTitle() {
+        adw_window_title_set_subtitle(OpaquePointer(windowTitle.widgetPointer), sidebar.selected.title)
+    }
+
+    private func search() {
+        // In the editor Ctrl+F finds in the article.
+        if let focus = gtk_root_get_focus(OpaquePointer(window.widgetPointer)),
+           gtk_widget_is_ancestor(focus, editor.widget.widgetPointer) != 0 {
+            _ = editor.widget.activateAction("editor.find")
+            return
+        }
+        gtk_search_bar_set_search_mode(OpaquePointer(searchBar.widgetPointer), 1)
+        gtk_widget_grab_focus(searchEntry.widgetPointer)
+    }
+
+    /// Refreshes the sidebar's folders and counts shortly after a save (many saves, one read).
+    private func scheduleFolderRefresh() {
+        guard folderRefresh?.isPending != true else { return }
+        folderRefresh = Timeout(milliseconds: 250) { [weak self] in self?.refreshFolders() }
+    }
+
+    private func refreshFolders() {
+        run("Could not read the folders") { [library] in
+            let folders = try await library.folders()
+            return { [weak self] in self?.show(folders: folders) }
+        }
+    }
+
+    private func show(folders: [FolderSummary], selecting item: SidebarItem? = nil) {
+        sidebar.show(folders: folders, selecting: item)
+        showTitle()
+        let menu = g_menu_new()!
+        let none = g_menu_item_new("No Folder", nil)!
+        g_menu_item_set_action_and_target_value(none, "win.move-to-folder", g_variant_new_string(""))
+        g_menu_append_item(menu, none)
+        g_object_unref(UnsafeMutableRawPointer(none))
+        for folder in folders {
+            let item = g_menu_item_new(folder.name, nil)!
+            g_menu_item_set_action_and_target_value(item, "win.move-to-folder", g_variant_new_string(folder.name))
+            g_menu_append_item(menu, item)
+            g_object_unref(UnsafeMutableRawPointer(item))
+        }
+        gtk_menu_button_set_menu_model(OpaquePointer(moveButton.widgetPointer), UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self))
+        g_object_unref(UnsafeMutableRawPointer(menu))
+    }
+
+    private func updateActions() {
+        let hasArticle = session != nil
+        let inTrash = sidebar.selected == .trash
+        for action in articleActions { action.isEnabled = hasArticle && !inTrash }
+        renameFolderAction.isEnabled = sidebar.selected.folderName != nil
+        emptyTrashAction.isEnabled = inTrash
+        if let article = session?.article {
+            let isFavorite = article.isFavorite
+            if favoriteAction.state != isFavorite {
+                g_simple_action_set_state(favoriteAction.opaquePointer, g_variant_new_boolean(isFavorite ? 1 : 0))
+            }
+        }
+    }
+
+    // MARK: The open article
+
+    /// Opens an article in the editor, saving and closing the one open before.
+    private func open(_ objectID: ManagedObjectID?) {
+        guard session?.objectID != objectID else { return }
+        closeArticle()
+        guard let objectID else { return }
+        do {
+            session = try DraftSession(
+                objectID: objectID, viewContext: library.viewContext, library: library, recorder: recorder, editor: editor,
+                window: window, report: { [weak self] heading, error in self?.showError(heading, error) })
+            gtk_stack_set_visible_child_name(OpaquePointer(editorStack.widgetPointer), "editor")
+            if isFolded { adw_leaflet_set_visible_child(OpaquePointer(leaflet.widgetPointer), editorStack.widgetPointer) }
+        } catch {
+            showError("Could not open the article", error)
+        }
+        updateActions()
+    }
+
+    /// Saves and closes the open article, if any.
+    func closeArticle() {
+        guard let session else { return }
+        session.close()
+        self.session = nil
+        gtk_stack_set_visible_child_name(OpaquePointer(editorStack.widgetPointer), "none")
+        updateActions()
+    }
+
+    /// Creates an empty article in the place shown (a folder's articles go into the folder),
+    /// opens it and puts the cursor in its title. It is saved at once, with its outbox operation.
+    func newArticle() {
+        if sidebar.selected == .trash || sidebar.selected == .favorites { sidebar.select(.all) }
+        if articleList.query.isSearching { gtk_search_bar_set_search_mode(OpaquePointer(searchBar.widgetPointer), 0) }
+        closeArticle()
+        let context = library.viewContext
+        do {
+            let now = Library.now()
+            let article = StoredArticle(context: context)
+            article.id = UUID()
+            article.created = now
+            article.updated = now
+            try article.setContent(ArticleContent(title: "", body: "", folder: sidebar.selected.folderName), at: now)
+            try LocalChanges.record(in: context, at: now)
+            try context.save()
+            articleList.select(article.objectID)
+            editor.focusTitle()
+        } catch {
+            context.rollback()
+            showError("Could not create an article", error)
+        }
+    }
+
+    private func trashSelectedArticle() {
+        guard let session, sidebar.selected != .trash else { return }
+        let id = session.articleID
+        closeArticle()
+        run("Could not move the article to the trash") { [library] in
+            try await library.moveToTrash([id])
+            return {}
+        }
+    }
+
+    private func setFavorite(_ isFavorite: Bool) {
+        guard let session else { return }
+        session.save()
+        let id = session.articleID
+        run("Could not change the favorite") { [library] in
+            try await library.setFavorite(isFavorite, for: [id])
+            return {}
+        }
+    }
+
+    private func moveSelectedArticle(toFolder name: String?) {
+        guard let session else { return }
+        session.save()
+        let id = session.articleID
+        run("Could not move the article") { [library] in
+            try await library.moveArticles([id], toFolder: name)
+            return {}
+        }
+    }
+
+    private func emptyTrash() {
+        closeArticle()
+        run("Could not empty the trash") { [library] in
+            _ = try await library.emptyTrash()
+            return {}
+        }
+    }
+
+    // MARK: Folders
+
+    private func askForNewFolder() {
+        presentFolderDialog(heading: "New Folder", action: "_Create", name: "") { [weak self] name in
+            self?.createFolder(named: name)
+        }
+    }
+
+    private func askToRenameFolder() {
+        guard let old = sidebar.selected.folderName else { return }
+        presentFolderDialog(heading: "Rename Folder", action: "_Rename", name: old) { [weak self] name in
+            self?.renameFolder(old, to: name)
+        }
+    }
+
+    /// Creates a folder and selects it.
+    func createFolder(named name: String) {
+        run("Could not create the folder “\(name)”") { [library] in
+            try await library.createFolder(named: name)
+            let folders = try await library.folders()
+            return { [weak self] in self?.show(folders: folders, selecting: .folder(name)) }
+        }
+    }
+
+    /// Renames a folder and keeps it selected under its new name.
+    func renameFolder(_ old: String, to name: String) {
+        session?.save()
+        run("Could not rename the folder “\(old)”") { [library] in
+            try await library.renameFolder(old, to: name)
+            let folders = try await library.folders()
+            return { [weak self] in self?.show(folders: folders, selecting: .folder(name)) }
+        }
+    }
+
+    private func presentFolderDialog(heading: String, action: String, name: String, answered: @escaping @MainActor (String) -> Void) {
+        do {
+            try FolderNameDialog(heading: heading, action: action, name: name, over: window, answered: answered).present()
+        } catch {
+            showError("Could not ask for the folder's name", error)
+        }
+    }
+
+    // MARK: Background work and errors
+
+    /// Runs a library operation off the main thread; its result (a closure) runs back on the
+    /// main actor. A failure is shown under `heading`.
+    func run(_ heading: String, _ body: @escaping @Sendable () async throws -> @MainActor () -> Void) {
+        let key = UUID()
+        // The task runs on the main actor, so it cannot finish before it is registered.
+        pendingWork[key] = Task { @MainActor [weak self] in
+            do {
+                let then = try await body()
+                then()
+            } catch {
+                self?.showError(heading, error)
+            }
+            self?.pendingWork[key] = nil
+        }
+    }
+
+    /// Waits for the library operations started so far, and those they start.
+    func waitForPendingWork() async {
+        while let task = pendingWork.values.first {
+            await task.value
+        }
+    }
+
+    /// Errors shown so far (tests read them).
+    private(set) var shownErrors: [String] = []
+
+    /// Tells the writer what failed, in a dialog over the window, and on standard error.
+    func showError(_ heading: String, _ error: any Error) {
+        let message = "\(heading): \(error)"
+        shownErrors.append(message)
+        FileHandle.standardError.write(Data("quire: \(message)\n".utf8))
+        guard let dialog = adw_message_dialog_new(window.windowPointer, heading, "\(error)") else { return }
+        adw_message_dialog_add_response(UnsafeMutableRawPointer(dialog).assumingMemoryBound(to: AdwMessageDialog.self), "close", "_Close")
+        gtk_window_present(UnsafeMutableRawPointer(dialog).assumingMemoryBound(to: GtkWindow.self))
     }
 
     private func saveState() {

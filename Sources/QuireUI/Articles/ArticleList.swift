@@ -1,0 +1,135 @@
+import CGtk
+import GtkKit
+import Library
+import ObjectGraph
+
+/// The article list: the articles an ``ArticleQuery`` selects (the sidebar's filter, the search
+/// text, the sort order), as a `GtkListView` over a fetched-results controller of the view context,
+/// with one article selected at a time and an `AdwStatusPage` when nothing matches.
+///
+/// The controller reads only IDs and sort keys when the query changes; rows load a batch at a
+/// time as GTK shows them, and later changes of the store (the editor's saves, the library's
+/// operations, sync) move, insert or update single rows.
+@MainActor
+final class ArticleList {
+    /// The query the list shows; setting it fetches again, keeping the selection when the
+    /// selected article is still listed.
+    var query: ArticleQuery {
+        didSet {
+            guard query != oldValue else { return }
+            fetch()
+        }
+    }
+
+    /// Called when the selected article changes (nil: none).
+    var selectionChanged: (@MainActor (ManagedObjectID?) -> Void)?
+    /// Called when the list cannot read the store; the list keeps showing what it had.
+    var failed: (@MainActor (any Error) -> Void)?
+
+    let controller: FetchedResultsController<StoredArticle>
+    let source: FetchedResultsListSource<StoredArticle>
+    let listView: ListView<FetchedResultsListSource<StoredArticle>>
+    private let stack: Widget
+    private let status: Widget
+    private var selectedObjectID: ManagedObjectID?
+    private var changes: ContextObservation?
+
+    /// Attaches to the list view, stack and status page of the main window's builder file and
+    /// fetches `query`.
+    init(context: ManagedObjectContext, query: ArticleQuery, listView widget: Widget, stack: Widget, status: Widget) throws {
+        self.query = query
+        self.stack = stack
+        self.status = status
+        controller = try FetchedResultsController(fetchRequest: Self.request(for: query), context: context)
+        var reportFailure: (@MainActor (any Error) -> Void)?
+        source = FetchedResultsListSource(controller: controller) { error in reportFailure?(error) }
+        let model = ListModel(source: source)
+        let selection = SelectionModel(model: model, mode: .single)
+        let source = source
+        let factory = ListRowFactory(model: model, rowHeight: ArticleRow.height, makeRow: ArticleRow.init) { row, _, index in
+            guard index < source.count else { return }
+            row.show(source.object(at: index))
+        }
+        listView = ListView(listView: widget, selection: selection, factory: factory)
+        reportFailure = { [weak self] error in self?.failed?(error) }
+        selection.onChanged = { [weak self] in self?.selectionDidChange() }
+        fetch()
+        // Rows come and go with every change of the context; the empty state follows them once
+        // the controller (which observes the context too) has applied the change.
+        changes = context.addObserver { [weak self] _ in
+            Task { @MainActor in self?.showEmptyStateIfNeeded() }
+        }
+    }
+
+    /// The fetch request of a query as the list runs it.
+    static func request(for query: ArticleQuery) -> FetchRequest<StoredArticle> {
+        var request = query.fetchRequest
+        request.fetchBatchSize = 100
+        return request
+    }
+
+    /// How many articles are listed.
+    var count: Int { source.count }
+
+    /// The selected article's object ID.
+    var selectedID: ManagedObjectID? { listView.selection.selectedIdentities().first }
+
+    /// Selects the article (if listed) and scrolls to it; returns whether it is listed.
+    @discardableResult
+    func select(_ objectID: ManagedObjectID) -> Bool {
+        guard let index = source.index(of: objectID) else { return false }
+        listView.selection.select(objectID)
+        listView.scroll(toRowAt: index)
+        return true
+    }
+
+    /// The article at a position of the list.
+    func article(at index: Int) -> StoredArticle {
+        source.object(at: index)
+    }
+
+    private func fetch() {
+        controller.fetchRequest = Self.request(for: query)
+        do {
+            try controller.performFetch()
+        } catch {
+            failed?(error)
+        }
+        showEmptyStateIfNeeded()
+        selectionDidChange()
+    }
+
+    private func selectionDidChange() {
+        let selected = selectedID
+        guard selected != selectedObjectID else { return }
+        selectedObjectID = selected
+        selectionChanged?(selected)
+    }
+
+    private func showEmptyStateIfNeeded() {
+        let isEmpty = source.count == 0
+        gtk_stack_set_visible_child_name(stack.opaquePointer, isEmpty ? "empty" : "list")
+        guard isEmpty else { return }
+        let (title, description) = Self.emptyState(for: query)
+        adw_status_page_set_title(status.opaquePointer, title)
+        adw_status_page_set_description(status.opaquePointer, description)
+        adw_status_page_set_icon_name(status.opaquePointer, query.isSearching ? "system-search-symbolic" : query.filter == .trash ? "user-trash-symbolic" : "document-new-symbolic")
+    }
+
+    /// What the list says when a query selects nothing.
+    static func emptyState(for query: ArticleQuery) -> (title: String, description: String) {
+        if query.isSearching { return ("No Results", "No article contains “\(query.searchText)”.") }
+        switch query.filter {
+        case .trash: return ("Trash Is Empty", "Articles you move to the trash wait here until you empty it.")
+        case .favorites: return ("No Favorites", "Star an article to find it here.")
+        case .folder(let name): return ("No Articles in “\(name)”", "Move articles here from the folder menu, or press Ctrl+N.")
+        case .all, .unfiled, .tag: return ("No Articles", "Press Ctrl+N to write your first article.")
+        }
+    }
+
+    /// The status page's title, as shown when the list is empty.
+    var emptyStateTitle: String? {
+        guard source.count == 0 else { return nil }
+        return adw_status_page_get_title(status.opaquePointer).map { String(cString: $0) }
+    }
+}

@@ -1,0 +1,60 @@
+import CGtk
+import Foundation
+import GtkKit
+import Library
+
+/// The widgets of one row of the article list: title, updated date, sync badge and excerpt,
+/// from `articles/article-row.ui`.
+@MainActor
+final class ArticleRow: ListRowView {
+    let widget: Widget
+    private let titleLabel: Widget
+    private let dateLabel: Widget
+    private let excerptLabel: Widget
+    private let syncBadge: Widget
+
+    /// The height of every row: two lines of excerpt under the title.
+    static let height = 76
+
+    init() {
+        do {
+            let builder = try Builder(resource: Quire.resourcePath + "articles/article-row.ui")
+            widget = try builder.object("article_row")
+            titleLabel = try builder.object("title_label")
+            dateLabel = try builder.object("date_label")
+            excerptLabel = try builder.object("excerpt_label")
+            syncBadge = try builder.object("sync_badge")
+        } catch {
+            // The file is compiled into the binary and checked by the tests.
+            fatalError("the article row's builder file is broken: \(error)")
+        }
+    }
+
+    /// Shows an article; a fault of the list's batch, read here.
+    func show(_ article: StoredArticle) {
+        gtk_label_set_label(titleLabel.opaquePointer, ConflictDialog.displayTitle(article.title))
+        gtk_label_set_label(excerptLabel.opaquePointer, article.excerpt)
+        gtk_label_set_label(dateLabel.opaquePointer, Self.dateText(article.updated))
+        let badge = SyncBadge(state: article.syncState)
+        gtk_image_set_from_icon_name(syncBadge.opaquePointer, badge.iconName)
+        gtk_widget_set_tooltip_text(syncBadge.widgetPointer, badge.description)
+        if badge.isWarning {
+            gtk_widget_add_css_class(syncBadge.widgetPointer, "warning")
+        } else {
+            gtk_widget_remove_css_class(syncBadge.widgetPointer, "warning")
+        }
+    }
+
+    /// Today's times by the clock, older ones by the date.
+    static func dateText(_ date: Date, now: Date = Date()) -> String {
+        let formatter = DateFormatter()
+        if Calendar.current.isDate(date, inSameDayAs: now) {
+            formatter.dateStyle = .none
+            formatter.timeStyle = .short
+        } else {
+            formatter.dateStyle = .short
+            formatter.timeStyle = .none
+        }
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,28 @@
+import Library
+
+/// How the list shows an article's standing against the server: an icon, and words for its tooltip.
+struct SyncBadge: Hashable, CustomStringConvertible {
+    let state: ArticleSyncState
+
+    /// The symbolic icon; a synced article shows a quiet check, a conflict a warning.
+    var iconName: String {
+        switch state {
+        case .localOnly: "computer-symbolic"
+        case .synced: "emblem-ok-symbolic"
+        case .modified: "emblem-synchronizing-symbolic"
+        case .conflicted: "dialog-warning-symbolic"
+        }
+    }
+
+    /// Whether the badge asks for the writer's attention.
+    var isWarning: Bool { state == .conflicted }
+
+    var description: String {
+        switch state {
+        case .localOnly: "Only on this device"
+        case .synced: "Synced"
+        case .modified: "Changes waiting to sync"
+        case .conflicted: "Conflict: changed here and on the server"
+        }
+    }
+}

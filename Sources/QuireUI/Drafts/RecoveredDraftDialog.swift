@@ -1,0 +1,53 @@
+import CGtk
+import Foundation
+import GtkKit
+import Library
+
+/// Offers back the writer's text of one article that was not saved when Quire stopped (a crash,
+/// `kill -9`, a power cut): restore it as the article's text, or discard it. Closing the dialog
+/// decides nothing: the draft is offered again on the next start.
+@MainActor
+final class RecoveredDraftDialog {
+    /// What the writer decided.
+    enum Decision: Sendable, Hashable {
+        case restore
+        case discard
+        case later
+    }
+
+    /// The dialog's window (an `AdwMessageDialog`).
+    let window: Window
+    private var waiting: CheckedContinuation<Decision, Never>?
+
+    /// A dialog over `parent` for `draft`.
+    init(draft: RecoveredDraft, over parent: Window?) throws {
+        let builder = try Builder(resource: Quire.resourcePath + "drafts/recovered-draft-dialog.ui")
+        window = try builder.object("recovered_dialog")
+        adw_message_dialog_set_body(window.pointer(as: AdwMessageDialog.self), Self.body(for: draft))
+        window.transientFor = parent
+        window.connect(.response) { [weak self] response in
+            let decision: Decision = switch response {
+            case "restore": .restore
+            case "discard": .discard
+            default: .later
+            }
+            self?.waiting?.resume(returning: decision)
+            self?.waiting = nil
+        }
+    }
+
+    /// What the dialog says about a draft: which article, when, and how much text.
+    static func body(for draft: RecoveredDraft) -> String {
+        let title = ConflictDialog.displayTitle(draft.title)
+        let words = ArticleText.wordCount(of: draft.body)
+        let time = DateFormatter.localizedString(from: draft.saved, dateStyle: .medium, timeStyle: .short)
+        return "Quire stopped before it could save your last changes to “\(title)” (\(words == 1 ? "1 word" : "\(words) words"), "
+            + "typed at \(time)). Restore them, or keep the article as it was saved?"
+    }
+
+    /// Shows the dialog and waits for the writer's answer.
+    func decision() async -> Decision {
+        window.present()
+        return await withCheckedContinuation { waiting = $0 }
+    }
+}

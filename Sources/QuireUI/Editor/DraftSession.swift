@@ -1,0 +1,275 @@
+import Foundation
+import GtkKit
+import Library
+import ObjectGraph
+
+/// One article open in the editor: its draft object in a child context of the view context, the
+/// autosave, and the draft-recovery copy of the writer's text.
+///
+/// - Every edit of the writer goes into the draft object at once; the view context and the store
+///   see nothing until a save.
+/// - ``save()`` runs one second after the last edit (autosave), and when the writer switches
+///   article, closes the window or quits: the child saves into the view context, the view context
+///   records the article's outbox operation (``LocalChanges``) and saves into the store, so the
+///   article and its operation commit together.
+/// - Independently, the text goes to the ``DraftRecorder`` on every edit, which writes it to the
+///   store at most every two seconds: a killed app loses at most two seconds of typing.
+/// - When the article changed underneath (another program, the sync worker) in its title or
+///   body, the save meets the change through the merge policy and the writer decides in the
+///   ``ConflictDialog``: keep mine, take theirs, or keep both. Changes of anything else (a star,
+///   a folder) are taken in silently under the writer's text.
+@MainActor
+final class DraftSession {
+    /// The article's ID in the store.
+    let articleID: UUID
+    /// The article's object ID.
+    let objectID: ManagedObjectID
+    /// The child context holding the draft.
+    let draft: ManagedObjectContext
+    /// The draft object.
+    let article: StoredArticle
+    /// How long the writer pauses before the text is saved.
+    static let autosaveDelay: UInt32 = 1000
+
+    private let viewContext: ManagedObjectContext
+    private let editor: EditorPane
+    private let recorder: DraftRecorder
+    private let library: Library
+    private weak var window: Window?
+    private let report: @MainActor (String, any Error) -> Void
+    private var autosave: Timeout?
+    /// The conflict dialog while it is open; saves wait for its decision.
+    private var conflictDialog: ConflictDialog?
+    private var isClosed = false
+
+    /// Opens the article in `editor`. `report` shows an error the writer must know of.
+    init(
+        objectID: ManagedObjectID, viewContext: ManagedObjectContext, library: Library, recorder: DraftRecorder,
+        editor: EditorPane, window: Window?, report: @escaping @MainActor (String, any Error) -> Void
+    ) throws {
+        self.objectID = objectID
+        self.viewContext = viewContext
+        self.library = library
+        self.recorder = recorder
+        self.editor = editor
+        self.window = window
+        self.report = report
+        draft = viewContext.newChildContext()
+        draft.name = "editor draft"
+        draft.automaticallyMergesChangesFromParent = true
+        article = try draft.existingObject(with: objectID, as: StoredArticle.self)
+        articleID = article.id
+        editor.load(title: article.title, body: article.body)
+        editor.readOnlyReason = article.trashed != nil ? "This article is in the Trash." : nil
+        editor.titleChanged = { [weak self] title in self?.edited(title: title) }
+        editor.bodyChanged = { [weak self] body in self?.edited(body: body) }
+    }
+
+    /// Whether the draft holds edits the store does not have yet.
+    var hasUnsavedChanges: Bool { draft.hasChanges }
+
+    private func edited(title: String? = nil, body: String? = nil) {
+        guard !isClosed else { return }
+        if let title, article.title != title { article.title = title }
+        if let body, article.body != body { article.body = body }
+        let (articleID, title, body) = (articleID, editor.title, editor.body)
+        let recorder = recorder
+        Task { await recorder.record(articleID: articleID, title: title, body: body) }
+        autosave?.cancel()
+        autosave = Timeout(milliseconds: Self.autosaveDelay) { [weak self] in self?.save() }
+    }
+
+    /// Saves the draft into the store now (child → view context → store, with the outbox
+    /// operation). Returns whether everything the writer typed is saved; false while a conflict
+    /// waits for the writer's decision or when the save failed (the error was reported, and the
+    /// text stays in the draft and in draft recovery).
+    @discardableResult
+    func save() -> Bool {
+        autosave?.cancel()
+        autosave = nil
+        guard conflictDialog == nil else { return false }
+        guard draft.hasChanges else { return true }
+        editor.saveState = .saving
+        do {
+            try saveDraft()
+            try saveViewContext()
+            editor.saveState = .saved
+            return true
+        } catch ObjectGraphError.mergeConflicts(let conflicts) {
+            editor.saveState = .unsaved
+            askAboutConflict(conflicts)
+            return false
+        } catch {
+            editor.saveState = .unsaved
+            report("Could not save “\(ConflictDialog.displayTitle(article.title))”", error)
+            return false
+        }
+    }
+
+    /// Saves and stops editing: the editor no longer writes into this draft. Once the text is
+    /// saved, its draft-recovery copy is removed.
+    func close() {
+        let saved = save()
+        isClosed = true
+        autosave?.cancel()
+        editor.titleChanged = nil
+        editor.bodyChanged = nil
+        guard saved else { return }
+        let (recorder, articleID) = (recorder, articleID)
+        let report = report
+        Task {
+            do {
+                try await recorder.finish(articleID: articleID)
+            } catch {
+                report("Could not remove the recovery copy of an article", error)
+            }
+        }
+    }
+
+    // MARK: Saving
+
+    /// The child into the view context. A change of the parent that leaves title and body alone
+    /// is taken in under the writer's text; one that changes them is thrown as a conflict.
+    private func saveDraft() throws {
+        do {
+            try draft.save()
+        } catch ObjectGraphError.mergeConflicts(let conflicts) where !conflicts.contains(where: Self.changesContent) {
+            try draft.refresh(article, mergeChanges: true)
+            try draft.save()
+        }
+    }
+
+    /// The view context into the store, with the outbox operation. A store that changed since
+    /// the view context read it (another program; the sync worker taking the pending operation)
+    /// is read again and the writer's text applied on top; when the text itself changed there,
+    /// the writer's text goes back into the draft, whose next save meets the change as a conflict.
+    private func saveViewContext() throws {
+        try LocalChanges.record(in: viewContext)
+        do {
+            try viewContext.save()
+        } catch ObjectGraphError.mergeConflicts(let conflicts) {
+            let mine = (title: article.title, body: article.body)
+            viewContext.rollback()
+            for conflict in conflicts {
+                if let object = try? viewContext.existingObject(with: conflict.objectID) {
+                    try viewContext.refresh(object, mergeChanges: false)
+                }
+            }
+            let current = try viewContext.existingObject(with: objectID, as: StoredArticle.self)
+            if conflicts.contains(where: Self.changesContent) {
+                // The draft still holds the writer's text; its next save conflicts with the parent.
+                article.title = mine.title
+                article.body = mine.body
+                try saveDraft()
+            }
+            if current.title != mine.title { current.title = mine.title }
+            if current.body != mine.body { current.body = mine.body }
+            try LocalChanges.record(in: viewContext)
+            try viewContext.save()
+        }
+    }
+
+    /// Whether a conflict is a change of the article's title or body made elsewhere.
+    static func changesContent(_ conflict: MergeConflict) -> Bool {
+        guard conflict.objectID.entityName == "Article" else { return false }
+        guard let stored = conflict.storeSnapshot else { return true }
+        return ["title", "body"].contains { conflict.objectSnapshot?[attribute: $0] != stored[attribute: $0] }
+    }
+
+    // MARK: Conflicts
+
+    private func askAboutConflict(_ conflicts: [MergeConflict]) {
+        guard let conflict = conflicts.first(where: Self.changesContent) else { return }
+        let current = article.content
+        let base = content(from: conflict.objectSnapshot, over: current)
+        let theirs = content(from: conflict.storeSnapshot, over: current)
+        let dialogConflict: ConflictDialog.Conflict
+        if conflict.storeSnapshot == nil {
+            dialogConflict = .deleted(mine: .init(content: current, device: "This device", time: Date()), device: "another window", time: Date())
+        } else {
+            let theirTime = conflict.storeSnapshot?[attribute: "updated"]?.swiftValue as? Date ?? Date()
+            dialogConflict = .edited(
+                base: base, mine: .init(content: current, device: "This device", time: Date()),
+                theirs: .init(content: theirs, device: "Elsewhere", time: theirTime))
+        }
+        do {
+            let dialog = try ConflictDialog(conflict: dialogConflict, over: window)
+            conflictDialog = dialog
+            dialog.decided = { [weak self] decision in self?.apply(decision, theirs: theirs) }
+            dialog.present()
+        } catch {
+            report("Could not show the conflict", error)
+        }
+    }
+
+    /// The article's content with the title and body of a snapshot.
+    private func content(from snapshot: ObjectSnapshot?, over current: ArticleContent) -> ArticleContent {
+        var content = current
+        if case .string(let title)? = snapshot?[attribute: "title"] { content.title = title }
+        if case .string(let body)? = snapshot?[attribute: "body"] { content.body = body }
+        return content
+    }
+
+    private func apply(_ decision: ConflictDialog.Decision, theirs: ArticleContent) {
+        conflictDialog = nil
+        switch decision {
+        case .decideLater:
+            // The text stays in the draft (and in draft recovery); the next save asks again.
+            return
+        case .resolve(.keepMine), .resolve(.restoreMine), .resolve(.merged):
+            if case .resolve(.merged(let merged)) = decision {
+                article.title = merged.title
+                article.body = merged.body
+                editor.load(title: merged.title, body: merged.body)
+                editor.saveState = .unsaved
+            }
+            // Reading the article as it is now, with the writer's text on top, makes the next
+            // save go through; an article deleted meanwhile keeps the text as a new article.
+            if (try? draft.refresh(article, mergeChanges: true)) == nil || article.isInaccessible {
+                keepAsNewArticle(article.content)
+                return
+            }
+            save()
+        case .resolve(.keepTheirs), .resolve(.acceptDelete):
+            takeTheirs()
+        case .resolve(.keepBoth):
+            keepAsNewArticle(article.content.withTitle(ConflictResolution.conflictedCopyTitle(of: article.title)))
+            takeTheirs()
+        }
+    }
+
+    /// Drops the writer's edits and shows the article as it is now.
+    private func takeTheirs() {
+        draft.rollback()
+        try? draft.refresh(article, mergeChanges: false)
+        editor.load(title: article.title, body: article.body)
+        let (recorder, articleID, report) = (recorder, articleID, report)
+        Task {
+            do {
+                try await recorder.finish(articleID: articleID)
+            } catch {
+                report("Could not remove the recovery copy of an article", error)
+            }
+        }
+    }
+
+    private func keepAsNewArticle(_ content: ArticleContent) {
+        let (library, report) = (library, report)
+        Task {
+            do {
+                try await library.createArticle(content)
+            } catch {
+                report("Could not keep your version as a new article", error)
+            }
+        }
+    }
+}
+
+extension ArticleContent {
+    /// The same content under another title.
+    func withTitle(_ title: String) -> ArticleContent {
+        var content = self
+        content.title = title
+        return content
+    }
+}

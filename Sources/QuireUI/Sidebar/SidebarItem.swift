@@ -1,0 +1,44 @@
+import Library
+
+/// One place in the sidebar: a way of filtering the article list.
+enum SidebarItem: Hashable, Sendable {
+    case all
+    case favorites
+    case folder(String)
+    case trash
+
+    /// The articles the place lists.
+    var filter: ArticleQuery.Filter {
+        switch self {
+        case .all: .all
+        case .favorites: .favorites
+        case .folder(let name): .folder(name)
+        case .trash: .trash
+        }
+    }
+
+    /// The name the sidebar and the window title show.
+    var title: String {
+        switch self {
+        case .all: "All Articles"
+        case .favorites: "Favorites"
+        case .folder(let name): name
+        case .trash: "Trash"
+        }
+    }
+
+    var iconName: String {
+        switch self {
+        case .all: "view-list-symbolic"
+        case .favorites: "starred-symbolic"
+        case .folder: "folder-symbolic"
+        case .trash: "user-trash-symbolic"
+        }
+    }
+
+    /// The folder's name, for a folder.
+    var folderName: String? {
+        if case .folder(let name) = self { return name }
+        return nil
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Library
+import XCTest
+
+@testable import QuireUI
+
+/// The real `quire` binary under Xvfb, driven with synthetic keystrokes (`xdotool`): what a
+/// writer types is saved, and what a crash interrupts is offered back on the next start.
+final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
+    private var environment: [String: String] {
+        var variables = ProcessInfo.processInfo.environment
+        variables["GSETTINGS_BACKEND"] = "memory"
+        variables["GSETTINGS_SCHEMA_DIR"] = try? Self.schemaFolder.get().path
+        return variables
+    }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool") else {
+            throw XCTSkip("needs xdotool (meson-helpers/packages.sh installs it)")
+        }
+    }
+
+    func testTypedArticleIsSavedAfterAPauseAndIsThereAfterQuitAndRelaunch() throws {
+        let library = try makeTemporaryFolder().appending(path: "library.quire")
+        let app = try launch(library: library)
+        defer { if app.isRunning { app.terminate() } }
+        try focusWindow(named: "^Quire$")
+
+        try xdotool(["key", "ctrl+n"])
+        try xdotool(["type", "--delay", "20", "Harbour notes"])
+        try xdotool(["key", "Return"])
+        try xdotool(["type", "--delay", "20", "The tide came in early and the boats sat high."])
+
+        // The autosave after a second's pause puts title and body in the store.
+        var saved: ArticleSnapshot?
+        try waitUntil("the typed article is saved") {
+            saved = try blocking { try await Self.article(titled: "Harbour notes", in: library) }
+            return saved?.body == "The tide came in early and the boats sat high."
+        }
+        try xdotool(["key", "ctrl+q"])
+        try waitUntil("quire quits") { !app.isRunning }
+        XCTAssertEqual(app.terminationStatus, 0)
+
+        // Started again, the library shows it: one article with its outbox operation, no draft to recover.
+        let relaunched = try launch(library: library)
+        defer { if relaunched.isRunning { relaunched.terminate() } }
+        try focusWindow(named: "^Quire$")
+        let article = try XCTUnwrap(try blocking { try await Self.article(titled: "Harbour notes", in: library) })
+        XCTAssertEqual(article.body, "The tide came in early and the boats sat high.")
+        XCTAssertEqual(article.syncState, .localOnly)
+        XCTAssertEqual(try blocking { try await Library(url: library).unrecoveredDrafts() }, [])
+        try xdotool(["key", "ctrl+q"])
+        try waitUntil("quire quits again") { !relaunched.isRunning }
+        XCTAssertEqual(relaunched.terminationStatus, 0)
+    }
+
+    func testTextTypedBeforeAKillIsOfferedBackAndRestored() throws {
+        let library = try makeTemporaryFolder().appending(path: "library.quire")
+        let app = try launch(library: library)
+        defer { if app.isRunning { app.terminate() } }
+        try focusWindow(named: "^Quire$")
+        try xdotool(["key", "ctrl+n"])
+        try xdotool(["type", "--delay", "20", "Storm log"])
+        try xdotool(["key", "Return"])
+
+        // Typing without a pause: the autosave never runs, draft recovery writes every two seconds.
+        let sentence = "The wind turned at noon and the harbour emptied in an hour; by evening the pier was gone."
+        let typist = Process()
+        typist.executableURL = URL(filePath: "/usr/bin/xdotool")
+        typist.arguments = ["type", "--delay", "60", sentence]
+        try typist.run()
+        defer { if typist.isRunning { typist.terminate() } }
+        var recovered: RecoveredDraft?
+        try waitUntil("draft recovery holds a part of the body") {
+            recovered = try blocking { try await Library(url: library).unrecoveredDrafts() }.first
+            return (recovered?.body.count ?? 0) >= 20
+        }
+        kill(app.processIdentifier, SIGKILL)
+        typist.terminate()
+        app.waitUntilExit()
+        XCTAssertEqual(app.terminationReason, .uncaughtSignal)
+
+        // What the store holds now is what the next start offers.
+        let offered = try XCTUnwrap(try blocking { try await Library(url: library).unrecoveredDrafts() }.first)
+        XCTAssertEqual(offered.title, "Storm log")
+        XCTAssertTrue(sentence.hasPrefix(offered.body), "the draft is what was typed: \(offered.body)")
+        XCTAssertTrue(offered.article.body.count < offered.body.count, "the article itself has less: \(offered.article.body)")
+
+        let relaunched = try launch(library: library)
+        defer { if relaunched.isRunning { relaunched.terminate() } }
+        try focusWindow(named: "^Recover Unsaved Text")
+        try xdotool(["key", "Return"])
+        var restored: ArticleSnapshot?
+        try waitUntil("the draft is restored as the article's text") {
+            restored = try blocking { try await Library(url: library).article(offered.articleID) }
+            return restored?.body == offered.body
+        }
+        XCTAssertEqual(restored?.title, "Storm log")
+        XCTAssertEqual(try blocking { try await Library(url: library).unrecoveredDrafts() }, [])
+        relaunched.terminate()
+        relaunched.waitUntilExit()
+    }
+
+    // MARK: Helpers
+
+    private func launch(library: URL) throws -> Process {
+        let process = Process()
+        process.executableURL = Self.quireExecutable
+        process.arguments = ["--library", library.path]
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Waits for a visible window whose name matches, gives it the keyboard focus, and returns its id.
+    @discardableResult
+    private func focusWindow(named pattern: String) throws -> String {
+        var window = ""
+        // GTK may replace a window's X window while it opens: search again until focusing works.
+        try waitUntil("a window named \(pattern) appears and takes the focus") {
+            let found = try Self.run(URL(filePath: "/usr/bin/xdotool"), ["search", "--onlyvisible", "--name", pattern])
+            window = found.output.split(separator: "\n").last.map(String.init) ?? ""
+            guard !window.isEmpty else { return false }
+            return try Self.run(URL(filePath: "/usr/bin/xdotool"), ["windowfocus", "--sync", window]).status == 0
+        }
+        return window
+    }
+
+    private func xdotool(_ arguments: [String]) throws {
+        let result = try Self.run(URL(filePath: "/usr/bin/xdotool"), arguments)
+        guard result.status == 0 else {
+            throw ToolFailure(command: "xdotool " + arguments.joined(separator: " "), status: result.status, output: result.errors)
+        }
+    }
+
+    private static func article(titled title: String, in url: URL) async throws -> ArticleSnapshot? {
+        let library = try Library(url: url, createIfMissing: false)
+        guard let summary = try await library.articles(matching: ArticleQuery()).first(where: { $0.title == title }) else { return nil }
+        return try await library.article(summary.id)
+    }
+
+    /// Runs async library code from a synchronous test on the main thread (the library works
+    /// on its own queues, never on the main one).
+    private func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        nonisolated(unsafe) var result: Result<T, any Error>?
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do { result = .success(try await body()) } catch { result = .failure(error) }
+            done.signal()
+        }
+        done.wait()
+        return try result!.get()
+    }
+}

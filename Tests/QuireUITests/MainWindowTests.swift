@@ -1,0 +1,201 @@
+import CGtk
+import Foundation
+import GtkKit
+import Library
+import ObjectGraph
+import XCTest
+
+@testable import QuireUI
+
+/// The library window's logic against temporary libraries: sidebar filters and counts, search,
+/// sort, new articles with autosave and their outbox operation, trash, folders, the screenshot of
+/// a demo library, and a conflict met while saving.
+final class MainWindowTests: QuireTestCase, @unchecked Sendable {
+    func testSidebarFiltersSearchAndSortChooseTheListedArticles() throws {
+        let url = try makeLibrary { library in
+            try await library.createFolder(named: "Essays")
+            let alpha = try await library.createArticle(ArticleContent(title: "Alpha", body: "rivers and bridges", folder: "Essays"))
+            try await library.setFavorite(true, for: [alpha.id])
+            try await library.createArticle(ArticleContent(title: "Beta", body: "mountains", folder: "Essays"))
+            try await library.createArticle(ArticleContent(title: "Gamma", body: "bridges at night"))
+            let delta = try await library.createArticle(ArticleContent(title: "Delta", body: "gone"))
+            try await library.moveToTrash([delta.id])
+        }
+        drive(url) { window in
+            try await self.until { window.sidebar.folders.count == 1 }
+            XCTAssertEqual(window.sidebar.items, [.all, .favorites, .folder("Essays"), .trash])
+            XCTAssertEqual(window.sidebar.countText(ofFolder: "Essays"), "2")
+            XCTAssertEqual(Set(self.titles(window)), ["Alpha", "Beta", "Gamma"])
+
+            window.sidebar.select(.favorites)
+            XCTAssertEqual(self.titles(window), ["Alpha"])
+            window.sidebar.select(.folder("Essays"))
+            XCTAssertEqual(Set(self.titles(window)), ["Alpha", "Beta"])
+            window.sidebar.select(.trash)
+            XCTAssertEqual(self.titles(window), ["Delta"])
+            XCTAssertFalse(window.window.action(named: "trash-article")?.isEnabled ?? true, "nothing to trash in the Trash")
+            window.sidebar.select(.all)
+
+            // Sort by title through the sort menu's action.
+            g_action_group_activate_action(window.window.actionMapPointer, "sort", g_variant_new_string("title"))
+            XCTAssertEqual(self.titles(window), ["Alpha", "Beta", "Gamma"])
+
+            // Search as you type, in the same list (word prefixes, title and body).
+            let entry = window.searchEntry
+            gtk_editable_set_text(entry.opaquePointer, "bridg")
+            try await self.until { window.articleList.query.searchText == "bridg" }
+            XCTAssertEqual(window.articleList.count, 2)
+            XCTAssertEqual(self.titles(window), ["Alpha", "Gamma"])
+            gtk_editable_set_text(entry.opaquePointer, "nothing-like-this")
+            try await self.until { window.articleList.count == 0 }
+            XCTAssertTrue(window.articleList.query.isSearching)
+            XCTAssertEqual(window.articleList.emptyStateTitle, "No Results")
+        }
+    }
+
+    func testNewArticleIsAutosavedWithItsOutboxOperationAndTrashedFromTheList() throws {
+        let url = try makeLibrary { _ in }
+        drive(url) { window in
+            XCTAssertEqual(window.articleList.emptyStateTitle, "No Articles")
+            XCTAssertTrue(window.window.activateAction(named: "new-article"))
+            let session = try XCTUnwrap(window.session)
+            XCTAssertEqual(window.articleList.count, 1)
+            XCTAssertEqual(window.articleList.selectedID, session.objectID)
+
+            gtk_editable_set_text(window.editor.titleText.opaquePointer, "Field notes")
+            gtk_text_buffer_insert_at_cursor(window.editor.buffer.textBuffer, "Low tide at six.", -1)
+            XCTAssertTrue(session.hasUnsavedChanges)
+            // The autosave after the pause: article and outbox operation in the store.
+            let id = session.articleID
+            try await self.until { try await window.library.article(id).body == "Low tide at six." }
+            let saved = try await window.library.article(id)
+            XCTAssertEqual(saved.title, "Field notes")
+            XCTAssertFalse(session.hasUnsavedChanges)
+            let operations = try await window.library.container.performBackgroundTask { context in
+                try context.fetch(FetchRequest<SyncOperation>(predicate: \.articleID == id)).map { ($0.change, $0.payload?.body) }
+            }
+            XCTAssertEqual(operations.count, 1, "autosaves rewrite the one pending operation")
+            XCTAssertEqual(operations.first?.0, .put)
+            XCTAssertEqual(operations.first?.1, "Low tide at six.")
+
+            XCTAssertTrue(window.window.activateAction(named: "trash-article"))
+            await window.waitForPendingWork()
+            try await self.until { window.articleList.count == 0 }
+            XCTAssertNil(window.session)
+            let trashed = try await window.library.article(id).trashed
+            XCTAssertNotNil(trashed)
+            window.sidebar.select(.trash)
+            XCTAssertEqual(self.titles(window), ["Field notes"])
+        }
+    }
+
+    func testFoldersAreCreatedRenamedAndArticlesMovedIntoThem() throws {
+        let url = try makeLibrary { library in
+            try await library.createArticle(ArticleContent(title: "Loose page", body: "text"))
+        }
+        drive(url) { window in
+            window.createFolder(named: "Drafts")
+            await window.waitForPendingWork()
+            XCTAssertEqual(window.sidebar.selected, .folder("Drafts"))
+            XCTAssertEqual(window.articleList.emptyStateTitle, "No Articles in “Drafts”")
+
+            window.renameFolder("Drafts", to: "Notes")
+            await window.waitForPendingWork()
+            XCTAssertEqual(window.sidebar.items, [.all, .favorites, .folder("Notes"), .trash])
+            XCTAssertEqual(window.sidebar.selected, .folder("Notes"))
+
+            window.sidebar.select(.all)
+            XCTAssertTrue(window.articleList.select(window.articleList.article(at: 0).objectID))
+            let id = try XCTUnwrap(window.session?.articleID)
+            g_action_group_activate_action(window.window.actionMapPointer, "move-to-folder", g_variant_new_string("Notes"))
+            await window.waitForPendingWork()
+            let folder = try await window.library.article(id).folder
+            XCTAssertEqual(folder, "Notes")
+            try await self.until { window.sidebar.countText(ofFolder: "Notes") == "1" }
+            window.sidebar.select(.folder("Notes"))
+            XCTAssertEqual(self.titles(window), ["Loose page"])
+        }
+    }
+
+    func testChangeOfTheOpenArticleElsewhereAsksTheWriterAndKeepMineSavesIt() throws {
+        let url = try makeLibrary { library in
+            try await library.createArticle(ArticleContent(title: "Shared", body: "base"))
+        }
+        drive(url) { window in
+            XCTAssertTrue(window.articleList.select(window.articleList.article(at: 0).objectID))
+            let session = try XCTUnwrap(window.session)
+            gtk_text_buffer_insert_at_cursor(window.editor.buffer.textBuffer, "mine ", -1)
+            // Another writer of the same library changes the body; the view context merges it.
+            try await window.library.editArticle(session.articleID, body: "theirs")
+            try await self.until {
+                (try? window.library.viewContext.existingObject(with: session.objectID, as: StoredArticle.self))?.body == "theirs"
+            }
+            XCTAssertFalse(session.save(), "the save waits for the writer")
+            let dialog = try XCTUnwrap(Window.toplevels.first { $0.isVisible && $0.objectPointer != window.window.objectPointer })
+            XCTAssertTrue(dialog.isA(adw_window_get_type()))
+            XCTAssertTrue(dialog.activateAction("conflict.keep-mine"))
+            try await self.until { try await window.library.article(session.articleID).body == "mine base" }
+        }
+    }
+
+    func testScreenshotOfADemoLibraryOfAThousandArticles() throws {
+        let url = try makeLibrary { library in try await library.addDemoArticles(count: 1000) }
+        let path = try makeTemporaryFolder().appending(path: "library.png").path
+        try MainActor.assumeIsolated {
+            let status = runQuire(settings: nil, libraryURL: url, screenshotPath: path)
+            XCTAssertEqual(status, 0)
+            let image = try Texture(contentsOfFile: path)
+            XCTAssertGreaterThan(image.width, 300)
+            XCTAssertGreaterThan(Set(image.pixels()).count, 64, "sidebar, rows and text are drawn")
+        }
+    }
+
+    // MARK: Helpers
+
+    /// A library in a temporary folder, filled by `fill`.
+    private func makeLibrary(_ fill: @escaping @Sendable (Library) async throws -> Void) throws -> URL {
+        let url = try makeTemporaryFolder().appending(path: "library.quire")
+        nonisolated(unsafe) var failure: (any Error)?
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do { try await fill(try Library(url: url)) } catch { failure = error }
+            done.signal()
+        }
+        done.wait()
+        if let failure { throw failure }
+        return url
+    }
+
+    /// Runs the application over the library, runs `body` once the window is open, then quits.
+    private func drive(_ url: URL, file: StaticString = #filePath, line: UInt = #line, _ body: @escaping @MainActor (MainWindow) async throws -> Void) {
+        MainActor.assumeIsolated {
+            let status = runQuire(settings: nil, libraryURL: url, file: file, line: line) { quire, window in
+                Task { @MainActor in
+                    do {
+                        try await body(window)
+                    } catch {
+                        XCTFail("\(error); sidebar: \(window.sidebar.items), folders: \(window.sidebar.folders), errors: \(window.shownErrors)", file: file, line: line)
+                    }
+                    XCTAssertEqual(window.shownErrors, [], file: file, line: line)
+                    quire.application.activateAction(named: "quit")
+                }
+            }
+            XCTAssertEqual(status, 0, file: file, line: line)
+        }
+    }
+
+    /// Waits, letting the main loop run, until `condition` holds (at most ten seconds).
+    @MainActor
+    private func until(_ line: UInt = #line, _ condition: @MainActor () async throws -> Bool) async throws {
+        for _ in 0..<500 {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw WaitTimedOut(what: "the condition on line \(line)")
+    }
+
+    @MainActor
+    private func titles(_ window: MainWindow) -> [String] {
+        (0..<window.articleList.count).map { window.articleList.article(at: $0).title }
+    }
+}
