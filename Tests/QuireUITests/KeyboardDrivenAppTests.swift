@@ -25,7 +25,7 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
         let library = try makeTemporaryFolder().appending(path: "library.quire")
         let app = try launch(library: library)
         defer { if app.isRunning { app.terminate() } }
-        try focusWindow(named: "^Quire$")
+        try focusWindow(named: "^Quire$", of: app)
 
         try xdotool(["key", "ctrl+n"])
         try xdotool(["type", "--delay", "20", "Harbour notes"])
@@ -45,7 +45,7 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
         // Started again, the library shows it: one article with its outbox operation, no draft to recover.
         let relaunched = try launch(library: library)
         defer { if relaunched.isRunning { relaunched.terminate() } }
-        try focusWindow(named: "^Quire$")
+        try focusWindow(named: "^Quire$", of: relaunched)
         let article = try XCTUnwrap(try blocking { try await Self.article(titled: "Harbour notes", in: library) })
         XCTAssertEqual(article.body, "The tide came in early and the boats sat high.")
         XCTAssertEqual(article.syncState, .localOnly)
@@ -59,7 +59,7 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
         let library = try makeTemporaryFolder().appending(path: "library.quire")
         let app = try launch(library: library)
         defer { if app.isRunning { app.terminate() } }
-        try focusWindow(named: "^Quire$")
+        try focusWindow(named: "^Quire$", of: app)
         try xdotool(["key", "ctrl+n"])
         try xdotool(["type", "--delay", "20", "Storm log"])
         try xdotool(["key", "Return"])
@@ -89,7 +89,7 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
 
         let relaunched = try launch(library: library)
         defer { if relaunched.isRunning { relaunched.terminate() } }
-        try focusWindow(named: "^Recover Unsaved Text")
+        try focusWindow(named: "^Recover Unsaved Text", of: relaunched)
         try xdotool(["key", "Return"])
         var restored: ArticleSnapshot?
         try waitUntil("the draft is restored as the article's text") {
@@ -114,13 +114,14 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
         return process
     }
 
-    /// Waits for a visible window whose name matches, gives it the keyboard focus, and returns its id.
+    /// Waits for a visible window of `process` whose name matches, gives it the keyboard focus,
+    /// and returns its id. (Windows that tests of this process left on the display share names.)
     @discardableResult
-    private func focusWindow(named pattern: String) throws -> String {
+    private func focusWindow(named pattern: String, of process: Process) throws -> String {
         var window = ""
         // GTK may replace a window's X window while it opens: search again until focusing works.
         try waitUntil("a window named \(pattern) appears and takes the focus") {
-            let found = try Self.run(URL(filePath: "/usr/bin/xdotool"), ["search", "--onlyvisible", "--name", pattern])
+            let found = try Self.run(URL(filePath: "/usr/bin/xdotool"), ["search", "--all", "--onlyvisible", "--pid", "\(process.processIdentifier)", "--name", pattern])
             window = found.output.split(separator: "\n").last.map(String.init) ?? ""
             guard !window.isEmpty else { return false }
             return try Self.run(URL(filePath: "/usr/bin/xdotool"), ["windowfocus", "--sync", window]).status == 0

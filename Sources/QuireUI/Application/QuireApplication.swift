@@ -2,13 +2,15 @@ import CGtk
 import Foundation
 import GtkKit
 import Library
+import SyncClient
 
 /// The Quire application: one instance per session (a second `quire` activates the first), the
 /// library it opens, the main window, and the `app.about` and `app.quit` actions.
 ///
-/// On activation the library at ``libraryURL`` is opened off the main thread (created when
-/// missing, upgraded when older; ``openLibrary()`` is the one place that does it), then the main
-/// window shows it and offers back text that a crash kept from being saved.
+/// On activation the library at ``libraryURL`` is opened through ``LibraryStartup`` (created when
+/// missing, upgraded off the main thread with a progress window when older, recovered or opened
+/// read-only with the writer's consent), then the main window shows it, starts syncing when the
+/// writer signed in earlier, and offers back text that a crash kept from being saved.
 ///
 /// With a screenshot path, the application renders the main window to a PNG after its first
 /// frame and quits: the `QUIRE_SCREENSHOT=out.png quire` check of what a person sees. With
@@ -29,6 +31,8 @@ public final class QuireApplication {
     private let screenshotPath: String?
     private let reportsFirstFrame: Bool
     private var stallMonitor: MainThreadStallMonitor?
+    /// The open library and its disk-space watch, for as long as the application runs.
+    private var openedLibrary: OpenedLibrary?
     private var isOpening = false
     private var failure: Int32 = 0
 
@@ -90,10 +94,18 @@ public final class QuireApplication {
         application.hold()
         Task { @MainActor in
             defer { application.release() }
+            // The writer chose to quit, or was told why the library cannot be opened.
+            guard let opened = await LibraryStartup.open(at: libraryURL, over: nil) else {
+                failure = 1
+                application.quit()
+                return
+            }
+            openedLibrary = opened
             do {
-                let library = try await openLibrary()
-                let mainWindow = try MainWindow(application: application, settings: settings, library: library)
+                let mainWindow = try MainWindow(
+                    application: application, settings: settings, library: opened.library, sync: await syncSession(for: opened.library))
                 self.mainWindow = mainWindow
+                opened.watchCondition(over: mainWindow.window)
                 mainWindow.present()
                 isOpening = false
                 if let screenshotPath {
@@ -101,19 +113,26 @@ public final class QuireApplication {
                 } else if reportsFirstFrame {
                     reportFirstFrame(of: mainWindow.window)
                 } else {
-                    Task { await mainWindow.offerRecoveredDrafts() }
+                    Task { await mainWindow.startSyncing() }
+                    if opened.exportRequested {
+                        mainWindow.showExport()
+                    } else {
+                        Task { await mainWindow.offerRecoveredDrafts() }
+                    }
                 }
                 mainWindowOpened?(mainWindow)
             } catch {
-                fail("cannot open the library \(libraryURL.path): \(error)")
+                fail("cannot open the window over the library \(libraryURL.path): \(error)")
             }
         }
     }
 
-    /// Opens the library the window shows: created when missing, upgraded when an older Quire
-    /// wrote it, read-only when it may not be written; off the main thread.
-    private func openLibrary() async throws -> Library {
-        try await Library.open(at: libraryURL, options: LibraryOpenOptions(createIfMissing: true))
+    /// The sync session of `library`. Looking for a Secret Service asks the session bus, which
+    /// may take seconds to answer: that happens off the main thread.
+    private func syncSession(for library: Library) async -> SyncSession {
+        let url = library.url
+        let accounts = await Task.detached { AccountSettings(libraryURL: url) }.value
+        return SyncSession(library: library, settings: accounts)
     }
 
     /// Closes every window as its close button would, so each saves its state; the application

@@ -11,10 +11,13 @@ import ObjectGraph
 /// Actions (`win.NAME`): `new-article` (Ctrl+N), `trash-article` (Delete in the list), `favorite`,
 /// `sort` (`updated`, `created`, `title`), `search` (Ctrl+F; in the editor it finds in the
 /// article), `save` (Ctrl+S), `new-folder`, `rename-folder`, `move-to-folder` (a folder name,
-/// empty for none), `empty-trash`, `go-back`.
+/// empty for none), `empty-trash`, `go-back`, `sync-now` (Ctrl+R), `preferences` (Ctrl+,),
+/// `import` (Ctrl+Shift+I), `export` (Ctrl+Shift+E).
 ///
-/// Hosting points for other parts of the app: ``statusSlot`` at the end of the header bar (before
-/// the main menu) and ``bannerSlot`` across the window above the panes; append widgets to them.
+/// Sync shows in the header bar (``SyncStatusButton`` in ``statusSlot``) and, when articles have
+/// conflicting changes, in a banner above the panes (``ConflictBanner`` in ``bannerSlot``). A
+/// read-only library (a newer Quire's, a read-only file) can be read, searched and exported; every
+/// action that would write is off and the editor says why.
 ///
 /// The window's size and maximized state are restored from GSettings when it opens and saved
 /// when it closes. Closing saves the open article.
@@ -32,6 +35,16 @@ public final class MainWindow {
     public let bannerSlot: Widget
     /// The editor pane.
     public let editor: EditorPane
+    /// Sync with a Quire server: the account, the worker and its status.
+    public let sync: SyncSession
+    /// The header bar's sync status.
+    public let syncStatus: SyncStatusButton
+    /// The banner that counts articles with conflicting changes and opens their resolution.
+    public let conflictBanner: ConflictBanner
+    /// Where toasts of the window's dialogs appear.
+    let toastOverlay: Widget
+    /// Why nothing in the library may be changed, or nil when it may.
+    let readOnlyReason: String?
 
     let sidebar: Sidebar
     let articleList: ArticleList
@@ -51,14 +64,17 @@ public final class MainWindow {
     private var articleActions: [Action] = []
     private var renameFolderAction: Action!
     private var emptyTrashAction: Action!
+    /// Actions that write to the library, off while it is read-only.
+    private var writingActions: [Action] = []
     private var folderRefresh: Timeout?
     private var folderObservation: ContextObservation?
     /// Background work the window started (library operations), so tests and quitting can wait.
     private var pendingWork: [UUID: Task<Void, Never>] = [:]
 
-    /// Builds the window over `library` and adds it to `application`. With `settings` nil (no
-    /// installed schema) the window opens at its built-in size and nothing is remembered.
-    public init(application: Application, settings: Settings?, library: Library) throws {
+    /// Builds the window over `library`, syncing through `sync`, and adds it to `application`.
+    /// With `settings` nil (no installed schema) the window opens at its built-in size and
+    /// nothing is remembered.
+    public init(application: Application, settings: Settings?, library: Library, sync: SyncSession) throws {
         let builder = try Builder(resource: Quire.resourcePath + "window/main-window.ui")
         window = try builder.object("window", as: ApplicationWindow.self)
         primaryMenu = try builder.object("primary_menu", as: MenuModel.self)
@@ -71,8 +87,19 @@ public final class MainWindow {
         searchBar = try builder.object("search_bar")
         searchEntry = try builder.object("search_entry")
         moveButton = try builder.object("move_button")
+        toastOverlay = try builder.object("toast_overlay")
         self.library = library
         self.settings = settings
+        self.sync = sync
+        if case .readOnly(let reason) = library.access {
+            readOnlyReason = LibraryProblem(.readOnly(reason), path: library.url.path).message
+        } else {
+            readOnlyReason = nil
+        }
+        syncStatus = try SyncStatusButton(session: sync)
+        gtk_box_append(statusSlot.pointer(as: GtkBox.self), syncStatus.widget.widgetPointer)
+        conflictBanner = try ConflictBanner(session: sync)
+        gtk_box_append(bannerSlot.pointer(as: GtkBox.self), conflictBanner.widget.widgetPointer)
         recorder = DraftRecorder(library: library)
 
         let viewContext = library.viewContext
@@ -89,11 +116,13 @@ public final class MainWindow {
 
         if let settings { WindowState(settings: settings).apply(to: window) }
         window.application = application
+        conflictBanner.parent = window
         addActions()
         connectWidgets(builder: builder)
         window.connect(.closeRequest) { [weak self] in
             self?.closeArticle()
             self?.saveState()
+            self?.stopSyncing(application: application)
             return false
         }
         // Counts change with the window's own saves and with the library operations' saves,
@@ -114,6 +143,27 @@ public final class MainWindow {
     /// Shows the window and brings it to the front.
     public func present() {
         window.present()
+    }
+
+    /// Starts syncing when the writer signed in earlier, and shows conflicts already on record.
+    public func startSyncing() async {
+        do {
+            try await sync.start()
+        } catch {
+            showError("Could not start syncing", error)
+        }
+        await conflictBanner.refresh()
+    }
+
+    /// Stops the worker so that its lease is free for the next start; the application stays
+    /// alive until it has stopped (an operation in flight finishes or is resent by its key).
+    private func stopSyncing(application: Application) {
+        guard let worker = sync.worker else { return }
+        application.hold()
+        Task { @MainActor in
+            await worker.stop()
+            application.release()
+        }
     }
 
     /// Offers back, one dialog at a time, the text of articles that were not saved when Quire
@@ -147,10 +197,14 @@ public final class MainWindow {
     // MARK: Actions
 
     private func addActions() {
-        window.addAction("new-article", accelerators: ["<Control>n"]) { [weak self] in self?.newArticle() }
+        let newArticle = window.addAction("new-article", accelerators: ["<Control>n"]) { [weak self] in self?.newArticle() }
         window.addAction("save", accelerators: ["<Control>s"]) { [weak self] in self?.session?.save() }
         window.addAction("search", accelerators: ["<Control>f"]) { [weak self] in self?.search() }
-        window.addAction("new-folder") { [weak self] in self?.askForNewFolder() }
+        window.addAction("sync-now", accelerators: ["<Control>r"]) { [weak self] in self?.sync.syncNow() }
+        window.addAction("preferences", accelerators: ["<Control>comma"]) { [weak self] in self?.showPreferences() }
+        window.addAction("export", accelerators: ["<Control><Shift>e"]) { [weak self] in self?.showExport() }
+        let importArticles = window.addAction("import", accelerators: ["<Control><Shift>i"]) { [weak self] in self?.showImport() }
+        let newFolder = window.addAction("new-folder") { [weak self] in self?.askForNewFolder() }
         renameFolderAction = window.addAction("rename-folder") { [weak self] in self?.askToRenameFolder() }
         emptyTrashAction = window.addAction("empty-trash") { [weak self] in self?.emptyTrash() }
         window.addAction("go-back") { [weak self] in self?.goBack() }
@@ -174,6 +228,7 @@ public final class MainWindow {
         }
         window.add(move)
         articleActions = [trash, favoriteAction, move]
+        writingActions = [newArticle, importArticles, newFolder, renameFolderAction, emptyTrashAction]
         // Delete belongs to the list: in the editor it deletes text.
         let listActions = ActionGroup(prefix: "list", on: articleList.listView.widget)
         listActions.addAction("trash-article", accelerators: ["Delete"]) { [weak self] in self?.trashSelectedArticle() }
@@ -278,9 +333,11 @@ public final class MainWindow {
     private func updateActions() {
         let hasArticle = session != nil
         let inTrash = sidebar.selected == .trash
-        for action in articleActions { action.isEnabled = hasArticle && !inTrash }
-        renameFolderAction.isEnabled = sidebar.selected.folderName != nil
-        emptyTrashAction.isEnabled = inTrash
+        let writable = readOnlyReason == nil
+        for action in articleActions { action.isEnabled = writable && hasArticle && !inTrash }
+        for action in writingActions { action.isEnabled = writable }
+        renameFolderAction.isEnabled = writable && sidebar.selected.folderName != nil
+        emptyTrashAction.isEnabled = writable && inTrash
         if let article = session?.article {
             let isFavorite = article.isFavorite
             if favoriteAction.state != isFavorite {
@@ -300,6 +357,7 @@ public final class MainWindow {
             session = try DraftSession(
                 objectID: objectID, viewContext: library.viewContext, library: library, recorder: recorder, editor: editor,
                 window: window, report: { [weak self] heading, error in self?.showError(heading, error) })
+            if let readOnlyReason { editor.readOnlyReason = readOnlyReason }
             gtk_stack_set_visible_child_name(OpaquePointer(editorStack.widgetPointer), "editor")
             if isFolded { adw_leaflet_set_visible_child(OpaquePointer(leaflet.widgetPointer), editorStack.widgetPointer) }
         } catch {
@@ -376,6 +434,38 @@ public final class MainWindow {
         run("Could not empty the trash") { [library] in
             _ = try await library.emptyTrash()
             return {}
+        }
+    }
+
+    // MARK: Preferences, export and import
+
+    private func showPreferences() {
+        do {
+            try SyncPreferencesWindow(session: sync, over: window).window.present()
+        } catch {
+            showError("Could not open the preferences", error)
+        }
+    }
+
+    /// Opens the export dialog; the open article is offered as the selection.
+    func showExport() {
+        session?.save()
+        let selection = session.map { [$0.articleID] } ?? []
+        Task { @MainActor [weak self] in
+            guard let self else { return }
+            do {
+                try await ExportDialog.present(library: library, over: window, toastOverlay: toastOverlay, selection: selection)
+            } catch {
+                showError("Could not open the export dialog", error)
+            }
+        }
+    }
+
+    private func showImport() {
+        do {
+            try ImportDialog.present(library: library, over: window, toastOverlay: toastOverlay)
+        } catch {
+            showError("Could not open the import dialog", error)
         }
     }
 
