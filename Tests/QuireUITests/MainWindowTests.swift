@@ -166,6 +166,30 @@ final class MainWindowTests: QuireTestCase, @unchecked Sendable {
         return url
     }
 
+    func testWindowHostsSyncStatusConflictBannerPreferencesExportAndImport() throws {
+        let url = try makeLibrary { library in
+            try await library.createArticle(ArticleContent(title: "Shipped", body: "text"))
+        }
+        drive(url) { window in
+            XCTAssertNotEqual(gtk_widget_is_ancestor(window.syncStatus.widget.widgetPointer, window.statusSlot.widgetPointer), 0)
+            XCTAssertNotEqual(gtk_widget_is_ancestor(window.conflictBanner.widget.widgetPointer, window.bannerSlot.widgetPointer), 0)
+            XCTAssertFalse(window.conflictBanner.isShown, "no conflicts, no banner")
+            XCTAssertNil(window.sync.account, "nobody signed in: nothing syncs")
+
+            for (action, title) in [("export", "Export"), ("import", "Import"), ("preferences", "Preferences")] {
+                XCTAssertTrue(window.window.activateAction("win.\(action)"))
+                var dialog: Window?
+                try await self.until {
+                    dialog = Window.toplevels.first { $0.title == title && $0.isVisible }
+                    return dialog != nil
+                }
+                XCTAssertEqual(dialog?.transientFor?.objectPointer, window.window.objectPointer, "\(title) opens over the window")
+                dialog?.close()
+                try await self.until { !Window.toplevels.contains { $0.title == title && $0.isVisible } }
+            }
+        }
+    }
+
     /// Runs the application over the library, runs `body` once the window is open, then quits.
     private func drive(_ url: URL, file: StaticString = #filePath, line: UInt = #line, _ body: @escaping @MainActor (MainWindow) async throws -> Void) {
         MainActor.assumeIsolated {
