@@ -147,15 +147,7 @@ final class LibraryStartupTests: QuireTestCase, @unchecked Sendable {
     func testALibraryFromANewerQuireIsOfferedReadOnly() throws {
         let url = try fixtureCopy()
         try MainActor.assumeIsolated {
-            _ = try wait { try await Library.open(at: url) }
-            // A newer Quire added an attribute to articles.
-            var v3 = LibrarySchema.v2
-            v3.version = 3
-            v3.entities[0].attributes.append(AttributeDescription("pinnedNote", .string, optional: true))
-            _ = try StoreMigrator(
-                plan: try MigrationPlan(schemas: [LibrarySchema.v2, v3], stages: [.lightweight(from: LibrarySchema.v2, to: v3)]),
-                store: url
-            ).runNow()
+            try makeNewer(url)
             let before = try Data(contentsOf: url)
 
             let run = StartupRun(url)
@@ -170,6 +162,56 @@ final class LibraryStartupTests: QuireTestCase, @unchecked Sendable {
             XCTAssertFalse(opened.exportRequested)
             XCTAssertEqual(try wait { try await Self.articles(of: opened.library) }, try wait { try await Self.fixtureArticles() })
             XCTAssertEqual(try Data(contentsOf: url), before, "no downgrade writes")
+        }
+    }
+
+    /// Turns the library at `url` into one a newer Quire wrote: upgraded to the current schema,
+    /// then to a version 3 that added an attribute to articles.
+    @MainActor
+    private func makeNewer(_ url: URL) throws {
+        _ = try wait { try await Library.open(at: url) }
+        var v3 = LibrarySchema.v2
+        v3.version = 3
+        v3.entities[0].attributes.append(AttributeDescription("pinnedNote", .string, optional: true))
+        _ = try StoreMigrator(
+            plan: try MigrationPlan(schemas: [LibrarySchema.v2, v3], stages: [.lightweight(from: LibrarySchema.v2, to: v3)]),
+            store: url
+        ).runNow()
+    }
+
+    func testTheWindowOverAReadOnlyLibraryOffersReadingAndExportOnly() throws {
+        let url = try fixtureCopy()
+        try MainActor.assumeIsolated {
+            try makeNewer(url)
+            let before = try Data(contentsOf: url)
+            // The startup dialog comes before the window: answer it as the writer would.
+            var answer: Timeout?
+            @MainActor func answerWhenAsked() {
+                if let dialog = messageDialog(heading: "Library From a Newer Quire"), dialog.isMapped {
+                    respond(dialog, "open-read-only")
+                } else {
+                    answer = Timeout(milliseconds: 50) { answerWhenAsked() }
+                }
+            }
+            answerWhenAsked()
+            var checked = false
+            let status = runQuire(settings: nil, libraryURL: url) { quire, window in
+                defer { quire.application.activateAction(named: "quit") }
+                XCTAssertNotNil(window.readOnlyReason)
+                for action in ["new-article", "import", "new-folder", "empty-trash", "trash-article", "favorite"] {
+                    XCTAssertEqual(window.window.action(named: action)?.isEnabled, false, "\(action) is off")
+                }
+                XCTAssertEqual(window.window.action(named: "export")?.isEnabled, true, "export stays on")
+                guard window.articleList.count > 0 else { return XCTFail("the articles are listed") }
+                window.articleList.select(window.articleList.article(at: 0).objectID)
+                XCTAssertTrue(window.editor.isReadOnly, "the editor refuses typing")
+                XCTAssertEqual(window.editor.readOnlyReason, window.readOnlyReason)
+                checked = true
+            }
+            answer?.cancel()
+            XCTAssertEqual(status, 0)
+            XCTAssertTrue(checked)
+            XCTAssertEqual(try Data(contentsOf: url), before, "nothing was written")
         }
     }
 

@@ -167,8 +167,9 @@ public final class MainWindow {
     }
 
     /// Offers back, one dialog at a time, the text of articles that were not saved when Quire
-    /// last stopped: restore or discard each.
+    /// last stopped: restore or discard each. A read-only library keeps them for a later start.
     public func offerRecoveredDrafts() async {
+        guard readOnlyReason == nil else { return }
         let drafts: [RecoveredDraft]
         do {
             drafts = try await library.unrecoveredDrafts()
