@@ -19,8 +19,8 @@ APP_PACKAGES=(
   libmicrohttpd-dev
   libpango1.0-dev
   libpq-dev
-  libsecret-1-dev
   librsvg2-common
+  libsecret-1-dev
   libsqlite3-dev
   libssl-dev
   pkg-config
@@ -32,8 +32,8 @@ TEST_PACKAGES=(
   cmark-gfm
   dbus
   dbus-x11
-  gnome-keyring
   desktop-file-utils
+  gnome-keyring
   libglib2.0-bin
   meson
   ninja-build
