@@ -51,6 +51,11 @@ final class ArticleList {
             row.show(source.object(at: index))
         }
         listView = ListView(listView: widget, selection: selection, factory: factory)
+        // GTK 4.8's list view keeps 200 rows alive whatever its height; building, binding and
+        // measuring them takes about as long as opening the rest of the window, and would hold
+        // back its first frame. The list view gets its rows just after that frame instead.
+        gtk_list_view_set_factory(widget.opaquePointer, nil)
+        widget.afterNextFrame { gtk_list_view_set_factory(widget.opaquePointer, factory.object.opaquePointer) }
         reportFailure = { [weak self] error in self?.failed?(error) }
         selection.onChanged = { [weak self] in self?.selectionDidChange() }
         fetch()
