@@ -16,7 +16,11 @@ static void gtkshim_fixed_height_bin_measure(GtkWidget *widget, GtkOrientation o
         *minimum = self->height;
         *natural = self->height;
     } else if (self->child != NULL && gtk_widget_should_layout(self->child)) {
-        gtk_widget_measure(self->child, orientation, self->height, minimum, natural, NULL, NULL);
+        /* The width for no particular height: rows are height-for-width (wrapping labels), and
+         * asking a wrapping label its width for a given height makes it lay its text out again
+         * and again in search of that width, which made building a list's rows as slow as
+         * shaping each excerpt a dozen times. */
+        gtk_widget_measure(self->child, orientation, -1, minimum, natural, NULL, NULL);
     } else {
         *minimum = 0;
         *natural = 0;

@@ -37,14 +37,9 @@ enum AppStartSuite: BenchmarkSuite {
         var launch = environment
         launch["QUIRE_REPORT_FIRST_FRAME"] = "1"
         // A warm-up start of each, so both read a file in the page cache.
-        _ = try timeToFirstFrame(quire, library: empty, environment: launch)
-        _ = try timeToFirstFrame(quire, library: full, environment: launch)
-        let emptyFrame = try measureMilliseconds(repetitions: options.repetitions) {
-            _ = try timeToFirstFrame(quire, library: empty, environment: launch)
-        }
-        let fullFrame = try measureMilliseconds(repetitions: options.repetitions) {
-            _ = try timeToFirstFrame(quire, library: full, environment: launch)
-        }
+        for library in [empty, full] { try startToFirstFrame(quire, library: library, environment: launch).waitForExit(timeout: 60) }
+        let emptyFrame = try timeToFirstFrame(quire, library: empty, environment: launch, repetitions: options.repetitions)
+        let fullFrame = try timeToFirstFrame(quire, library: full, environment: launch, repetitions: options.repetitions)
 
         var typing = environment
         typing["QUIRE_REPORT_STALLS"] = "1"
@@ -68,69 +63,59 @@ enum AppStartSuite: BenchmarkSuite {
         return quire
     }
 
-    /// Starts `quire`, waits for the `first-frame` line and for the process to end.
-    private static func timeToFirstFrame(_ quire: URL, library: URL, environment: [String: String]) throws -> Double {
-        let process = Process()
-        process.executableURL = quire
-        process.arguments = ["--library", library.path]
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let start = DispatchTime.now().uptimeNanoseconds
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard text.contains("first-frame") else { throw AppStartError.noFirstFrame(status: process.terminationStatus) }
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+    /// The median time from starting `quire` to its `first-frame` line. The time it takes to
+    /// close its window and end is left out: each start waits for the previous one to end first.
+    private static func timeToFirstFrame(_ quire: URL, library: URL, environment: [String: String], repetitions: Int) throws -> Double {
+        var ending: ChildProcess?
+        let time = try measureMilliseconds(repetitions: repetitions, setUp: {
+            try ending?.waitForExit(timeout: 60)
+            ending = nil
+        }) {
+            ending = try startToFirstFrame(quire, library: library, environment: environment)
+        }
+        try ending?.waitForExit(timeout: 60)
+        return time
+    }
+
+    /// Starts `quire` and returns once it has printed `first-frame`.
+    private static func startToFirstFrame(_ quire: URL, library: URL, environment: [String: String]) throws -> ChildProcess {
+        let process = try ChildProcess(quire.path, arguments: ["--library", library.path], environment: environment, capturesOutput: true)
+        try process.readOutput(until: "first-frame\n", timeout: 60)
+        return process
     }
 
     /// Starts `quire`, creates an article and types into it in three bursts of about a second,
     /// each followed by a pause in which the autosave runs; returns the longest stall the app
     /// measured from the first keystroke on.
     private static func longestStallWhileTyping(_ quire: URL, library: URL, environment: [String: String]) throws -> Double {
-        let process = Process()
-        process.executableURL = quire
-        process.arguments = ["--library", library.path]
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let process = try ChildProcess(quire.path, arguments: ["--library", library.path], environment: environment, capturesOutput: true)
         let window = try xdotool(["search", "--sync", "--onlyvisible", "--name", "^Quire$"], environment: environment)
             .split(separator: "\n").last.map(String.init) ?? ""
-        _ = try xdotool(["windowfocus", "--sync", window], environment: environment)
-        _ = try xdotool(["key", "ctrl+n"], environment: environment)
-        _ = try xdotool(["type", "--delay", "25", "Typing in a large library"], environment: environment)
-        _ = try xdotool(["key", "Return"], environment: environment)
+        try xdotool(["windowfocus", "--sync", window], environment: environment)
+        try xdotool(["key", "ctrl+n"], environment: environment)
+        try xdotool(["type", "--delay", "25", "Typing in a large library"], environment: environment)
+        try xdotool(["key", "Return"], environment: environment)
         Thread.sleep(forTimeInterval: 1.5)
         // Measure from here: the start-up is first_frame's business.
-        kill(process.processIdentifier, SIGUSR1)
+        kill(process.identifier, SIGUSR1)
         for burst in 0..<3 {
-            _ = try xdotool(
-                ["type", "--delay", "25", "Burst \(burst): the quick brown fox jumps over the lazy dog. "], environment: environment)
+            try xdotool(["type", "--delay", "25", "Burst \(burst): the quick brown fox jumps over the lazy dog. "], environment: environment)
             Thread.sleep(forTimeInterval: 1.5)
         }
-        _ = try xdotool(["key", "ctrl+q"], environment: environment)
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("max-stall-ms ") }),
-              let value = Double(line.dropFirst("max-stall-ms ".count)) else { throw AppStartError.noStallReport(text) }
+        try xdotool(["key", "ctrl+q"], environment: environment)
+        let text = try process.readOutput(timeout: 60)
+        let status = try process.waitForExit(timeout: 30)
+        guard status == 0, let line = text.split(separator: "\n").first(where: { $0.hasPrefix("max-stall-ms ") }),
+              let value = Double(line.dropFirst("max-stall-ms ".count)) else { throw AppStartError.noStallReport(status: status, text) }
         return value
     }
 
+    @discardableResult
     private static func xdotool(_ arguments: [String], environment: [String: String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw AppStartError.tool("xdotool " + arguments.joined(separator: " "), process.terminationStatus) }
+        let process = try ChildProcess("/usr/bin/xdotool", arguments: arguments, environment: environment, capturesOutput: true)
+        let text = try process.readOutput(timeout: 60)
+        let status = try process.waitForExit(timeout: 10)
+        guard status == 0 else { throw AppStartError.tool(process.command, status) }
         return text
     }
 }
@@ -138,7 +123,7 @@ enum AppStartSuite: BenchmarkSuite {
 /// An X server for the suite: the one in `DISPLAY`, or an `Xvfb` started on a free display number.
 struct DisplayServer {
     let name: String
-    private let process: Process?
+    private let process: ChildProcess?
 
     init() throws {
         if let display = ProcessInfo.processInfo.environment["DISPLAY"], !display.isEmpty {
@@ -146,40 +131,41 @@ struct DisplayServer {
             process = nil
             return
         }
-        guard let number = (90..<140).first(where: { !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") }) else {
-            throw AppStartError.noDisplay
+        let isTaken = { (number: Int) in
+            FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
         }
-        let xvfb = Process()
-        xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        xvfb.arguments = [":\(number)", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"]
-        xvfb.standardError = FileHandle.nullDevice
-        try xvfb.run()
+        guard let number = (90..<140).first(where: { !isTaken($0) }) else { throw AppStartError.noDisplay }
+        let xvfb = try ChildProcess(
+            "/usr/bin/Xvfb", arguments: [":\(number)", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+            environment: ProcessInfo.processInfo.environment)
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
             Thread.sleep(forTimeInterval: 0.05)
+        }
+        guard FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") else {
+            xvfb.terminate()
+            throw AppStartError.noDisplay
         }
         name = ":\(number)"
         process = xvfb
     }
 
+    /// Ends the `Xvfb` this started, if any.
     func stop() {
         process?.terminate()
-        process?.waitUntilExit()
     }
 }
 
 enum AppStartError: Error, CustomStringConvertible {
     case missing(String)
     case noDisplay
-    case noFirstFrame(status: Int32)
-    case noStallReport(String)
+    case noStallReport(status: Int32, String)
     case tool(String, Int32)
 
     var description: String {
         switch self {
         case .missing(let path): "\(path) is missing: build it with swift build -c release --product quire"
         case .noDisplay: "no free X display number for Xvfb"
-        case .noFirstFrame(let status): "quire ended (status \(status)) without reporting its first frame"
-        case .noStallReport(let output): "quire printed no stall measurement: \(output)"
+        case .noStallReport(let status, let output): "quire (exit status \(status)) printed no stall measurement: \(output)"
         case .tool(let command, let status): "\(command) exited with \(status)"
         }
     }

@@ -2,8 +2,9 @@ import Foundation
 import ObjectGraph
 
 /// `quire-bench frc`: the fetched-results controller. `performFetch` against an ID fetch of the
-/// same request, one change merged into the view context against fetching again, and the memory
-/// the results of a million rows take, measured in a process of its own.
+/// same request, newest first (the article list's order) and oldest first (`_ascending`); one
+/// change merged into the view context against fetching again; and the memory the results of a
+/// million rows take, measured in a process of its own.
 enum FRCSuite: BenchmarkSuite {
     static let name = "frc"
     static let summary = "fetched-results controller: performFetch against an ID fetch, single changes against a refetch, memory at 1M rows"
@@ -11,6 +12,8 @@ enum FRCSuite: BenchmarkSuite {
 
     /// The article list's request: newest first.
     static let request = FetchRequest<BenchArticle>(sortDescriptors: [.descending(\.date)])
+    /// The same, oldest first: SQLite reads the index the other way.
+    static let ascendingRequest = FetchRequest<BenchArticle>(sortDescriptors: [.ascending(\.date)])
     /// Changes merged one after another per repetition (each is too quick to time alone).
     static let changesPerRepetition = 50
     /// Set in the process `rss_1m` starts: the store to fetch.
@@ -33,8 +36,11 @@ enum FRCSuite: BenchmarkSuite {
 
         var results: [BenchmarkResult] = []
         for (rows, store, name) in [(small, smallStore, "perform_fetch_100k"), (large, largeStore, "perform_fetch_1m")] {
-            let (idFetch, performFetch) = try await fetchTimes(store: store, rows: rows, repetitions: options.repetitions)
-            results.append(BenchmarkResult(name: name, unit: "ms", value: performFetch, baseline: "id_fetch", baselineValue: idFetch))
+            for (fetchRequest, suffix) in [(request, ""), (ascendingRequest, "_ascending")] {
+                let (idFetch, performFetch) = try await fetchTimes(of: fetchRequest, store: store, rows: rows, repetitions: options.repetitions)
+                results.append(
+                    BenchmarkResult(name: name + suffix, unit: "ms", value: performFetch, baseline: "id_fetch", baselineValue: idFetch))
+            }
         }
         results += try await changeTimes(store: smallStore, rows: small, repetitions: options.repetitions)
         results.append(BenchmarkResult(name: "rss_1m", unit: "MB", value: try residentMegabytesInChild(store: largeStore)))
@@ -77,11 +83,13 @@ enum FRCSuite: BenchmarkSuite {
 
     // MARK: Fetching
 
-    /// The median milliseconds of an ID fetch of the request and of a new controller's
+    /// The median milliseconds of an ID fetch of `request` and of a new controller's
     /// `performFetch()`, measured in alternation. What a repetition fetched is released in the
     /// next set-up, untimed.
     @MainActor
-    static func fetchTimes(store: URL, rows: Int, repetitions: Int) throws -> (idFetch: Double, performFetch: Double) {
+    static func fetchTimes(
+        of request: FetchRequest<BenchArticle>, store: URL, rows: Int, repetitions: Int
+    ) throws -> (idFetch: Double, performFetch: Double) {
         let (container, view) = try viewContext(store: store)
         defer { _ = container }
         let kept = Retainer()

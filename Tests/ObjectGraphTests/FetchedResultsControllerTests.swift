@@ -114,6 +114,33 @@ import Testing
         }
     }
 
+    @Test @MainActor func nilSortKeysAreToldFromZeroAndEmptyValues() throws {
+        let stack = try TestStack()
+        try stack.run { context in
+            for (index, rating) in [nil, 0.0, 1.5, nil, 0.0].enumerated() {
+                let article = Article(context: context)
+                article.title = "t\(index)"
+                article.rating = rating
+                article.subtitle = [nil, "", "x", "", nil][index]
+                article.attachment = [nil, Data(), Data([1]), nil, Data([0])][index]
+            }
+            try context.save()
+        }
+        let view = stack.container.viewContext
+        for (request, sections) in [
+            (FetchRequest<Article>(sortDescriptors: [.ascending(\.rating), .ascending(\.title)]), "rating"),
+            (FetchRequest<Article>(sortDescriptors: [.ascending(\.subtitle), .descending(\.title)]), "subtitle"),
+            (FetchRequest<Article>(sortDescriptors: [.descending(\.attachment)]), nil),
+        ] {
+            let controller = try FetchedResultsController(fetchRequest: request, context: view, sectionNameKeyPath: sections)
+            try controller.performFetch()
+            #expect(try #require(controller.fetchedObjects).objectIDs == (try view.fetchObjectIDs(request)))
+            guard let sections else { continue }
+            let values = try #require(controller.sections).map(\.value)
+            #expect(values == (sections == "rating" ? [.null, .double(0), .double(1.5)] : [.null, .string(""), .string("x")]))
+        }
+    }
+
     @Test @MainActor func objectsAreMadeAsFaultsThatLoadInBatches() throws {
         let stack = try TestStack()
         try stack.run { context in

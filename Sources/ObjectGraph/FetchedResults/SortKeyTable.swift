@@ -36,11 +36,15 @@ final class SortKeyTable {
             self.columns = columns
             slots = SlotIndex(keys: keys)
         }
-        while try statement.step() {
-            let key = statement.int64(0)
-            if !excluded.isEmpty && excluded.contains(key) { continue }
-            keys.append(key)
-            for column in columns.indices { columns[column].append(from: statement, column: Int32(column + 1)) }
+        let excludes = !excluded.isEmpty
+        // Through a buffer: the array is not checked for uniqueness and bounds on every row.
+        try columns.withUnsafeMutableBufferPointer { columns in
+            while try statement.step() {
+                let key = statement.int64(0)
+                if excludes && excluded.contains(key) { continue }
+                keys.append(key)
+                for column in columns.indices { columns[column].append(from: statement, column: Int32(column + 1)) }
+            }
         }
         if reversingTies && keys.count > 1 {
             // Equal values need not move between the slots of a run: only the keys are reversed.

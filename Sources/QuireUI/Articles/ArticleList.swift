@@ -29,6 +29,7 @@ final class ArticleList {
     let controller: FetchedResultsController<StoredArticle>
     let source: FetchedResultsListSource<StoredArticle>
     let listView: ListView<FetchedResultsListSource<StoredArticle>>
+    private let rowFactory: ListRowFactory<FetchedResultsListSource<StoredArticle>, ArticleRow>
     private let stack: Widget
     private let status: Widget
     private var selectedObjectID: ManagedObjectID?
@@ -46,11 +47,19 @@ final class ArticleList {
         let model = ListModel(source: source)
         let selection = SelectionModel(model: model, mode: .single)
         let source = source
-        let factory = ListRowFactory(model: model, rowHeight: ArticleRow.height, makeRow: ArticleRow.init) { row, _, index in
+        rowFactory = ListRowFactory(model: model, rowHeight: ArticleRow.height, makeRow: ArticleRow.init) { row, _, index in
             guard index < source.count else { return }
             row.show(source.object(at: index))
         }
-        listView = ListView(listView: widget, selection: selection, factory: factory)
+        listView = ListView(listView: widget, selection: selection, factory: rowFactory)
+        // GTK 4.8's list view keeps 200 rows alive whatever its height; building, binding and
+        // measuring them takes about as long as opening the rest of the window, and would hold
+        // back its first frame. The list view gets its rows just after that frame instead.
+        gtk_list_view_set_factory(widget.opaquePointer, nil)
+        widget.afterNextFrame { [weak self] in
+            guard let self else { return }
+            gtk_list_view_set_factory(listView.widget.opaquePointer, rowFactory.object.opaquePointer)
+        }
         reportFailure = { [weak self] error in self?.failed?(error) }
         selection.onChanged = { [weak self] in self?.selectionDidChange() }
         fetch()

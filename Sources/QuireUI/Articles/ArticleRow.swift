@@ -47,14 +47,18 @@ final class ArticleRow: ListRowView {
 
     /// Today's times by the clock, older ones by the date.
     static func dateText(_ date: Date, now: Date = Date()) -> String {
+        (Calendar.current.isDate(date, inSameDayAs: now) ? timeFormatter : dateFormatter).string(from: date)
+    }
+
+    // Made once: making a formatter costs more than the rest of binding a row (opening an ICU
+    // formatter), and a list binds a couple of hundred rows as it opens.
+    private static let timeFormatter = formatter(date: .none, time: .short)
+    private static let dateFormatter = formatter(date: .short, time: .none)
+
+    private static func formatter(date: DateFormatter.Style, time: DateFormatter.Style) -> DateFormatter {
         let formatter = DateFormatter()
-        if Calendar.current.isDate(date, inSameDayAs: now) {
-            formatter.dateStyle = .none
-            formatter.timeStyle = .short
-        } else {
-            formatter.dateStyle = .short
-            formatter.timeStyle = .none
-        }
-        return formatter.string(from: date)
+        formatter.dateStyle = date
+        formatter.timeStyle = time
+        return formatter
     }
 }
