@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The `quire` executable built beside the tests, run as a process on a library: what the
 /// command-line verbs do with what the worker left.
@@ -26,8 +27,17 @@ struct QuireCommand {
         return nil
     }
 
-    /// Runs `quire ARGUMENTS --library LIBRARY` and waits for it.
+    /// Runs `quire ARGUMENTS --library LIBRARY` and waits for it, on a thread of its own: the
+    /// blocking reads and the wait stay off the test's concurrency pool.
     func run(_ arguments: [String], library: URL) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try runBlocking(arguments, library: library) })
+            }
+        }
+    }
+
+    private func runBlocking(_ arguments: [String], library: URL) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments + ["--library", library.path]
@@ -41,9 +51,18 @@ struct QuireCommand {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         // Both pipes are read to the end before waiting, so that neither can fill up.
-        let errorText = Task.detached { String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+        let errorOutput = error.fileHandleForReading
+        let errorData = Mutex(Data())
+        let reading = DispatchGroup()
+        DispatchQueue.global().async(group: reading) {
+            let data = errorOutput.readDataToEndOfFile()
+            errorData.withLock { $0 = data }
+        }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        reading.wait()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self), error: await errorText.value)
+        return Run(
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            error: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
     }
 }
