@@ -117,6 +117,19 @@ final class SyncUITests: QuireTestCase, @unchecked Sendable {
                 return article.id
             }
 
+            // Deleted on this device, changed on the server: Delete Anyway or Keep Their Version.
+            var deletedHere: [String: UUID] = [:]
+            for action in ["delete-anyway", "keep-their-version"] {
+                let sides = Self.conflicted(action)
+                deletedHere[action] = try wait {
+                    let article = try await library.createArticle(sides.base)
+                    try await library.moveToTrash([article.id])
+                    try await library.recordConflict(
+                        articleID: article.id, base: sides.base, local: nil, remote: sides.theirs, baseRevision: 1, remoteRevision: 2)
+                    return article.id
+                }
+            }
+
             let window = Window()
             window.defaultSize = (900, 600)
             let banner = try ConflictBanner(session: session)
@@ -127,13 +140,13 @@ final class SyncUITests: QuireTestCase, @unchecked Sendable {
             XCTAssertFalse(banner.isShown)
             try wait { await banner.refresh() }
             XCTAssertTrue(banner.isShown)
-            XCTAssertEqual(banner.count, 6)
-            XCTAssertEqual(banner.text, "6 articles have conflicting changes")
+            XCTAssertEqual(banner.count, 8)
+            XCTAssertEqual(banner.text, "8 articles have conflicting changes")
 
             var merged: ArticleContent?
             XCTAssertTrue(banner.actions.activateAction(named: "resolve"))
             var handled: [String] = []
-            while handled.count < 6 {
+            while handled.count < 8 {
                 spinMainLoop { banner.dialog.map { $0.decision == nil && $0.window.isOpen } ?? false }
                 let dialog = try XCTUnwrap(banner.dialog)
                 XCTAssertTrue(gtk_window_get_transient_for(dialog.window.windowPointer) == window.windowPointer)
@@ -147,13 +160,27 @@ final class SyncUITests: QuireTestCase, @unchecked Sendable {
                     XCTAssertTrue(view.actions.activateAction(named: action))
                     handled.append(action)
                 } else {
-                    adw_message_dialog_response(dialog.window.pointer(as: AdwMessageDialog.self), "restore")
-                    handled.append("restore")
+                    let message = dialog.window.pointer(as: AdwMessageDialog.self)
+                    let heading = String(cString: adw_message_dialog_get_heading(message))
+                    let body = String(cString: adw_message_dialog_get_body(message))
+                    if let action = deletedHere.keys.first(where: { body.contains("“\($0)”") }) {
+                        XCTAssertEqual(heading, "Article Changed Elsewhere")
+                        XCTAssertTrue(body.contains("was deleted on this device"), body)
+                        XCTAssertEqual(String(cString: adw_message_dialog_get_response_label(message, "delete")), "_Delete Anyway")
+                        XCTAssertEqual(String(cString: adw_message_dialog_get_response_label(message, "restore")), "_Keep Their Version")
+                        adw_message_dialog_response(message, action == "delete-anyway" ? "delete" : "restore")
+                        handled.append(action)
+                    } else {
+                        XCTAssertEqual(heading, "Article Deleted Elsewhere")
+                        adw_message_dialog_response(message, "restore")
+                        handled.append("restore")
+                    }
                 }
                 spinMainLoop { banner.dialog !== dialog }
             }
             try wait { await banner.resolution() }
-            XCTAssertEqual(Set(handled), Set(actions + ["restore"]), "one dialog per conflict")
+            XCTAssertEqual(Set(handled), Set(actions + ["restore", "delete-anyway", "keep-their-version"]), "one dialog per conflict")
+            XCTAssertNil(banner.failure)
 
             // Decide Later leaves its conflict open; the others are closed with their resolution.
             let conflicts = try wait { try await library.openConflicts() }
@@ -166,6 +193,7 @@ final class SyncUITests: QuireTestCase, @unchecked Sendable {
                 var contents: [String: ArticleSnapshot] = [:]
                 for (action, id) in articles { contents[action] = try await library.article(id) }
                 contents["restore"] = try await library.article(deleted)
+                for (action, id) in deletedHere { contents[action] = try await library.article(id) }
                 let copies = try await library.articles(matching: ArticleQuery(searchText: "conflicted copy"))
                 return (contents, copies)
             }
@@ -178,19 +206,26 @@ final class SyncUITests: QuireTestCase, @unchecked Sendable {
             XCTAssertEqual(merged?.body, "First line.\nThe shared line, merged by hand.\nLast line.\n")
             XCTAssertEqual(outcome.0["decide-later"]?.body, sides.mine.body)
             XCTAssertNil(outcome.0["restore"]?.trashed)
+            XCTAssertNotNil(outcome.0["delete-anyway"]?.trashed, "Delete Anyway keeps the article in the trash")
+            XCTAssertNil(outcome.0["keep-their-version"]?.trashed)
+            XCTAssertEqual(outcome.0["keep-their-version"]?.body, sides.theirs.body)
+            XCTAssertEqual(outcome.0["keep-their-version"]?.syncState, .synced)
 
             // Keep Mine, Save Merged, Keep Both's copy and Restore Mine wait to be sent, each
             // based on the server revision the conflict held.
             let waiting = try wait {
                 try await library.container.performBackgroundTask { context in
                     try context.fetch(FetchRequest<SyncOperation>(predicate: \.state == SyncOperationState.pending))
-                        .map { ($0.articleID, $0.baseRevision) }
+                        .map { ($0.articleID, $0.baseRevision, $0.change) }
                 }
             }
             let bases = Dictionary(waiting.map { ($0.0, $0.1) }, uniquingKeysWith: { $1 })
             XCTAssertEqual(bases[articles["keep-mine"]!], 2)
             XCTAssertEqual(bases[articles["save-merged"]!], 2)
             XCTAssertFalse(bases.keys.contains(articles["keep-theirs"]!), "Keep Theirs sends nothing")
+            XCTAssertEqual(bases[deletedHere["delete-anyway"]!], 2, "the deletion goes over the server's revision")
+            XCTAssertEqual(waiting.first { $0.0 == deletedHere["delete-anyway"]! }?.2, .delete)
+            XCTAssertFalse(bases.keys.contains(deletedHere["keep-their-version"]!), "Keep Their Version sends nothing")
         }
     }
 

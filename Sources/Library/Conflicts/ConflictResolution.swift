@@ -3,13 +3,15 @@ import Foundation
 /// What the writer decided about a conflict.
 public enum ConflictResolution: Sendable, Hashable {
     /// Keep this device's version (its current content, later edits included) and push it over
-    /// the server's; for a conflict whose local side is a deletion, push the deletion.
+    /// the server's; for a conflict whose local side is a deletion ("Delete Anyway"), push the
+    /// deletion over the server's edit and leave the article in the trash.
     case keepMine
-    /// Take the server's version; for a conflict whose server side is a deletion, move the article
-    /// to the trash (the same as ``acceptDelete``).
+    /// Take the server's version; for a conflict whose local side is a deletion ("Keep Their
+    /// Version"), the article comes back from the trash with the server's content. For a conflict
+    /// whose server side is a deletion, move the article to the trash (the same as ``acceptDelete``).
     case keepTheirs
     /// Take the server's version, and keep this device's version as a new article titled
-    /// "Title (conflicted copy)".
+    /// "Title (conflicted copy)". Only for edits on both sides: a deletion leaves nothing to copy.
     case keepBoth
     /// Save content the writer merged, and push it over the server's version.
     case merged(ArticleContent)

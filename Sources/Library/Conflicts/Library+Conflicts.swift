@@ -97,6 +97,11 @@ private struct ConflictResolver {
         let remote = conflict.remote
         let remoteRevision = conflict.remoteRevision
         func notApplicable(_ reason: String) -> LibraryError { .resolutionNotApplicable(conflict: id, reason: reason) }
+        // This device deleted the article and the server changed it: the choices are to delete it
+        // anyway (Keep Mine) or to keep the server's version (Keep Theirs).
+        let deletedHere = conflict.local == nil && remote != nil
+        let deletedHereChoices = "this device deleted the article and the server changed it; "
+            + "delete it anyway (keep mine) or keep the server's version (keep theirs)"
 
         // Unsent and conflicted operations of the article give way to the resolution's.
         let open = FetchRequest<SyncOperation>(
@@ -119,13 +124,16 @@ private struct ConflictResolver {
             }
         case .keepTheirs, .acceptDelete:
             if let remote {
-                guard resolution == .keepTheirs else { throw notApplicable("the server did not delete the article") }
+                guard resolution == .keepTheirs else {
+                    throw notApplicable(deletedHere ? deletedHereChoices : "the server did not delete the article")
+                }
                 article = try take(remote, into: article, articleID)
             } else if let current = article, current.trashed == nil {
                 current.trashed = now
             }
         case .keepBoth:
             guard let remote else { throw notApplicable("the server deleted the article; restore it or accept the deletion") }
+            guard !deletedHere else { throw notApplicable(deletedHereChoices) }
             guard let mine = article else { throw notApplicable("this device deleted the article; there is no copy to keep") }
             copy = try makeCopy(of: mine, writer: &writer)
             article = try take(remote, into: mine, articleID)
@@ -140,7 +148,7 @@ private struct ConflictResolver {
             writer.insert(articleID, .put, merged.payload, precondition: base)
             article = merged
         case .restoreMine:
-            guard remote == nil else { throw notApplicable("the server did not delete the article") }
+            guard remote == nil else { throw notApplicable(deletedHere ? deletedHereChoices : "the server did not delete the article") }
             guard let mine = article else { throw notApplicable("the article is not on this device") }
             mine.trashed = nil
             writer.insert(articleID, .put, mine.payload, precondition: .absent)

@@ -103,13 +103,16 @@ public final class ConflictBanner {
         }
         for conflict in conflicts {
             do {
-                let presented = try ConflictDialog(conflict: try await Self.dialogConflict(for: conflict, in: session.library), over: parent)
+                let deletedHere = conflict.local == nil && conflict.remote != nil
+                let shown = try await Self.dialogConflict(for: conflict, in: session.library)
+                let presented = try ConflictDialog(conflict: shown, over: parent)
+                if deletedHere { Self.askDeleteAnywayOrKeepTheirs(presented, shown) }
                 dialog = presented
                 presented.present()
                 let decision = await presented.awaitDecision()
                 dialog = nil
                 guard case let .resolve(resolution) = decision else { continue }
-                try await session.library.resolveConflict(conflict.id, resolution)
+                try await session.library.resolveConflict(conflict.id, deletedHere ? Self.deletedHereResolution(resolution) : resolution)
             } catch {
                 dialog = nil
                 failure = "“\(ConflictDialog.displayTitle(conflict.local?.title ?? conflict.remote?.title ?? ""))” could not be resolved: \(error)"
@@ -120,19 +123,50 @@ public final class ConflictBanner {
     }
 
     /// The dialog's view of a conflict: this device's version (labelled with the article's last
-    /// change) and the server's (labelled with when the conflict was found).
+    /// change) and the server's (labelled with when the conflict was found). An article deleted
+    /// here and changed on the server is an edit-versus-delete conflict seen from the other side:
+    /// the deletion dialog shows the server's version, deleted on this device when it went to
+    /// the trash (``askDeleteAnywayOrKeepTheirs(_:_:)`` words it).
     static func dialogConflict(for conflict: ConflictSnapshot, in library: Library) async throws -> ConflictDialog.Conflict {
         // An article this device deleted (and emptied from the trash) is no longer there to ask.
-        let edited = (try? await library.article(conflict.articleID))?.updated ?? conflict.detected
+        let article = try? await library.article(conflict.articleID)
         let empty = ArticleContent(title: conflict.base?.title ?? conflict.remote?.title ?? "", body: "")
-        let mine = ConflictDialog.Version(
-            content: conflict.local ?? empty, device: conflict.local == nil ? "This device (deleted)" : "This device", time: edited)
         guard let remote = conflict.remote else {
+            let mine = ConflictDialog.Version(content: conflict.local ?? empty, device: "This device", time: article?.updated ?? conflict.detected)
             return .deleted(mine: mine, device: "the server", time: conflict.detected)
         }
-        return .edited(
-            base: conflict.base ?? empty, mine: mine,
-            theirs: ConflictDialog.Version(content: remote, device: "Server", time: conflict.detected))
+        let theirs = ConflictDialog.Version(content: remote, device: "Server", time: conflict.detected)
+        guard let local = conflict.local else {
+            return .deleted(mine: theirs, device: "this device", time: article?.trashed ?? conflict.detected)
+        }
+        let mine = ConflictDialog.Version(content: local, device: "This device", time: article?.updated ?? conflict.detected)
+        return .edited(base: conflict.base ?? empty, mine: mine, theirs: theirs)
+    }
+
+    /// Turns the deletion dialog built for an article deleted here and changed on the server into
+    /// the question that fits it: Delete Anyway (this device's deletion goes over the server's
+    /// edit) or Keep Their Version (the article comes back with the server's text, the default).
+    static func askDeleteAnywayOrKeepTheirs(_ dialog: ConflictDialog, _ shown: ConflictDialog.Conflict) {
+        guard case let .deleted(theirs, _, deleted) = shown else { return }
+        let message = dialog.window.pointer(as: AdwMessageDialog.self)
+        dialog.window.setProperty("heading", "Article Changed Elsewhere")
+        dialog.window.setProperty(
+            "body",
+            "“\(ConflictDialog.displayTitle(theirs.content.title))” was deleted on this device "
+                + "\(VersionTime.phrase(for: deleted)), but it was changed on the server "
+                + "\(VersionTime.phrase(for: theirs.time)). Delete it anyway, or keep the server's version shown below?")
+        adw_message_dialog_set_response_label(message, "delete", "_Delete Anyway")
+        adw_message_dialog_set_response_label(message, "restore", "_Keep Their Version")
+    }
+
+    /// What the deletion dialog's answers mean for an article deleted here and changed on the
+    /// server: "delete" keeps this device's deletion, "restore" brings back the server's version.
+    static func deletedHereResolution(_ answer: ConflictResolution) -> ConflictResolution {
+        switch answer {
+        case .acceptDelete: .keepMine
+        case .restoreMine: .keepTheirs
+        default: answer
+        }
     }
 
     private func show(count: Int) {

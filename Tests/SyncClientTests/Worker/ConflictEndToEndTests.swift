@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import ObjectGraph
 import SyncProtocol
 import Testing
 @testable import SyncClient
@@ -173,6 +174,67 @@ import Testing
         try await devices.b.sync(devices.server, token: devices.token)
         #expect(try await devices.expectConverged()[id] == nil)
         #expect(try await devices.b.library.article(id).trashed != nil)
+    }
+
+    /// B deleted the article while A changed it. Delete Anyway (`keep mine`) pushes B's deletion
+    /// over A's revision; Keep Their Version (`keep theirs`) brings the article back with A's text.
+    /// The other choices are refused with the two that apply, through the library and through
+    /// `quire resolve`, and leave the conflict open.
+    @Test(arguments: [true, false])
+    func aDeleteOfAnArticleEditedOnTheServerCanBeDeletedAnyway(throughTheCommandLine: Bool) async throws {
+        let devices = try Devices()
+        defer { devices.stop() }
+        let id = try await devices.sharedArticle(Self.body)
+        let edited = Self.edit(Self.body, line: 3, to: "Edited on A.")
+        try await devices.a.library.editArticle(id, body: edited)
+        try await devices.a.sync(devices.server, token: devices.token)
+        try await devices.b.library.moveToTrash([id])
+        try await devices.b.sync(devices.server, token: devices.token)
+        let conflict = try #require(try await devices.b.library.openConflicts().first)
+        #expect(conflict.local == nil && conflict.remote?.body == edited)
+        let remoteRevision = try #require(conflict.remoteRevision)
+
+        for choice in [ConflictResolution.keepBoth, .restoreMine, .acceptDelete] {
+            do {
+                try await devices.b.library.resolveConflict(conflict.id, choice)
+                Issue.record("\(choice) was accepted for an article deleted here and changed on the server")
+            } catch let error as LibraryError {
+                #expect(error.description.contains("delete it anyway (keep mine) or keep the server's version (keep theirs)"), "\(error)")
+            }
+        }
+        if throughTheCommandLine {
+            let quire = try #require(QuireCommand(), "quire is not built beside the tests")
+            let both = try await quire.run(["resolve", conflict.id.uuidString, "--keep", "both"], library: devices.b.library.url)
+            #expect(both.status != 0)
+            #expect(both.error.contains("delete it anyway (keep mine) or keep the server's version (keep theirs)"), "\(both.error)")
+            #expect(try await devices.b.library.openConflicts().map(\.id) == [conflict.id])
+            let mine = try await quire.run(["resolve", String(conflict.id.uuidString.prefix(8)), "--keep", "mine"], library: devices.b.library.url)
+            #expect(mine.status == 0, "\(mine.error)")
+        } else {
+            let outcome = try await devices.b.library.resolveConflict(conflict.id, .keepMine)
+            #expect(outcome.article?.trashed != nil)
+        }
+
+        // One save left the article in the trash, one deletion based on A's revision, and the
+        // conflict closed.
+        let left = try await devices.b.library.container.performBackgroundTask { context in
+            let operations = try context.fetch(FetchRequest<SyncOperation>(predicate: \.articleID == id))
+                .map { ($0.change, $0.precondition, $0.baseRevision, $0.state) }
+            let article = try context.fetch(FetchRequest<StoredArticle>(predicate: \.id == id)).first
+            return (operations, article?.trashed != nil, article?.syncState)
+        }
+        #expect(left.0.count == 1)
+        #expect(left.0.first?.0 == .delete && left.0.first?.1 == .revision && left.0.first?.2 == remoteRevision)
+        #expect(left.0.first?.3 == .pending)
+        #expect(left.1 && left.2 == .modified)
+        #expect(try await devices.b.library.conflict(conflict.id).resolution == .keepMine)
+        #expect(try await devices.b.library.openConflicts().isEmpty)
+
+        try await devices.b.sync(devices.server, token: devices.token)
+        try await devices.a.sync(devices.server, token: devices.token)
+        #expect(try await devices.expectConverged()[id] == nil)
+        #expect(try await devices.a.library.article(id).trashed != nil, "A's edit is in A's trash, not gone")
+        #expect(try await devices.b.library.article(id).syncState == .synced)
     }
 
     @Test func aDeleteOnBothSidesNeedsNoDecision() async throws {

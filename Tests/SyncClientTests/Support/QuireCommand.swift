@@ -1,0 +1,68 @@
+import Foundation
+import Synchronization
+
+/// The `quire` executable built beside the tests, run as a process on a library: what the
+/// command-line verbs do with what the worker left.
+struct QuireCommand {
+    /// What one run did.
+    struct Run {
+        let status: Int32
+        let output: String
+        let error: String
+    }
+
+    let executable: URL
+
+    /// The `quire` built beside the tests, or nil when it is not there.
+    init?() {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("quire")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) {
+                executable = candidate
+                return
+            }
+            folder.deleteLastPathComponent()
+        }
+        return nil
+    }
+
+    /// Runs `quire ARGUMENTS --library LIBRARY` and waits for it, on a thread of its own: the
+    /// blocking reads and the wait stay off the test's concurrency pool.
+    func run(_ arguments: [String], library: URL) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try runBlocking(arguments, library: library) })
+            }
+        }
+    }
+
+    private func runBlocking(_ arguments: [String], library: URL) throws -> Run {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments + ["--library", library.path]
+        // Keep the writer's own library and account out of reach.
+        let home = FileManager.default.temporaryDirectory.path + "/quire-sync-tests-home"
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": home, "XDG_CONFIG_HOME": home]) { $1 }
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Both pipes are read to the end before waiting, so that neither can fill up.
+        let errorOutput = error.fileHandleForReading
+        let errorData = Mutex(Data())
+        let reading = DispatchGroup()
+        DispatchQueue.global().async(group: reading) {
+            let data = errorOutput.readDataToEndOfFile()
+            errorData.withLock { $0 = data }
+        }
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        reading.wait()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            error: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
+    }
+}
