@@ -29,8 +29,10 @@ public final class Library: Sendable {
     /// Whether the library can take writes now (disk full, read-only), with its observers.
     let conditions: LibraryConditions
 
-    /// How many times an operation is run when its save conflicts with a concurrent change.
-    static let attempts = 5
+    /// How many times an operation is run when its save conflicts with a concurrent change. Every
+    /// round of conflicting saves lets one of them through, so this many concurrent writers of one
+    /// row all get through.
+    static let attempts = 16
     /// The pauses before an operation is run again while another connection holds the store's
     /// write lock (each after SQLite's own five-second wait).
     static let busyBackoff: [Duration] = [.milliseconds(200), .milliseconds(800), .seconds(2)]
@@ -104,11 +106,13 @@ public final class Library: Sendable {
                 }
             } catch ObjectGraphError.mergeConflicts(let conflicts) {
                 guard attempt < Self.attempts else { throw ObjectGraphError.mergeConflicts(conflicts) }
+                try await Self.pauseBeforeRetry(attempt)
                 attempt += 1
             } catch let error as ValidationError where error.issues.allSatisfy(\.isUniquenessConflict) {
                 // Another save took the same outbox sequence number or created the same folder or
                 // tag first; a fresh read sees it.
                 guard attempt < Self.attempts else { throw error }
+                try await Self.pauseBeforeRetry(attempt)
                 attempt += 1
             } catch let error as StoreError where error.kind == .busy {
                 guard let pause = busyPauses.popFirst() else { throw error }
@@ -118,6 +122,12 @@ public final class Library: Sendable {
                 throw error
             }
         }
+    }
+
+    /// A short random pause before running a conflicting operation again, longer with each
+    /// attempt, so that writers who met on one row do not meet again on the next read.
+    private static func pauseBeforeRetry(_ attempt: Int) async throws {
+        try await Task.sleep(for: .microseconds(Int.random(in: 0...(attempt * 2_000))))
     }
 
     /// The current time as the store keeps times (seconds since 1970 in a double), so that a
