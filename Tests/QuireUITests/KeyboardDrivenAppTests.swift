@@ -27,16 +27,23 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
         defer { if app.isRunning { app.terminate() } }
         try focusWindow(named: "^Quire$", of: app)
 
-        try xdotool(["key", "ctrl+n"])
+        try createArticle(in: library)
         try xdotool(["type", "--delay", "20", "Harbour notes"])
         try xdotool(["key", "Return"])
         try xdotool(["type", "--delay", "20", "The tide came in early and the boats sat high."])
 
         // The autosave after a second's pause puts title and body in the store.
         var saved: ArticleSnapshot?
-        try waitUntil("the typed article is saved") {
-            saved = try blocking { try await Self.article(titled: "Harbour notes", in: library) }
-            return saved?.body == "The tide came in early and the boats sat high."
+        do {
+            try waitUntil("the typed article is saved") {
+                saved = try blocking { try await Self.article(titled: "Harbour notes", in: library) }
+                return saved?.body == "The tide came in early and the boats sat high."
+            }
+        } catch {
+            // Say what the keystrokes did reach.
+            let held = try blocking { try await Library(url: library).articles(matching: ArticleQuery()).map { "\($0.title): \($0.excerpt)" } }
+            XCTFail("the library holds \(held)")
+            throw error
         }
         try xdotool(["key", "ctrl+q"])
         try waitUntil("quire quits") { !app.isRunning }
@@ -60,7 +67,7 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
         let app = try launch(library: library)
         defer { if app.isRunning { app.terminate() } }
         try focusWindow(named: "^Quire$", of: app)
-        try xdotool(["key", "ctrl+n"])
+        try createArticle(in: library)
         try xdotool(["type", "--delay", "20", "Storm log"])
         try xdotool(["key", "Return"])
 
@@ -112,6 +119,19 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         return process
+    }
+
+    /// Presses Ctrl+N until the new, untitled article is in the library (it is saved at once):
+    /// a window that has just taken the focus may miss the first key press.
+    private func createArticle(in library: URL) throws {
+        for _ in 0..<5 {
+            try xdotool(["key", "ctrl+n"])
+            for _ in 0..<40 {
+                if try blocking({ try await Self.article(titled: "", in: library) }) != nil { return }
+                usleep(50_000)
+            }
+        }
+        throw WaitTimedOut(what: "Ctrl+N creates an article")
     }
 
     /// Waits for a visible window of `process` whose name matches, gives it the keyboard focus,
