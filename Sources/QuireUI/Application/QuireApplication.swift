@@ -94,6 +94,9 @@ public final class QuireApplication {
         application.hold()
         Task { @MainActor in
             defer { application.release() }
+            // Looking for a Secret Service asks the session bus, which may take seconds to answer:
+            // it runs off the main thread while the library opens.
+            let keyringProbe = Task.detached { SecretServiceKeyring.detect() }
             // The writer chose to quit, or was told why the library cannot be opened.
             guard let opened = await LibraryStartup.open(at: libraryURL, over: nil) else {
                 failure = 1
@@ -101,9 +104,11 @@ public final class QuireApplication {
                 return
             }
             openedLibrary = opened
+            let accounts = AccountSettings(libraryURL: opened.library.url, keyring: await keyringProbe.value)
             do {
                 let mainWindow = try MainWindow(
-                    application: application, settings: settings, library: opened.library, sync: await syncSession(for: opened.library))
+                    application: application, settings: settings, library: opened.library,
+                    sync: SyncSession(library: opened.library, settings: accounts))
                 self.mainWindow = mainWindow
                 opened.watchCondition(over: mainWindow.window)
                 mainWindow.present()
@@ -125,14 +130,6 @@ public final class QuireApplication {
                 fail("cannot open the window over the library \(libraryURL.path): \(error)")
             }
         }
-    }
-
-    /// The sync session of `library`. Looking for a Secret Service asks the session bus, which
-    /// may take seconds to answer: that happens off the main thread.
-    private func syncSession(for library: Library) async -> SyncSession {
-        let url = library.url
-        let accounts = await Task.detached { AccountSettings(libraryURL: url) }.value
-        return SyncSession(library: library, settings: accounts)
     }
 
     /// Closes every window as its close button would, so each saves its state; the application
