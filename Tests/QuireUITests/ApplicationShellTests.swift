@@ -180,6 +180,30 @@ final class ApplicationShellTests: QuireTestCase, @unchecked Sendable {
         }
     }
 
+    /// `app.quit` can arrive while the library is still opening (Ctrl+Q on a slow start, or over
+    /// D-Bus from a second `quire`): the application then ends without ever opening its window.
+    func testQuitWhileTheLibraryOpensEndsWithoutAWindow() throws {
+        try MainActor.assumeIsolated {
+            let url = try makeTemporaryFolder().appending(path: "library.quire")
+            let quire = QuireApplication(libraryURL: url, settings: nil, flags: .nonUnique)
+            var windowOpened = false
+            quire.mainWindowOpened = { _ in windowOpened = true }
+            // Connected after QuireApplication's own handler, so it runs once the opening has begun.
+            quire.application.connect(.activate) { [unowned quire] in
+                XCTAssertTrue(quire.application.activateAction(named: "quit"))
+            }
+            let watchdog = Timeout(milliseconds: Self.watchdogMilliseconds) { [unowned quire] in
+                XCTFail("Quire did not quit in time")
+                for window in quire.application.windows { window.destroy() }
+                quire.application.quit()
+            }
+            let status = quire.run(arguments: ["quire"])
+            watchdog.cancel()
+            XCTAssertEqual(status, 0)
+            XCTAssertFalse(windowOpened, "the main window opened after Quit")
+        }
+    }
+
     func testScreenshotIsAPNGOfTheWindowSizeAndNotOneColour() throws {
         let path = try makeTemporaryFolder().appending(path: "quire.png").path
         try MainActor.assumeIsolated {

@@ -34,6 +34,8 @@ public final class QuireApplication {
     /// The open library and its disk-space watch, for as long as the application runs.
     private var openedLibrary: OpenedLibrary?
     private var isOpening = false
+    /// Set when the writer quits while the library is still opening: no window opens then.
+    private var quitRequested = false
     private var failure: Int32 = 0
 
     /// A new application over the library at `libraryURL`. `settings` nil means no GSettings
@@ -78,7 +80,7 @@ public final class QuireApplication {
             printError("the GSettings schema \(Quire.settingsSchemaID) is not installed; the window size will not be remembered")
         }
         application.addAction("about") { [weak self] in self?.showAbout() }
-        application.addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.closeAllWindows() }
+        application.addAction("quit", accelerators: ["<Control>q"]) { [weak self] in self?.quit() }
         // GtkWindow's own action; listed in the shortcuts window.
         application.setAccelerators(["<Control>w"], forDetailedAction: "window.close")
     }
@@ -105,6 +107,11 @@ public final class QuireApplication {
             }
             openedLibrary = opened
             let accounts = AccountSettings(libraryURL: opened.library.url, keyring: await keyringProbe.value)
+            // Quit arrived (a shortcut, or app.quit over D-Bus) before there was a window to close.
+            guard !quitRequested else {
+                isOpening = false
+                return
+            }
             do {
                 let mainWindow = try MainWindow(
                     application: application, settings: settings, library: opened.library,
@@ -130,6 +137,13 @@ public final class QuireApplication {
                 fail("cannot open the window over the library \(libraryURL.path): \(error)")
             }
         }
+    }
+
+    /// `app.quit`: closes every window, and keeps the main window from opening when the library
+    /// is still being opened.
+    private func quit() {
+        if isOpening { quitRequested = true }
+        closeAllWindows()
     }
 
     /// Closes every window as its close button would, so each saves its state; the application
