@@ -141,6 +141,55 @@ import Testing
         }
     }
 
+    /// A fetch reads rows in chunks of a few thousand: values, nils and text keys on both sides of
+    /// a chunk's end are ordered, sectioned and compared with as a fresh fetch does.
+    @Test @MainActor func resultsSpanningSeveralReadChunksKeepEveryValue() throws {
+        let stack = try TestStack()
+        let rowCount = 10_000
+        // Rows next to the 4,096-row chunk boundaries get nil ratings and subtitles.
+        let nilRows: Set<Int> = [0, 4_095, 4_096, 8_191, 8_192, rowCount - 1]
+        try stack.run { context in
+            let rows: [[String: PrimitiveValue]] = (0..<rowCount).map { index in
+                let isNil = nilRows.contains(index) || index % 7 == 0
+                return [
+                    "id": .uuid(UUID()), "title": .string("a\(index)"), "wordCount": .integer(Int64(index)),
+                    "isDraft": .bool(true), "createdAt": .date(Date(timeIntervalSince1970: 0)),
+                    "rating": isNil ? .null : .double(Double(index % 13) / 2),
+                    "subtitle": isNil || index % 5 == 0 ? .null : .string("s\(index % 11)"),
+                ]
+            }
+            _ = try context.execute(BatchInsertRequest<Article>(objects: rows))
+        }
+        let view = stack.container.viewContext
+        for (request, sections) in [
+            (FetchRequest<Article>(sortDescriptors: [.ascending(\.rating), .ascending(\.subtitle)]), "rating"),
+            (FetchRequest<Article>(sortDescriptors: [.descending(\.subtitle), .ascending(\.wordCount)]), "subtitle"),
+        ] {
+            let controller = try FetchedResultsController(fetchRequest: request, context: view, sectionNameKeyPath: sections)
+            try controller.performFetch()
+            let expected = try view.fetchObjectIDs(request)
+            #expect(controller.count == rowCount)
+            #expect(try #require(controller.fetchedObjects).objectIDs == expected)
+            // Each section holds the objects whose value it names, in the fetch's order.
+            let objects = try view.fetch(request)
+            let values = objects.map { sections == "rating" ? $0.rating.map(PrimitiveValue.double) ?? .null : $0.subtitle.map(PrimitiveValue.string) ?? .null }
+            var runs: [(value: PrimitiveValue, count: Int)] = []
+            for value in values {
+                if runs.last?.value == value { runs[runs.count - 1].count += 1 } else { runs.append((value, 1)) }
+            }
+            let controllerSections = try #require(controller.sections)
+            #expect(controllerSections.map(\.value) == runs.map(\.value))
+            #expect(controllerSections.map(\.objectIDs.count) == runs.map(\.count))
+            // A change is placed by comparing with the values read: it lands where a fresh fetch puts it.
+            let moved = try view.existingObject(with: expected[4_096], as: Article.self)
+            moved.rating = 3.25
+            moved.subtitle = "s5"
+            view.processPendingChanges()
+            #expect(try #require(controller.fetchedObjects).objectIDs == (try view.fetchObjectIDs(request)))
+            view.rollback()
+        }
+    }
+
     @Test @MainActor func objectsAreMadeAsFaultsThatLoadInBatches() throws {
         let stack = try TestStack()
         try stack.run { context in

@@ -47,20 +47,29 @@ struct SlotIndex {
         let base = base
         var dense = self.dense
         self.dense = []
+        var free = 0
         dense.withUnsafeMutableBufferPointer { dense in
             keys.withUnsafeBufferPointer { keys in
-                for (slot, key) in keys.enumerated() where key != 0 {
-                    let offset = key &- base
-                    if offset >= 0 && offset < Int64(dense.count) {
-                        dense[Int(offset)] = Int32(slot) + 1
+                // Unchecked arithmetic: slots fit in Int32 (a table's slots are Int32) and the
+                // unsigned comparison keeps offsets inside the dense table.
+                let denseCount = UInt64(dense.count)
+                for slot in 0..<keys.count {
+                    let key = keys[slot]
+                    if key == 0 {
+                        free &+= 1
+                        continue
+                    }
+                    let offset = UInt64(bitPattern: key &- base)
+                    if offset < denseCount {
+                        dense[Int(truncatingIfNeeded: offset)] = Int32(truncatingIfNeeded: slot) &+ 1
                     } else {
-                        others.append(Int32(slot))
+                        others.append(Int32(truncatingIfNeeded: slot))
                     }
                 }
             }
         }
         self.dense = dense
-        count = keys.count - others.count - keys.lazy.filter { $0 == 0 }.count
+        count = keys.count - others.count - free
         for slot in others { insert(slot, keys: keys) }
     }
 

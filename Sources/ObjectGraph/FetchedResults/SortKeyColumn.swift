@@ -53,16 +53,15 @@ struct SortKeyColumn {
 
     // MARK: Writing
 
-    /// Appends the value of `column` of the row under the statement's cursor as the next slot's:
-    /// the loop of a fetch, one write per value.
+    /// The word of `column` of the row under the statement's cursor, nil for NULL; text and
+    /// blob bytes go to the arena. The loop of a fetch: ``append(words:nullBits:)`` takes the
+    /// words a chunk of rows at a time.
     ///
     /// The value is read first and its type asked only when it could be NULL's (0, or no bytes):
     /// one `sqlite3_column_*` call a value instead of two, in the loop that makes most of a
     /// fetch's cost beyond SQLite's own.
     @inline(__always)
-    mutating func append(from statement: Statement, column: Int32) {
-        let slot = words.count
-        if slot & 63 == 0 { nulls.append(0) }
+    mutating func readWord(from statement: Statement, column: Int32) -> UInt64? {
         let handle = statement.handle
         let word: UInt64
         switch kind {
@@ -73,24 +72,25 @@ struct SortKeyColumn {
         case .text:
             // Only NULL gives no pointer (empty text gives ""; running out of memory fails the
             // next step, which the fetch reports).
-            guard let bytes = sqlite3_column_text(handle, column) else { return appendNull(at: slot) }
-            word = store(UnsafeRawPointer(bytes), count: Int(sqlite3_column_bytes(handle, column)))
+            guard let bytes = sqlite3_column_text(handle, column) else { return nil }
+            return store(UnsafeRawPointer(bytes), count: Int(sqlite3_column_bytes(handle, column)))
         case .bytes:
             // An empty blob has no pointer either: only NULL is NULL.
             let bytes = sqlite3_column_blob(handle, column)
-            if bytes == nil && sqlite3_column_type(handle, column) == SQLITE_NULL { return appendNull(at: slot) }
-            word = store(bytes, count: Int(sqlite3_column_bytes(handle, column)))
+            if bytes == nil && sqlite3_column_type(handle, column) == SQLITE_NULL { return nil }
+            return store(bytes, count: Int(sqlite3_column_bytes(handle, column)))
         }
-        if word == 0 && (kind == .integer || kind == .real) && sqlite3_column_type(handle, column) == SQLITE_NULL {
-            return appendNull(at: slot)
-        }
-        words.append(word)
+        if word == 0 && sqlite3_column_type(handle, column) == SQLITE_NULL { return nil }
+        return word
     }
 
-    @inline(__always)
-    private mutating func appendNull(at slot: Int) {
-        words.append(0)
-        nulls[slot >> 6] |= 1 << UInt64(slot & 63)
+    /// Appends the words of new slots, with one bit per word in `nullBits` set for nil. The
+    /// column's slots so far fill whole 64-bit words of nil bits (all but the last chunk have a
+    /// multiple of 64 rows).
+    mutating func append(words chunk: UnsafeBufferPointer<UInt64>, nullBits: UnsafeBufferPointer<UInt64>) {
+        precondition(words.count & 63 == 0, "chunks of rows start at a multiple of 64")
+        words.append(contentsOf: chunk)
+        nulls.append(contentsOf: nullBits[0..<((chunk.count + 63) >> 6)])
     }
 
     /// Sets the value of `slot` (the next new slot, or a released one) from `column` of the row

@@ -13,6 +13,10 @@ final class SortKeyTable {
     private var freeSlots: [Int32] = []
     private var slots = SlotIndex()
 
+    /// Rows ``load(from:excluding:reversingTies:)`` reads before appending them to the table: a
+    /// multiple of 64 (a word of nil bits), small enough to stay in the cache.
+    static let loadChunk = 4096
+
     init(columns: [SortKeyColumn]) {
         precondition(!columns.isEmpty, "a controller's rows have at least one sort key")
         self.columns = columns
@@ -36,15 +40,50 @@ final class SortKeyTable {
             self.columns = columns
             slots = SlotIndex(keys: keys)
         }
+        // Rows are read into fixed buffers and appended a chunk at a time: growing the arrays row
+        // by row checks their uniqueness and capacity on every value, a third of the loop's cost.
+        let chunk = Self.loadChunk
+        let width = columns.count
+        let chunkKeys = UnsafeMutableBufferPointer<Int64>.allocate(capacity: chunk)
+        let chunkWords = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: chunk * width)
+        let chunkNulls = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: chunk / 64 * width)
+        chunkNulls.initialize(repeating: 0)
+        defer {
+            chunkKeys.deallocate()
+            chunkWords.deallocate()
+            chunkNulls.deallocate()
+        }
         let excludes = !excluded.isEmpty
-        // Through a buffer: the array is not checked for uniqueness and bounds on every row.
         try columns.withUnsafeMutableBufferPointer { columns in
+            var filled = 0
+            func flush() {
+                keys.append(contentsOf: chunkKeys[0..<filled])
+                for column in 0..<width {
+                    let start = column * chunk
+                    columns[column].append(
+                        words: UnsafeBufferPointer(rebasing: chunkWords[start..<(start + filled)]),
+                        nullBits: UnsafeBufferPointer(rebasing: chunkNulls[(start / 64)..<((start + chunk) / 64)]))
+                }
+                chunkNulls.update(repeating: 0)
+                filled = 0
+            }
             while try statement.step() {
                 let key = statement.int64(0)
                 if excludes && excluded.contains(key) { continue }
-                keys.append(key)
-                for column in columns.indices { columns[column].append(from: statement, column: Int32(column + 1)) }
+                chunkKeys[filled] = key
+                for column in 0..<width {
+                    let place = column * chunk + filled
+                    if let word = columns[column].readWord(from: statement, column: Int32(column + 1)) {
+                        chunkWords[place] = word
+                    } else {
+                        chunkWords[place] = 0
+                        chunkNulls[place >> 6] |= 1 << UInt64(place & 63)
+                    }
+                }
+                filled += 1
+                if filled == chunk { flush() }
             }
+            flush()
         }
         if reversingTies && keys.count > 1 {
             // Equal values need not move between the slots of a run: only the keys are reversed.
