@@ -181,6 +181,26 @@ import Testing
         #expect(folders == [FolderSummary(name: "Essays", articleCount: 1), FolderSummary(name: "Tech", articleCount: 0)])
     }
 
+    @Test func restoreAndEmptyTrash() throws {
+        let (folder, url, ids) = try library()
+        defer { withExtendedLifetime(folder) {} }
+        #expect(try quire(["trash", ids[0]], library: url).status == 0)
+        #expect(try quire(["trash", ids[2]], library: url).status == 0)
+        // Restored into the folder it was in.
+        #expect(try quire(["restore", String(ids[0].prefix(8))], library: url).status == 0)
+        #expect(try quire(["list", "--folder", "Tech"], library: url).output.contains("Swift on Linux"))
+        let again = try quire(["restore", ids[0]], library: url)
+        #expect(again.status == 1)
+        #expect(again.error == "quire restore: 'Swift on Linux' (\(ids[0])) is not in the trash\n")
+
+        let emptied = try quire(["empty-trash"], library: url)
+        #expect(emptied.status == 0, "\(emptied.error)")
+        #expect(emptied.output == "Deleted 1 article for good.\n")
+        #expect(try quire(["list", "--trash"], library: url).output.isEmpty)
+        #expect(try quire(["show", ids[2]], library: url).status == 1, "deleted for good")
+        #expect(try quire(["list"], library: url).output.split(separator: "\n").count == 2)
+    }
+
     @Test func demoFillsALibrary() async throws {
         let folder = try TemporaryFolder()
         defer { withExtendedLifetime(folder) {} }
@@ -264,7 +284,7 @@ import Testing
 
     @Test func helpListsTheLibraryVerbs() throws {
         let help = try quire(["--help"])
-        for verb in ["list", "show", "new", "edit", "trash", "folders", "demo", "export", "import"] {
+        for verb in ["list", "show", "new", "edit", "trash", "restore", "empty-trash", "folders", "demo", "export", "import"] {
             #expect(help.output.contains("\n  \(verb) "), "\(verb)")
             let usage = try quire(["help", verb])
             #expect(usage.status == 0)

@@ -9,6 +9,8 @@ enum Verbs {
         NewVerb.self,
         EditVerb.self,
         TrashVerb.self,
+        RestoreVerb.self,
+        EmptyTrashVerb.self,
         FoldersVerb.self,
         DemoVerb.self,
         ExportVerb.self,
