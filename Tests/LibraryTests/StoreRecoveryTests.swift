@@ -1,4 +1,5 @@
 import Foundation
+import CSQLite
 import ObjectGraph
 import Testing
 @testable import Library
@@ -196,6 +197,33 @@ import Testing
         #expect(try await Library.open(at: url, options: options).upgrade?.stagesRun == 1)
     }
 
+    /// Another program holding the file exclusively for a moment (as SQLite does while the last
+    /// connection closes and checkpoints its log) delays opening; it is no damaged-library error.
+    @Test func aLibraryHeldExclusivelyForAMomentOpensOnceItIsFree() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.appending("library.quire")
+        var creating = LibraryOpenOptions()
+        creating.createIfMissing = true
+        _ = try await Library.open(at: url, options: creating).createArticle(ArticleContent(title: "Kept", body: "text"))
+        var holder: OpaquePointer?
+        #expect(sqlite3_open(url.path, &holder) == SQLITE_OK)
+        // The library above may still be closing.
+        sqlite3_busy_timeout(holder, 5_000)
+        // In exclusive locking mode a WAL database's first read takes a lock no reader gets past.
+        #expect(sqlite3_exec(holder, "PRAGMA locking_mode=EXCLUSIVE; SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK)
+        let held = HeldConnection(holder)
+        let release = Task.detached {
+            try await Task.sleep(for: .milliseconds(300))
+            held.close()
+        }
+        var options = LibraryOpenOptions()
+        options.busyRetryDelays = [.milliseconds(50)]
+        let library = try await Library.open(at: url, options: options)
+        try await release.value
+        #expect(library.access == .readWrite)
+        #expect(try await library.articles(matching: ArticleQuery()).map(\.title) == ["Kept"])
+    }
+
     @Test func retriesWhileBusyStopAfterTheLastPause() throws {
         var options = LibraryOpenOptions()
         options.busyRetryDelays = [.milliseconds(1), .milliseconds(1)]
@@ -252,5 +280,18 @@ import Testing
         #expect(try Data(contentsOf: url) == before)
         let check = try QuireCommand.run(["check", "--library", url.path])
         #expect(check.output.contains("classification: read-only"), "\(check.output)")
+    }
+}
+
+/// A raw SQLite connection closed from another task.
+private final class HeldConnection: @unchecked Sendable {
+    private let handle: OpaquePointer?
+
+    init(_ handle: OpaquePointer?) {
+        self.handle = handle
+    }
+
+    func close() {
+        sqlite3_close(handle)
     }
 }

@@ -116,7 +116,8 @@ extension Library {
             plan: plan, store: url,
             options: MigrationOptions(backupFolder: backupFolder(for: url), availableSpace: options.availableSpace))
         var upgrade: MigrationOutcome?
-        switch try migrator.status() {
+        // Reading the schema version waits for another program too, like opening does.
+        switch try retryingBusy(options, migrator.status) {
         case .needed(let from, _), .interrupted(let from, _):
             guard options.upgrades else {
                 throw LibraryProblem(.upgradeRequired(from: from.version, to: plan.current.version), path: path)

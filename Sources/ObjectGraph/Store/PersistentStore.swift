@@ -45,7 +45,7 @@ public final class PersistentStore: @unchecked Sendable {
             create = !FileManager.default.fileExists(atPath: path)
         }
         let connection = description.isReadOnly && path != ":memory:"
-            ? try SQLiteConnection.openForReading(path: path)
+            ? try SQLiteConnection.openForReading(path: path, busyTimeout: description.busyTimeout)
             : try SQLiteConnection(path: path, readOnly: description.isReadOnly, create: create)
         sqlite3_busy_timeout(connection.handle, Int32(max(0, description.busyTimeout * 1000).rounded()))
 

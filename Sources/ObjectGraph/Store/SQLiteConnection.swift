@@ -46,9 +46,13 @@ final class SQLiteConnection {
     /// `-shm` file, which SQLite cannot make in a folder it may not write (or on a read-only file
     /// system); such a store is then read as immutable, which is exact while its log is empty and
     /// nothing can write to it. A store whose log holds commits is never read that way.
-    static func openForReading(path: String) throws -> SQLiteConnection {
+    ///
+    /// Reading waits up to `busyTimeout` for a writer that holds the file exclusively (one that
+    /// is closing, checkpointing its log, holds it that long).
+    static func openForReading(path: String, busyTimeout: TimeInterval = 5) throws -> SQLiteConnection {
         do {
             let connection = try SQLiteConnection(path: path, readOnly: true, create: false)
+            sqlite3_busy_timeout(connection.handle, Int32(max(0, busyTimeout * 1000).rounded()))
             _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
             return connection
         } catch let error as StoreError where [.readOnly, .cannotOpen, .permissionDenied].contains(error.kind) {
