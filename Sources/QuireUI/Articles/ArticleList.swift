@@ -33,6 +33,8 @@ final class ArticleList {
     let controller: FetchedResultsController<StoredArticle>
     let source: FetchedResultsListSource<StoredArticle>
     let listView: ListView<FetchedResultsListSource<StoredArticle>>
+    /// Whether the writer can drag rows onto the sidebar.
+    let rowsAreDraggable: Bool
     private let rowFactory: ListRowFactory<FetchedResultsListSource<StoredArticle>, ArticleRow>
     private let stack: Widget
     private let status: Widget
@@ -50,6 +52,7 @@ final class ArticleList {
         status: Widget
     ) throws {
         self.query = query
+        self.rowsAreDraggable = rowsAreDraggable
         self.stack = stack
         self.status = status
         controller = try FetchedResultsController(fetchRequest: Self.request(for: query), context: context)
