@@ -104,6 +104,17 @@ final class TrashAndDragTests: MainWindowTestCase, @unchecked Sendable {
             XCTAssertNil(window.trashToast)
             try await self.until { window.session?.articleID == ids.alpha }
             XCTAssertEqual(Set(self.titles(window)), ["Beta", "Salt & <Pepper>"])
+
+            // Two moves in a row: the second toast replaces the first, and its Undo is the one offered.
+            try self.open("Beta", in: window)
+            XCTAssertTrue(window.window.activateAction(named: "trash-article"))
+            await window.waitForPendingWork()
+            let first = try XCTUnwrap(window.trashToast)
+            try self.open("Salt & <Pepper>", in: window)
+            XCTAssertTrue(window.window.activateAction(named: "trash-article"))
+            await window.waitForPendingWork()
+            XCTAssertEqual(window.trashToast?.articleID, ids.alpha)
+            XCTAssertFalse(window.trashToast?.toast === first.toast)
         }
     }
 

@@ -72,7 +72,7 @@ public final class MainWindow {
     private var renameFolderAction: Action!
     private var emptyTrashAction: Action!
     private var restoreAction: Action!
-    /// The toast offering to undo the last move to the Trash.
+    /// The toast offering to undo the last move to the Trash, while it is shown.
     private(set) var trashToast: TrashToast?
     /// The article that was open when it was moved to the Trash, opened again by Undo.
     private var reopenedByUndo: UUID?
@@ -447,6 +447,12 @@ public final class MainWindow {
         // Only the last move can be undone from a toast; the earlier ones wait in the Trash.
         trashToast?.dismiss()
         let toast = TrashToast(articleID: id, title: title)
+        let shown = toast.toast.objectPointer
+        toast.toast.connect(Signal<() -> Void>("dismissed")) { [weak self] in
+            // The toast's Undo dismisses it before the action runs: the article to reopen stays known.
+            guard let self, trashToast?.toast.objectPointer == shown else { return }
+            trashToast = nil
+        }
         toast.show(on: toastOverlay)
         trashToast = toast
         reopenedByUndo = reopening ? id : nil
