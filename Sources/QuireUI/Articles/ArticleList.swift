@@ -61,8 +61,8 @@ final class ArticleList {
         let model = ListModel(source: source)
         let selection = SelectionModel(model: model, mode: .single)
         let source = source
-        rowFactory = ListRowFactory(model: model, rowHeight: ArticleRow.height, makeRow: { ArticleRow(draggable: rowsAreDraggable) }) {
-            row, _, index in
+        let makeRow: @MainActor () -> ArticleRow = { ArticleRow(draggable: rowsAreDraggable) }
+        rowFactory = ListRowFactory(model: model, rowHeight: ArticleRow.height, makeRow: makeRow) { row, _, index in
             guard index < source.count else { return }
             row.show(source.object(at: index))
         }

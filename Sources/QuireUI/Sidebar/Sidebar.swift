@@ -53,7 +53,9 @@ final class Sidebar {
         dropTargets = [:]
         for item in items {
             let row = gtk_list_box_row_new()!
-            gtk_list_box_row_set_child(UnsafeMutableRawPointer(row).assumingMemoryBound(to: GtkListBoxRow.self), Self.makeRowContent(item, count: item.folderName.flatMap { counts[$0] }))
+            let content = Self.makeRowContent(item, count: item.folderName.flatMap { counts[$0] })
+            gtk_list_box_row_set_child(UnsafeMutableRawPointer(row).assumingMemoryBound(to: GtkListBoxRow.self), content)
+            // The drop target goes on the row, whose :drop(active) state the style sheet outlines.
             gtk_list_box_append(box, row)
             if acceptsArticleDrops && item.takesArticleDrops {
                 dropTargets[item] = DropTarget(on: Widget(retaining: row), accepting: ArticleDrag.contentType) { [weak self] string in
