@@ -166,7 +166,7 @@ final class TrashAndDragTests: MainWindowTestCase, @unchecked Sendable {
             row.show(try self.article(ids.alpha, in: window))
             XCTAssertNil(row.dragSource?.prepare())
             XCTAssertFalse(try XCTUnwrap(sidebar.dropTargets[.folder("Essays")]).drop(drag))
-            XCTAssertEqual(try XCTUnwrap(sidebar.dropTargets[.trash]).drop(drag), false)
+            XCTAssertFalse(try XCTUnwrap(sidebar.dropTargets[.trash]).drop(drag))
 
             XCTAssertTrue(window.window.activateAction("win.undo-trash", target: ids.alpha.uuidString))
             await window.waitForPendingWork()
