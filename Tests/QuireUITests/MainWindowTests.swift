@@ -10,7 +10,7 @@ import XCTest
 /// The library window's logic against temporary libraries: sidebar filters and counts, search,
 /// sort, new articles with autosave and their outbox operation, trash, folders, the screenshot of
 /// a demo library, and a conflict met while saving.
-final class MainWindowTests: QuireTestCase, @unchecked Sendable {
+final class MainWindowTests: MainWindowTestCase, @unchecked Sendable {
     func testSidebarFiltersSearchAndSortChooseTheListedArticles() throws {
         let url = try makeLibrary { library in
             try await library.createFolder(named: "Essays")
@@ -150,22 +150,6 @@ final class MainWindowTests: QuireTestCase, @unchecked Sendable {
         }
     }
 
-    // MARK: Helpers
-
-    /// A library in a temporary folder, filled by `fill`.
-    private func makeLibrary(_ fill: @escaping @Sendable (Library) async throws -> Void) throws -> URL {
-        let url = try makeTemporaryFolder().appending(path: "library.quire")
-        nonisolated(unsafe) var failure: (any Error)?
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            do { try await fill(try Library(url: url)) } catch { failure = error }
-            done.signal()
-        }
-        done.wait()
-        if let failure { throw failure }
-        return url
-    }
-
     func testWindowHostsSyncStatusConflictBannerPreferencesExportAndImport() throws {
         let url = try makeLibrary { library in
             try await library.createArticle(ArticleContent(title: "Shipped", body: "text"))
@@ -188,38 +172,5 @@ final class MainWindowTests: QuireTestCase, @unchecked Sendable {
                 try await self.until { !Window.toplevels.contains { $0.title == title && $0.isVisible } }
             }
         }
-    }
-
-    /// Runs the application over the library, runs `body` once the window is open, then quits.
-    private func drive(_ url: URL, file: StaticString = #filePath, line: UInt = #line, _ body: @escaping @MainActor (MainWindow) async throws -> Void) {
-        MainActor.assumeIsolated {
-            let status = runQuire(settings: nil, libraryURL: url, file: file, line: line) { quire, window in
-                Task { @MainActor in
-                    do {
-                        try await body(window)
-                    } catch {
-                        XCTFail("\(error); sidebar: \(window.sidebar.items), folders: \(window.sidebar.folders), errors: \(window.shownErrors)", file: file, line: line)
-                    }
-                    XCTAssertEqual(window.shownErrors, [], file: file, line: line)
-                    quire.application.activateAction(named: "quit")
-                }
-            }
-            XCTAssertEqual(status, 0, file: file, line: line)
-        }
-    }
-
-    /// Waits, letting the main loop run, until `condition` holds (at most ten seconds).
-    @MainActor
-    private func until(_ line: UInt = #line, _ condition: @MainActor () async throws -> Bool) async throws {
-        for _ in 0..<500 {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw WaitTimedOut(what: "the condition on line \(line)")
-    }
-
-    @MainActor
-    private func titles(_ window: MainWindow) -> [String] {
-        (0..<window.articleList.count).map { window.articleList.article(at: $0).title }
     }
 }

@@ -113,6 +113,39 @@ extension Object {
         return connect(signal.name, after: after, SignalSignature(returns: .boolean, .double, .double), handler, trampoline)
     }
 
+    /// Connects a handler of two `double`s that returns an object with a reference for the
+    /// caller (`transfer full`), or nil: `GtkDragSource::prepare(x, y)`, which asks for the
+    /// drag's `GdkContentProvider`.
+    @discardableResult
+    public func connect(
+        _ signal: Signal<(Double, Double) -> UnsafeMutableRawPointer?>, after: Bool = false,
+        _ handler: @escaping @MainActor (Double, Double) -> UnsafeMutableRawPointer?
+    ) -> SignalConnection {
+        let trampoline: @convention(c) (gpointer?, Double, Double, gpointer?) -> gpointer? = { _, x, y, data in
+            let handler = SignalHandlerBox<@MainActor (Double, Double) -> UnsafeMutableRawPointer?>.handler(from: data)
+            // A pointer is not Sendable; its address is.
+            let address = MainActor.assumeIsolated { UInt(bitPattern: handler(x, y)) }
+            return UnsafeMutableRawPointer(bitPattern: address)
+        }
+        return connect(signal.name, after: after, SignalSignature(returns: .pointer, .double, .double), handler, trampoline)
+    }
+
+    /// Connects a handler of a pointer (borrowed for the call) and two `double`s that returns
+    /// the signal's `gboolean`: `GtkDropTarget::drop(value, x, y)`, with the dropped `GValue`.
+    @discardableResult
+    public func connect(
+        _ signal: Signal<(UnsafeMutableRawPointer?, Double, Double) -> Bool>, after: Bool = false,
+        _ handler: @escaping @MainActor (UnsafeMutableRawPointer?, Double, Double) -> Bool
+    ) -> SignalConnection {
+        let trampoline: @convention(c) (gpointer?, gpointer?, Double, Double, gpointer?) -> gboolean = {
+            _, argument, x, y, data in
+            let handler = SignalHandlerBox<@MainActor (UnsafeMutableRawPointer?, Double, Double) -> Bool>.handler(from: data)
+            return MainActor.assumeIsolated { handler(argument, x, y) } ? 1 : 0
+        }
+        return connect(
+            signal.name, after: after, SignalSignature(returns: .boolean, .pointer, .double, .double), handler, trampoline)
+    }
+
     /// Connects a handler of a `gint` and two `double`s, such as
     /// `GtkGestureClick::pressed(n_press, x, y)`.
     @discardableResult

@@ -19,7 +19,9 @@ import CGtk
 /// Supported handler types, each with an ``Object`` `connect` overload:
 /// `() -> Void`, `() -> Bool`, `(UInt32) -> Void`, `(UInt32, UInt32) -> Void`,
 /// `(UInt32, UInt32, UInt32) -> Void`, `(Double) -> Void`, `(Double, Double) -> Void`,
-/// `(Double, Double) -> Bool`, `(Int32, Double, Double) -> Void`,
+/// `(Double, Double) -> Bool`, `(Double, Double) -> UnsafeMutableRawPointer?` (an object returned
+/// with a reference for GTK), `(UnsafeMutableRawPointer?, Double, Double) -> Bool`,
+/// `(Int32, Double, Double) -> Void`,
 /// `(UInt32, UInt32, GdkModifierType) -> Bool`, `(String) -> Void` and
 /// `(UnsafeMutableRawPointer?) -> Void` (an object, boxed, variant or param-spec argument).
 /// `Bool` results are the signal's `gboolean` (true stops other handlers for event signals,

@@ -10,6 +10,10 @@ import ObjectGraph
 /// The controller reads only IDs and sort keys when the query changes; rows load a batch at a
 /// time as GTK shows them, and later changes of the store (the editor's saves, the library's
 /// operations, sync) move, insert or update single rows.
+///
+/// Rows can be dragged onto the sidebar (``ArticleRow``). When the window's own operation takes
+/// the selected article out of the list (trash, restore, a move out of the folder shown), the
+/// article that takes its place is selected (``selectNeighbour(whenLeaving:)``).
 @MainActor
 final class ArticleList {
     /// The query the list shows; setting it fetches again, keeping the selection when the
@@ -29,16 +33,26 @@ final class ArticleList {
     let controller: FetchedResultsController<StoredArticle>
     let source: FetchedResultsListSource<StoredArticle>
     let listView: ListView<FetchedResultsListSource<StoredArticle>>
+    /// Whether the writer can drag rows onto the sidebar.
+    let rowsAreDraggable: Bool
     private let rowFactory: ListRowFactory<FetchedResultsListSource<StoredArticle>, ArticleRow>
     private let stack: Widget
     private let status: Widget
     private var selectedObjectID: ManagedObjectID?
     private var changes: ContextObservation?
+    /// The selected article an operation is taking out of the list, and its index then.
+    private var leaving: (objectID: ManagedObjectID, index: Int)?
+    /// An article to select once a change of the store lists it.
+    private var awaitedSelection: ManagedObjectID?
 
     /// Attaches to the list view, stack and status page of the main window's builder file and
-    /// fetches `query`.
-    init(context: ManagedObjectContext, query: ArticleQuery, listView widget: Widget, stack: Widget, status: Widget) throws {
+    /// fetches `query`. `rowsAreDraggable` lets the writer drag rows (not in a read-only library).
+    init(
+        context: ManagedObjectContext, query: ArticleQuery, rowsAreDraggable: Bool, listView widget: Widget, stack: Widget,
+        status: Widget
+    ) throws {
         self.query = query
+        self.rowsAreDraggable = rowsAreDraggable
         self.stack = stack
         self.status = status
         controller = try FetchedResultsController(fetchRequest: Self.request(for: query), context: context)
@@ -47,7 +61,8 @@ final class ArticleList {
         let model = ListModel(source: source)
         let selection = SelectionModel(model: model, mode: .single)
         let source = source
-        rowFactory = ListRowFactory(model: model, rowHeight: ArticleRow.height, makeRow: ArticleRow.init) { row, _, index in
+        let makeRow: @MainActor () -> ArticleRow = { ArticleRow(draggable: rowsAreDraggable) }
+        rowFactory = ListRowFactory(model: model, rowHeight: ArticleRow.height, makeRow: makeRow) { row, _, index in
             guard index < source.count else { return }
             row.show(source.object(at: index))
         }
@@ -66,7 +81,10 @@ final class ArticleList {
         // Rows come and go with every change of the context; the empty state follows them once
         // the controller (which observes the context too) has applied the change.
         changes = context.addObserver { [weak self] _ in
-            Task { @MainActor in self?.showEmptyStateIfNeeded() }
+            Task { @MainActor in
+                self?.showEmptyStateIfNeeded()
+                self?.selectAwaitedArticle()
+            }
         }
     }
 
@@ -92,12 +110,31 @@ final class ArticleList {
         return true
     }
 
+    /// Selects the article as soon as it is listed: now, or when a change of the store lists it
+    /// (an operation's save reaches the view context after the operation returns). Another
+    /// selection or query first cancels it.
+    func selectWhenListed(_ objectID: ManagedObjectID) {
+        awaitedSelection = nil
+        guard !select(objectID) else { return }
+        awaitedSelection = objectID
+    }
+
+    /// Asks that when the selected article `objectID` leaves the list, the article that takes its
+    /// place (or the last one) is selected, as GNOME Files does after a move to the Trash. Another
+    /// selection or query first cancels it.
+    func selectNeighbour(whenLeaving objectID: ManagedObjectID) {
+        guard selectedID == objectID, let index = source.index(of: objectID) else { return }
+        leaving = (objectID, index)
+    }
+
     /// The article at a position of the list.
     func article(at index: Int) -> StoredArticle {
         source.object(at: index)
     }
 
     private func fetch() {
+        leaving = nil
+        awaitedSelection = nil
         controller.fetchRequest = Self.request(for: query)
         do {
             try controller.performFetch()
@@ -111,8 +148,22 @@ final class ArticleList {
     private func selectionDidChange() {
         let selected = selectedID
         guard selected != selectedObjectID else { return }
+        if selected == nil, let leaving, leaving.objectID == selectedObjectID, source.index(of: leaving.objectID) == nil,
+           source.count > 0 {
+            // Selecting the neighbour calls back here, which reports it.
+            self.leaving = nil
+            listView.selection.select(source.identity(at: min(leaving.index, source.count - 1)))
+            return
+        }
+        leaving = nil
+        awaitedSelection = nil
         selectedObjectID = selected
         selectionChanged?(selected)
+    }
+
+    private func selectAwaitedArticle() {
+        guard let awaited = awaitedSelection, source.index(of: awaited) != nil else { return }
+        selectWhenListed(awaited)
     }
 
     private func showEmptyStateIfNeeded() {

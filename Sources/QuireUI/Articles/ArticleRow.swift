@@ -4,10 +4,15 @@ import GtkKit
 import Library
 
 /// The widgets of one row of the article list: title, updated date, sync badge and excerpt,
-/// from `articles/article-row.ui`.
+/// from `articles/article-row.ui`. A row can be dragged onto the sidebar (``ArticleDrag``),
+/// unless its article is in the Trash.
 @MainActor
 final class ArticleRow: ListRowView {
     let widget: Widget
+    /// What drags the row, nil when the list's rows are not draggable (a read-only library).
+    private(set) var dragSource: DragSource?
+    /// The article a drag of the row carries: the one shown, unless it is in the Trash.
+    private(set) var draggableArticleID: UUID?
     private let titleLabel: Widget
     private let dateLabel: Widget
     private let excerptLabel: Widget
@@ -16,7 +21,8 @@ final class ArticleRow: ListRowView {
     /// The height of every row: two lines of excerpt under the title.
     static let height = 76
 
-    init() {
+    /// A row; `draggable` gives it a drag source.
+    init(draggable: Bool) {
         do {
             let builder = try Builder(resource: Quire.resourcePath + "articles/article-row.ui")
             widget = try builder.object("article_row")
@@ -28,10 +34,15 @@ final class ArticleRow: ListRowView {
             // The file is compiled into the binary and checked by the tests.
             fatalError("the article row's builder file is broken: \(error)")
         }
+        guard draggable else { return }
+        dragSource = DragSource(on: widget) { [weak self] in
+            self?.draggableArticleID.map(ArticleDrag.contentProvider(for:))
+        }
     }
 
     /// Shows an article; a fault of the list's batch, read here.
     func show(_ article: StoredArticle) {
+        draggableArticleID = article.trashed == nil ? article.id : nil
         gtk_label_set_label(titleLabel.opaquePointer, ConflictDialog.displayTitle(article.title))
         gtk_label_set_label(excerptLabel.opaquePointer, article.excerpt)
         gtk_label_set_label(dateLabel.opaquePointer, Self.dateText(article.updated))

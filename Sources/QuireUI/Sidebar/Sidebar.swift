@@ -5,23 +5,34 @@ import Library
 
 /// The sidebar: All Articles, Favorites, the library's folders with their article counts, and
 /// the Trash, in a `GtkListBox` from the main window's builder file. Exactly one place is selected.
+///
+/// An article dragged from the list (``ArticleDrag``) can be dropped on All Articles, a folder
+/// or the Trash; the place under it is outlined (`sidebar.css`).
 @MainActor
 final class Sidebar {
     /// The place selected; setting it selects its row (All Articles when it is not listed).
     private(set) var selected: SidebarItem = .all
     /// Called when the writer (or code) selects another place.
     var selectionChanged: (@MainActor (SidebarItem) -> Void)?
+    /// Called when an article is dropped on a place; returns whether the drop did something.
+    var articleDropped: (@MainActor (UUID, SidebarItem) -> Bool)?
 
     /// The places in order, as listed.
     private(set) var items: [SidebarItem] = []
     /// The folders as last shown, with their counts.
     private(set) var folders: [FolderSummary] = []
+    /// The drop targets of the places that take dragged articles, as last listed.
+    private(set) var dropTargets: [SidebarItem: DropTarget] = [:]
     private let listBox: Widget
+    private let acceptsArticleDrops: Bool
     private var isRebuilding = false
 
-    /// Attaches to the list box and lists the places without folders.
-    init(listBox: Widget) {
+    /// Attaches to the list box and lists the places without folders. With `acceptsArticleDrops`
+    /// false (a read-only library) no place takes dragged articles.
+    init(listBox: Widget, acceptsArticleDrops: Bool) {
         self.listBox = listBox
+        self.acceptsArticleDrops = acceptsArticleDrops
+        StyleSheet.addToDisplay(resource: Quire.resourcePath + "sidebar/sidebar.css")
         listBox.connect(Signal<(UnsafeMutableRawPointer?) -> Void>("row-selected")) { [weak self] row in
             self?.rowSelected(row.map { OpaquePointer($0) })
         }
@@ -39,8 +50,19 @@ final class Sidebar {
         }
         items = [.all, .favorites] + folders.map { .folder($0.name) } + [.trash]
         let counts = Dictionary(folders.map { ($0.name, $0.articleCount) }, uniquingKeysWith: { first, _ in first })
+        dropTargets = [:]
         for item in items {
-            gtk_list_box_append(box, Self.makeRow(item, count: item.folderName.flatMap { counts[$0] }))
+            let row = gtk_list_box_row_new()!
+            let content = Self.makeRowContent(item, count: item.folderName.flatMap { counts[$0] })
+            gtk_list_box_row_set_child(UnsafeMutableRawPointer(row).assumingMemoryBound(to: GtkListBoxRow.self), content)
+            // The drop target goes on the row, whose :drop(active) state the style sheet outlines.
+            gtk_list_box_append(box, row)
+            if acceptsArticleDrops && item.takesArticleDrops {
+                dropTargets[item] = DropTarget(on: Widget(retaining: row), accepting: ArticleDrag.contentType) { [weak self] string in
+                    guard let self, let id = ArticleDrag.articleID(in: string) else { return false }
+                    return articleDropped?(id, item) ?? false
+                }
+            }
         }
         isRebuilding = false
         select(item ?? selected)
@@ -77,7 +99,7 @@ final class Sidebar {
         selectionChanged?(item)
     }
 
-    private static func makeRow(_ item: SidebarItem, count: Int?) -> UnsafeMutablePointer<GtkWidget> {
+    private static func makeRowContent(_ item: SidebarItem, count: Int?) -> UnsafeMutablePointer<GtkWidget> {
         let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
         gtk_widget_set_margin_start(box, 6)
         gtk_widget_set_margin_end(box, 6)

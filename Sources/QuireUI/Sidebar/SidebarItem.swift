@@ -36,6 +36,10 @@ enum SidebarItem: Hashable, Sendable {
         }
     }
 
+    /// Whether an article dropped here goes somewhere: into no folder (All Articles), a folder,
+    /// or the Trash. Favorites only lists.
+    var takesArticleDrops: Bool { self != .favorites }
+
     /// The folder's name, for a folder.
     var folderName: String? {
         if case .folder(let name) = self { return name }

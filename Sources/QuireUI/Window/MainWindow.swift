@@ -8,11 +8,16 @@ import ObjectGraph
 /// article list and the editor in an `AdwLeaflet` that folds to one pane on narrow windows, under
 /// one header bar with the writer's actions.
 ///
-/// Actions (`win.NAME`): `new-article` (Ctrl+N), `trash-article` (Delete in the list), `favorite`,
-/// `sort` (`updated`, `created`, `title`), `search` (Ctrl+F; in the editor it finds in the
-/// article), `save` (Ctrl+S), `new-folder`, `rename-folder`, `move-to-folder` (a folder name,
-/// empty for none), `empty-trash`, `go-back`, `sync-now` (Ctrl+R), `preferences` (Ctrl+,),
+/// Actions (`win.NAME`): `new-article` (Ctrl+N), `trash-article` (Delete in the list; leaves a
+/// toast whose Undo is `undo-trash`, with the article's ID), `restore-article` (in the Trash),
+/// `favorite`, `sort` (`updated`, `created`, `title`), `search` (Ctrl+F; in the editor it finds
+/// in the article), `save` (Ctrl+S), `new-folder`, `rename-folder`, `move-to-folder` (a folder
+/// name, empty for none), `empty-trash`, `go-back`, `sync-now` (Ctrl+R), `preferences` (Ctrl+,),
 /// `import` (Ctrl+Shift+I), `export` (Ctrl+Shift+E).
+///
+/// An article dragged from the list onto the sidebar moves: onto a folder into it, onto All
+/// Articles out of its folder, onto the Trash to the Trash (with the same Undo toast). When the
+/// open article leaves the list this way, or by Move to Trash or Restore, the next one opens.
 ///
 /// Sync shows in the header bar (``SyncStatusButton`` in ``statusSlot``) and, when articles have
 /// conflicting changes, in a banner above the panes (``ConflictBanner`` in ``bannerSlot``). A
@@ -59,11 +64,18 @@ public final class MainWindow {
     private let searchBar: Widget
     let searchEntry: Widget
     private let moveButton: Widget
+    private let trashButton: Widget
+    private let restoreButton: Widget
     private var favoriteAction: Action!
     private var sortAction: Action!
     private var articleActions: [Action] = []
     private var renameFolderAction: Action!
     private var emptyTrashAction: Action!
+    private var restoreAction: Action!
+    /// The toast offering to undo the last move to the Trash, while it is shown.
+    private(set) var trashToast: TrashToast?
+    /// The article that was open when it was moved to the Trash, opened again by Undo.
+    private var reopenedByUndo: UUID?
     /// Actions that write to the library, off while it is read-only.
     private var writingActions: [Action] = []
     private var folderRefresh: Timeout?
@@ -87,6 +99,8 @@ public final class MainWindow {
         searchBar = try builder.object("search_bar")
         searchEntry = try builder.object("search_entry")
         moveButton = try builder.object("move_button")
+        trashButton = try builder.object("trash_button")
+        restoreButton = try builder.object("restore_button")
         toastOverlay = try builder.object("toast_overlay")
         self.library = library
         self.settings = settings
@@ -109,10 +123,12 @@ public final class MainWindow {
         let editorSlot: Widget = try builder.object("editor_slot")
         gtk_widget_set_vexpand(editor.widget.widgetPointer, 1)
         gtk_box_append(editorSlot.pointer(as: GtkBox.self), editor.widget.widgetPointer)
-        sidebar = Sidebar(listBox: try builder.object("sidebar_list"))
+        // A read-only library's articles cannot be dragged anywhere.
+        sidebar = Sidebar(listBox: try builder.object("sidebar_list"), acceptsArticleDrops: readOnlyReason == nil)
         articleList = try ArticleList(
-            context: viewContext, query: ArticleQuery(), listView: try builder.object("article_list"),
-            stack: try builder.object("list_stack"), status: try builder.object("list_status"))
+            context: viewContext, query: ArticleQuery(), rowsAreDraggable: readOnlyReason == nil,
+            listView: try builder.object("article_list"), stack: try builder.object("list_stack"),
+            status: try builder.object("list_status"))
 
         if let settings { WindowState(settings: settings).apply(to: window) }
         window.application = application
@@ -210,6 +226,13 @@ public final class MainWindow {
         emptyTrashAction = window.addAction("empty-trash") { [weak self] in self?.emptyTrash() }
         window.addAction("go-back") { [weak self] in self?.goBack() }
         let trash = window.addAction("trash-article") { [weak self] in self?.trashSelectedArticle() }
+        restoreAction = window.addAction("restore-article") { [weak self] in self?.restoreSelectedArticle() }
+        let undoTrash = Action(owning: g_simple_action_new(TrashToast.undoAction, g_variant_type_checked_("s")))
+        undoTrash.connect(.activateAction) { [weak self] parameter in
+            guard let parameter, let id = TrashToast.articleID(in: OpaquePointer(parameter)) else { return }
+            self?.undoTrash(id)
+        }
+        window.add(undoTrash)
         favoriteAction = Action(name: "favorite", state: false) { [weak self] isFavorite in self?.setFavorite(isFavorite) }
         window.add(favoriteAction)
         sortAction = Action(owning: g_simple_action_new_stateful("sort", g_variant_type_checked_("s"), g_variant_new_string("updated")))
@@ -229,7 +252,7 @@ public final class MainWindow {
         }
         window.add(move)
         articleActions = [trash, favoriteAction, move]
-        writingActions = [newArticle, importArticles, newFolder, renameFolderAction, emptyTrashAction]
+        writingActions = [newArticle, importArticles, newFolder, renameFolderAction, emptyTrashAction, undoTrash]
         // Delete belongs to the list: in the editor it deletes text.
         let listActions = ActionGroup(prefix: "list", on: articleList.listView.widget)
         listActions.addAction("trash-article", accelerators: ["Delete"]) { [weak self] in self?.trashSelectedArticle() }
@@ -247,6 +270,7 @@ public final class MainWindow {
 
     private func connectWidgets(builder: Builder) {
         sidebar.selectionChanged = { [weak self] item in self?.sidebarSelected(item) }
+        sidebar.articleDropped = { [weak self] id, item in self?.drop(id, on: item) ?? false }
         articleList.selectionChanged = { [weak self] objectID in self?.open(objectID) }
         articleList.failed = { [weak self] error in self?.showError("Could not read the library", error) }
         searchEntry.connect(Signal<() -> Void>("search-changed")) { [weak self] in
@@ -339,6 +363,9 @@ public final class MainWindow {
         for action in writingActions { action.isEnabled = writable }
         renameFolderAction.isEnabled = writable && sidebar.selected.folderName != nil
         emptyTrashAction.isEnabled = writable && inTrash
+        restoreAction.isEnabled = writable && hasArticle && inTrash
+        trashButton.isVisible = !inTrash
+        restoreButton.isVisible = inTrash
         if let article = session?.article {
             let isFavorite = article.isFavorite
             if favoriteAction.state != isFavorite {
@@ -402,12 +429,71 @@ public final class MainWindow {
 
     private func trashSelectedArticle() {
         guard let session, sidebar.selected != .trash else { return }
-        let id = session.articleID
-        closeArticle()
-        run("Could not move the article to the trash") { [library] in
+        moveToTrash(session.articleID, title: session.article.title)
+    }
+
+    /// Moves an article to the Trash (the open one is saved and closed first, and the list
+    /// selects the next) and leaves a toast whose Undo brings it back.
+    private func moveToTrash(_ id: UUID, title: String) {
+        let wasOpen = session?.articleID == id
+        if wasOpen { leaveOpenArticle() }
+        run("Could not move “\(ConflictDialog.displayTitle(title))” to the Trash") { [library] in
             try await library.moveToTrash([id])
+            return { [weak self] in self?.offerUndo(trashing: id, title: title, reopening: wasOpen) }
+        }
+    }
+
+    private func offerUndo(trashing id: UUID, title: String, reopening: Bool) {
+        // Only the last move can be undone from a toast; the earlier ones wait in the Trash.
+        trashToast?.dismiss()
+        let toast = TrashToast(articleID: id, title: title)
+        let shown = toast.toast.objectPointer
+        toast.toast.connect(Signal<() -> Void>("dismissed")) { [weak self] in
+            // The toast's Undo dismisses it before the action runs: the article to reopen stays known.
+            guard let self, trashToast?.toast.objectPointer == shown else { return }
+            trashToast = nil
+        }
+        toast.show(on: toastOverlay)
+        trashToast = toast
+        reopenedByUndo = reopening ? id : nil
+    }
+
+    /// Takes an article out of the Trash again; the one that was open when it was trashed opens.
+    private func undoTrash(_ id: UUID) {
+        trashToast?.dismiss()
+        trashToast = nil
+        let reopens = reopenedByUndo == id
+        run("Could not take the article out of the Trash") { [library] in
+            try await library.restore([id])
+            return { [weak self] in
+                guard let self, reopens else { return }
+                do {
+                    if let article = try viewArticle(id) { articleList.selectWhenListed(article.objectID) }
+                } catch {
+                    showError("Could not open the article again", error)
+                }
+            }
+        }
+    }
+
+    /// Puts the article open in the Trash back where it was (its folder, unless the folder was
+    /// deleted meanwhile); the list selects the next article in the Trash.
+    private func restoreSelectedArticle() {
+        guard let session, sidebar.selected == .trash else { return }
+        let (id, title) = (session.articleID, session.article.title)
+        leaveOpenArticle()
+        run("Could not restore “\(ConflictDialog.displayTitle(title))”") { [library] in
+            try await library.restore([id])
             return {}
         }
+    }
+
+    /// Saves and closes the open article before an operation takes it out of the list, and asks
+    /// the list to select the article that takes its place.
+    private func leaveOpenArticle() {
+        guard let session else { return }
+        articleList.selectNeighbour(whenLeaving: session.objectID)
+        closeArticle()
     }
 
     private func setFavorite(_ isFavorite: Bool) {
@@ -422,12 +508,52 @@ public final class MainWindow {
 
     private func moveSelectedArticle(toFolder name: String?) {
         guard let session else { return }
-        session.save()
-        let id = session.articleID
+        move(session.articleID, toFolder: name)
+    }
+
+    /// Files an article in a folder (nil: none). When the open article moves out of the folder
+    /// shown, the list selects the next.
+    private func move(_ id: UUID, toFolder name: String?) {
+        if let session, session.articleID == id {
+            session.save()
+            articleList.selectNeighbour(whenLeaving: session.objectID)
+        }
         run("Could not move the article") { [library] in
             try await library.moveArticles([id], toFolder: name)
             return {}
         }
+    }
+
+    /// What an article dropped on a place of the sidebar does: a folder files it there, All
+    /// Articles takes it out of its folder, the Trash trashes it. Returns false, changing
+    /// nothing, when it is in the Trash, already there, or the library is read-only.
+    func drop(_ id: UUID, on item: SidebarItem) -> Bool {
+        guard readOnlyReason == nil else { return false }
+        let article: StoredArticle
+        do {
+            guard let found = try viewArticle(id), found.trashed == nil else { return false }
+            article = found
+        } catch {
+            showError("Could not read the dropped article", error)
+            return false
+        }
+        switch item {
+        case .trash:
+            // The open article's title may be typed but not saved yet.
+            let openTitle = session?.articleID == id ? session?.article.title : nil
+            moveToTrash(id, title: openTitle ?? article.title)
+        case .all, .folder:
+            guard article.folder?.name != item.folderName else { return false }
+            move(id, toFolder: item.folderName)
+        case .favorites:
+            return false
+        }
+        return true
+    }
+
+    /// The article with `id` in the view context, nil when there is none.
+    private func viewArticle(_ id: UUID) throws -> StoredArticle? {
+        try library.viewContext.fetch(FetchRequest<StoredArticle>(predicate: \.id == id, fetchLimit: 1)).first
     }
 
     private func emptyTrash() {

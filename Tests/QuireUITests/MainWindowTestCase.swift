@@ -1,0 +1,58 @@
+import CGtk
+import Foundation
+import GtkKit
+import Library
+import ObjectGraph
+import XCTest
+
+@testable import QuireUI
+
+/// Base of the tests that drive the real application's library window over a temporary library.
+class MainWindowTestCase: QuireTestCase, @unchecked Sendable {
+    /// A library in a temporary folder, filled by `fill`.
+    func makeLibrary(_ fill: @escaping @Sendable (Library) async throws -> Void) throws -> URL {
+        let url = try makeTemporaryFolder().appending(path: "library.quire")
+        nonisolated(unsafe) var failure: (any Error)?
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do { try await fill(try Library(url: url)) } catch { failure = error }
+            done.signal()
+        }
+        done.wait()
+        if let failure { throw failure }
+        return url
+    }
+
+    /// Runs the application over the library, runs `body` once the window is open, then quits.
+    func drive(_ url: URL, file: StaticString = #filePath, line: UInt = #line, _ body: @escaping @MainActor (MainWindow) async throws -> Void) {
+        MainActor.assumeIsolated {
+            let status = runQuire(settings: nil, libraryURL: url, file: file, line: line) { quire, window in
+                Task { @MainActor in
+                    do {
+                        try await body(window)
+                    } catch {
+                        XCTFail("\(error); sidebar: \(window.sidebar.items), folders: \(window.sidebar.folders), errors: \(window.shownErrors)", file: file, line: line)
+                    }
+                    XCTAssertEqual(window.shownErrors, [], file: file, line: line)
+                    quire.application.activateAction(named: "quit")
+                }
+            }
+            XCTAssertEqual(status, 0, file: file, line: line)
+        }
+    }
+
+    /// Waits, letting the main loop run, until `condition` holds (at most ten seconds).
+    @MainActor
+    func until(_ line: UInt = #line, _ condition: @MainActor () async throws -> Bool) async throws {
+        for _ in 0..<500 {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw WaitTimedOut(what: "the condition on line \(line)")
+    }
+
+    @MainActor
+    func titles(_ window: MainWindow) -> [String] {
+        (0..<window.articleList.count).map { window.articleList.article(at: $0).title }
+    }
+}
