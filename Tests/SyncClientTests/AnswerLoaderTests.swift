@@ -32,7 +32,7 @@ import Testing
         let server = try TestServer()
         defer { server.stop() }
         let transport = server.transport(token: try server.addAccount())
-        for index in 0..<40 {
+        for index in 0..<200 {
             let write = WriteRequest(
                 articleID: "cancelled-\(index)", idempotencyKey: "key-\(index)",
                 action: .put(ArticlePayload(title: "Cancelled \(index)", body: "x"), .absent))

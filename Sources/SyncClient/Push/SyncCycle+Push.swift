@@ -25,14 +25,21 @@ extension SyncCycle {
     /// persisting every transition with its effects, until nothing is ready. `expedite` sends
     /// waiting operations now instead of at their time (Sync now, the network came back); with
     /// `settling`, operations due within that many seconds are waited for instead of left waiting.
+    ///
+    /// Answers that arrive while a transaction commits are persisted together in the next one:
+    /// each answer's transition still commits with its effects (an acknowledgement with the
+    /// article's base) before any request that depends on it is sent, and an answer not yet
+    /// persisted when the process dies leaves its operation `sending`, looked up on restart.
     func push(expedite: Bool, settling: TimeInterval? = nil) async throws -> PushReport {
         var report = PushReport()
         let limit = max(1, configuration.maximumInFlight)
         // Each waiting operation is sent early at most once per push: one that fails again waits.
         var expedited: Set<String>? = expedite ? [] : nil
-        try await withThrowingTaskGroup(of: (String, OperationEvent, TransportError?).self) { group in
+        let arrived = ArrivedAnswers()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            // Requests whose answers are not taken yet.
             var inFlight = 0
-            var round = try await self.round(completing: nil, capacity: limit, expediting: expedited)
+            var round = try await self.round(completing: [], capacity: limit, expediting: expedited)
             while true {
                 if let stop = round.accountRejected { throw Stop.accountRejected(stop) }
                 report.absorb(round)
@@ -41,22 +48,30 @@ extension SyncCycle {
                     expedited?.insert(operationID)
                     group.addTask { [transport] in
                         let (event, error) = await Self.perform(effect, with: transport)
-                        return (operationID, event, error)
+                        arrived.add(ArrivedAnswers.Answer(operationID: operationID, event: event, error: error))
                     }
                 }
                 if inFlight == 0 {
                     report.nextWakeUp = try await nextWakeUp()
                     guard let settling, let due = report.nextWakeUp, due.timeIntervalSinceNow <= settling else { break }
                     try await Task.sleep(for: .seconds(max(0, due.timeIntervalSinceNow)))
-                    round = try await self.round(completing: nil, capacity: limit, expediting: nil)
+                    round = try await self.round(completing: [], capacity: limit, expediting: nil)
                     continue
                 }
-                guard let (operationID, event, error) = try await group.next() else { break }
-                inFlight -= 1
-                report.count(event, error)
+                // The wait is the group's: each request's task adds its answer before it ends, so
+                // every end the group reports brings an answer, unless an earlier batch took it.
+                var answers = arrived.takeAll()
+                while answers.isEmpty, try await group.next() != nil {
+                    answers = arrived.takeAll()
+                }
+                // Empty only when no request is left, which `inFlight` > 0 rules out.
+                guard !answers.isEmpty else { break }
+                inFlight -= answers.count
+                for answer in answers { report.count(answer.event, answer.error) }
                 // A new round once half the slots are free: each round reads the whole open outbox.
                 let capacity = inFlight <= limit / 2 ? limit - inFlight : 0
-                round = try await self.round(completing: (operationID, event), capacity: capacity, expediting: expedited)
+                round = try await self.round(
+                    completing: answers.map { ($0.operationID, $0.event) }, capacity: capacity, expediting: expedited)
             }
         }
         return report
@@ -80,17 +95,25 @@ extension SyncCycle {
         var reconciled = RemoteChangeTally()
     }
 
-    /// One transaction: the answer to a request (when given) persisted with its effects, then, when
-    /// there is `capacity`, the outbox coalesced and its ready heads started.
-    private func round(completing result: (String, OperationEvent)?, capacity: Int, expediting expedited: Set<String>?) async throws -> Round {
+    /// One transaction: the answers to requests persisted with their effects, then, when there is
+    /// `capacity`, the outbox coalesced and its ready heads started.
+    private func round(
+        completing answers: [(operationID: String, event: OperationEvent)], capacity: Int, expediting expedited: Set<String>?
+    ) async throws -> Round {
         let reducer = reducer
         return try await store.write("push") { context, now in
             var random = SystemRandomNumberGenerator()
             let step = OutboxStep(context: context, now: now)
             var followup = OutboxStep.Followup()
-            if let (operationID, event) = result,
-               let row = try context.fetch(FetchRequest<SyncOperation>(predicate: \.operationID == operationID, fetchLimit: 1)).first {
-                try step.persist(reducer.reduce(try row.entry(), event, now: now, random: &random), row: row, into: &followup)
+            if !answers.isEmpty {
+                var rows: [String: SyncOperation] = [:]
+                for row in try context.fetch(FetchRequest<SyncOperation>(predicate: .in(\.operationID, answers.map(\.operationID)))) {
+                    rows[row.operationID] = row
+                }
+                for (operationID, event) in answers {
+                    guard let row = rows[operationID] else { continue }
+                    try step.persist(reducer.reduce(try row.entry(), event, now: now, random: &random), row: row, into: &followup)
+                }
             }
             if capacity > 0 {
                 let open = FetchRequest<SyncOperation>(
