@@ -82,7 +82,7 @@ extension SyncCycle {
         try await store.read { context in
             let open = FetchRequest<SyncOperation>(
                 predicate: .in(\.state, [SyncOperationState.pending, .sending, .waitingRetry, .unknownOutcome, .lookingUp, .conflicted]))
-            return Outbox.nextWakeUp(try context.fetch(open).compactMap { try? $0.entry() })
+            return Outbox.nextWakeUp(try context.fetch(open).map { $0.position() })
         }
     }
 
@@ -118,9 +118,14 @@ extension SyncCycle {
             if capacity > 0 {
                 let open = FetchRequest<SyncOperation>(
                     predicate: \.state != SyncOperationState.acknowledged, sortDescriptors: [.ascending(\.sequence)])
+                let openRows = try context.fetch(open)
+                // The articles to send are chosen from the rows' places and states; only their
+                // operations' content is decoded, coalesced and sent. The rest of the outbox is
+                // coalesced in the round that sends its article.
+                let chosen = Set(Self.choose(openRows.map { $0.position() }, capacity: capacity, at: now, expediting: expedited).map(\.articleID))
                 var rows: [String: SyncOperation] = [:]
                 var entries: [OutboxEntry] = []
-                for row in try context.fetch(open) {
+                for row in openRows where chosen.contains(row.articleID.uuidString) {
                     rows[row.operationID] = row
                     do {
                         entries.append(try row.entry())
@@ -137,12 +142,7 @@ extension SyncCycle {
                 let coalescing = Outbox.coalesce(entries)
                 for entry in coalescing.rewritten { rows[entry.id]?.update(from: entry) }
                 for id in coalescing.removed { if let row = rows[id] { context.delete(row) } }
-                // Sync now and a network that came back send waiting operations before their time.
-                let early = expedited.map { expedited in
-                    Outbox.ready(coalescing.entries, at: .distantFuture).filter { !expedited.contains($0.id) }
-                } ?? []
-                let due = Outbox.ready(coalescing.entries, at: now)
-                let ready = Array((due + early.filter { head in !due.contains { $0.id == head.id } }).prefix(capacity))
+                let ready = Self.choose(coalescing.entries, capacity: capacity, at: now, expediting: expedited)
                 let articleIDs = ready.compactMap { UUID(uuidString: $0.articleID) }
                 var bases: [String: Int64] = [:]
                 for base in try context.fetch(FetchRequest<ArticleBase>(predicate: .in(\.articleID, articleIDs))) {
@@ -159,6 +159,20 @@ extension SyncCycle {
                 requests: followup.requests, accountRejected: followup.accountRejected, acknowledged: followup.acknowledged,
                 failed: followup.failed, reconciled: followup.reconciled)
         }
+    }
+
+    /// The heads to act on at `now`, at most `capacity`: the due ones, then, when `expedited` is
+    /// given (Sync now, the network came back), waiting ones not yet sent early in this push.
+    private static func choose<Entry: OutboxOrdered>(
+        _ entries: [Entry], capacity: Int, at now: Date, expediting expedited: Set<String>?
+    ) -> [Entry] {
+        var chosen = Array(Outbox.ready(entries, at: now).prefix(capacity))
+        guard let expedited, chosen.count < capacity else { return chosen }
+        let due = Set(chosen.map(\.id))
+        for head in Outbox.ready(entries, at: .distantFuture) where chosen.count < capacity {
+            if !due.contains(head.id) && !expedited.contains(head.id) { chosen.append(head) }
+        }
+        return chosen
     }
 
     /// Makes the request and turns its result into the event the reducer expects.
