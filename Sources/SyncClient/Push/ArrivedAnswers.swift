@@ -1,7 +1,8 @@
 import Synchronization
 
 /// The answers of a push's requests, collected as they arrive so that the worker persists all that
-/// arrived while it was busy in one transaction.
+/// arrived while it was busy in one transaction. Nobody waits on it: the worker waits for its
+/// requests' tasks to end, and each adds its answer before it ends.
 final class ArrivedAnswers: Sendable {
     /// One request's outcome, as the reducer takes it.
     struct Answer: Sendable {
