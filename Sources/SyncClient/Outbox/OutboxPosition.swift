@@ -17,9 +17,13 @@ extension OutboxEntry: OutboxOrdered {}
 /// An outbox entry without its content: what the worker reads of the whole outbox at every round
 /// to choose the articles it sends next, before it reads the content of those articles only.
 public struct OutboxPosition: OutboxOrdered, Sendable, Hashable {
+    /// The operation ID.
     public var id: String
+    /// The article written.
     public var articleID: String
+    /// The position in the outbox.
     public var sequence: Int64
+    /// Where the operation stands.
     public var state: OperationState
 
     /// A position.
