@@ -69,7 +69,9 @@ extension SyncCycle {
                 inFlight -= answers.count
                 for answer in answers { report.count(answer.event, answer.error) }
                 // A new round once half the slots are free: each round reads the whole open outbox.
-                let capacity = inFlight <= limit / 2 ? limit - inFlight : 0
+                // A stopping worker saves the answers it gets and sends nothing more: a request
+                // started now would be cancelled at once, and its operation looked up later.
+                let capacity = inFlight <= limit / 2 && !Task.isCancelled ? limit - inFlight : 0
                 round = try await self.round(
                     completing: answers.map { ($0.operationID, $0.event) }, capacity: capacity, expediting: expedited)
             }
