@@ -141,8 +141,9 @@ import Testing
         try await Task.sleep(for: .milliseconds(200))
         send.cancel()
         // Had the cancel not reached the request, the held request would be answered 201.
-        guard case .failure(TransportError.outcomeUnknown) = await send.result else {
-            Issue.record("a cancelled write may have been applied: its outcome is unknown")
+        let result = await send.result
+        guard case .failure(TransportError.outcomeUnknown) = result else {
+            Issue.record("a cancelled write may have been applied: its outcome is unknown, not \(result)")
             return
         }
     }

@@ -30,9 +30,9 @@ import Foundation
 public enum Outbox {
     /// Each article's head: its first entry (by `sequence`) that is not final, unless a
     /// `conflicted` entry comes before it. In `sequence` order of the heads.
-    public static func heads(_ entries: [OutboxEntry]) -> [OutboxEntry] {
+    public static func heads<Entry: OutboxOrdered>(_ entries: [Entry]) -> [Entry] {
         var decided = Set<String>()
-        var heads: [OutboxEntry] = []
+        var heads: [Entry] = []
         for entry in entries.sorted(by: { $0.sequence < $1.sequence }) where !decided.contains(entry.articleID) {
             switch entry.state {
             case .acknowledged, .terminalFailure:
@@ -49,7 +49,7 @@ public enum Outbox {
 
     /// The heads the worker should act on at `now`: pending ones (`sendStarted`) and waiting
     /// ones whose time has come (`retryDue`). Heads with a request on the wire are left alone.
-    public static func ready(_ entries: [OutboxEntry], at now: Date) -> [OutboxEntry] {
+    public static func ready<Entry: OutboxOrdered>(_ entries: [Entry], at now: Date) -> [Entry] {
         heads(entries).filter { head in
             switch head.state {
             case .pending: return true
@@ -62,7 +62,7 @@ public enum Outbox {
 
     /// The earliest time a head waits for, to schedule the worker's next wake-up; nil when no
     /// head waits (everything is pending, in flight, final or blocked).
-    public static func nextWakeUp(_ entries: [OutboxEntry]) -> Date? {
+    public static func nextWakeUp<Entry: OutboxOrdered>(_ entries: [Entry]) -> Date? {
         heads(entries).compactMap(\.state.scheduledTime).min()
     }
 }

@@ -25,14 +25,21 @@ extension SyncCycle {
     /// persisting every transition with its effects, until nothing is ready. `expedite` sends
     /// waiting operations now instead of at their time (Sync now, the network came back); with
     /// `settling`, operations due within that many seconds are waited for instead of left waiting.
+    ///
+    /// Answers that arrive while a transaction commits are persisted together in the next one:
+    /// each answer's transition still commits with its effects (an acknowledgement with the
+    /// article's base) before any request that depends on it is sent, and an answer not yet
+    /// persisted when the process dies leaves its operation `sending`, looked up on restart.
     func push(expedite: Bool, settling: TimeInterval? = nil) async throws -> PushReport {
         var report = PushReport()
         let limit = max(1, configuration.maximumInFlight)
         // Each waiting operation is sent early at most once per push: one that fails again waits.
         var expedited: Set<String>? = expedite ? [] : nil
-        try await withThrowingTaskGroup(of: (String, OperationEvent, TransportError?).self) { group in
+        let arrived = ArrivedAnswers()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            // Requests whose answers are not taken yet.
             var inFlight = 0
-            var round = try await self.round(completing: nil, capacity: limit, expediting: expedited)
+            var round = try await self.round(completing: [], capacity: limit, expediting: expedited)
             while true {
                 if let stop = round.accountRejected { throw Stop.accountRejected(stop) }
                 report.absorb(round)
@@ -41,22 +48,32 @@ extension SyncCycle {
                     expedited?.insert(operationID)
                     group.addTask { [transport] in
                         let (event, error) = await Self.perform(effect, with: transport)
-                        return (operationID, event, error)
+                        arrived.add(ArrivedAnswers.Answer(operationID: operationID, event: event, error: error))
                     }
                 }
                 if inFlight == 0 {
                     report.nextWakeUp = try await nextWakeUp()
                     guard let settling, let due = report.nextWakeUp, due.timeIntervalSinceNow <= settling else { break }
                     try await Task.sleep(for: .seconds(max(0, due.timeIntervalSinceNow)))
-                    round = try await self.round(completing: nil, capacity: limit, expediting: nil)
+                    round = try await self.round(completing: [], capacity: limit, expediting: nil)
                     continue
                 }
-                guard let (operationID, event, error) = try await group.next() else { break }
-                inFlight -= 1
-                report.count(event, error)
+                // The wait is the group's: each request's task adds its answer before it ends, so
+                // every end the group reports brings an answer, unless an earlier batch took it.
+                var answers = arrived.takeAll()
+                while answers.isEmpty, try await group.next() != nil {
+                    answers = arrived.takeAll()
+                }
+                // Empty only when no request is left, which `inFlight` > 0 rules out.
+                guard !answers.isEmpty else { break }
+                inFlight -= answers.count
+                for answer in answers { report.count(answer.event, answer.error) }
                 // A new round once half the slots are free: each round reads the whole open outbox.
-                let capacity = inFlight <= limit / 2 ? limit - inFlight : 0
-                round = try await self.round(completing: (operationID, event), capacity: capacity, expediting: expedited)
+                // A stopping worker saves the answers it gets and sends nothing more: a request
+                // started now would be cancelled at once, and its operation looked up later.
+                let capacity = inFlight <= limit / 2 && !Task.isCancelled ? limit - inFlight : 0
+                round = try await self.round(
+                    completing: answers.map { ($0.operationID, $0.event) }, capacity: capacity, expediting: expedited)
             }
         }
         return report
@@ -67,7 +84,7 @@ extension SyncCycle {
         try await store.read { context in
             let open = FetchRequest<SyncOperation>(
                 predicate: .in(\.state, [SyncOperationState.pending, .sending, .waitingRetry, .unknownOutcome, .lookingUp, .conflicted]))
-            return Outbox.nextWakeUp(try context.fetch(open).compactMap { try? $0.entry() })
+            return Outbox.nextWakeUp(try context.fetch(open).map { $0.position() })
         }
     }
 
@@ -80,24 +97,37 @@ extension SyncCycle {
         var reconciled = RemoteChangeTally()
     }
 
-    /// One transaction: the answer to a request (when given) persisted with its effects, then, when
-    /// there is `capacity`, the outbox coalesced and its ready heads started.
-    private func round(completing result: (String, OperationEvent)?, capacity: Int, expediting expedited: Set<String>?) async throws -> Round {
+    /// One transaction: the answers to requests persisted with their effects, then, when there is
+    /// `capacity`, the outbox coalesced and its ready heads started.
+    private func round(
+        completing answers: [(operationID: String, event: OperationEvent)], capacity: Int, expediting expedited: Set<String>?
+    ) async throws -> Round {
         let reducer = reducer
         return try await store.write("push") { context, now in
             var random = SystemRandomNumberGenerator()
             let step = OutboxStep(context: context, now: now)
             var followup = OutboxStep.Followup()
-            if let (operationID, event) = result,
-               let row = try context.fetch(FetchRequest<SyncOperation>(predicate: \.operationID == operationID, fetchLimit: 1)).first {
-                try step.persist(reducer.reduce(try row.entry(), event, now: now, random: &random), row: row, into: &followup)
+            if !answers.isEmpty {
+                var rows: [String: SyncOperation] = [:]
+                for row in try context.fetch(FetchRequest<SyncOperation>(predicate: .in(\.operationID, answers.map(\.operationID)))) {
+                    rows[row.operationID] = row
+                }
+                for (operationID, event) in answers {
+                    guard let row = rows[operationID] else { continue }
+                    try step.persist(reducer.reduce(try row.entry(), event, now: now, random: &random), row: row, into: &followup)
+                }
             }
             if capacity > 0 {
                 let open = FetchRequest<SyncOperation>(
                     predicate: \.state != SyncOperationState.acknowledged, sortDescriptors: [.ascending(\.sequence)])
+                let openRows = try context.fetch(open)
+                // The articles to send are chosen from the rows' places and states; only their
+                // operations' content is decoded, coalesced and sent. The rest of the outbox is
+                // coalesced in the round that sends its article.
+                let chosen = Set(Self.choose(openRows.map { $0.position() }, capacity: capacity, at: now, expediting: expedited).map(\.articleID))
                 var rows: [String: SyncOperation] = [:]
                 var entries: [OutboxEntry] = []
-                for row in try context.fetch(open) {
+                for row in openRows where chosen.contains(row.articleID.uuidString) {
                     rows[row.operationID] = row
                     do {
                         entries.append(try row.entry())
@@ -114,12 +144,7 @@ extension SyncCycle {
                 let coalescing = Outbox.coalesce(entries)
                 for entry in coalescing.rewritten { rows[entry.id]?.update(from: entry) }
                 for id in coalescing.removed { if let row = rows[id] { context.delete(row) } }
-                // Sync now and a network that came back send waiting operations before their time.
-                let early = expedited.map { expedited in
-                    Outbox.ready(coalescing.entries, at: .distantFuture).filter { !expedited.contains($0.id) }
-                } ?? []
-                let due = Outbox.ready(coalescing.entries, at: now)
-                let ready = Array((due + early.filter { head in !due.contains { $0.id == head.id } }).prefix(capacity))
+                let ready = Self.choose(coalescing.entries, capacity: capacity, at: now, expediting: expedited)
                 let articleIDs = ready.compactMap { UUID(uuidString: $0.articleID) }
                 var bases: [String: Int64] = [:]
                 for base in try context.fetch(FetchRequest<ArticleBase>(predicate: .in(\.articleID, articleIDs))) {
@@ -136,6 +161,20 @@ extension SyncCycle {
                 requests: followup.requests, accountRejected: followup.accountRejected, acknowledged: followup.acknowledged,
                 failed: followup.failed, reconciled: followup.reconciled)
         }
+    }
+
+    /// The heads to act on at `now`, at most `capacity`: the due ones, then, when `expedited` is
+    /// given (Sync now, the network came back), waiting ones not yet sent early in this push.
+    private static func choose<Entry: OutboxOrdered>(
+        _ entries: [Entry], capacity: Int, at now: Date, expediting expedited: Set<String>?
+    ) -> [Entry] {
+        var chosen = Array(Outbox.ready(entries, at: now).prefix(capacity))
+        guard let expedited, chosen.count < capacity else { return chosen }
+        let due = Set(chosen.map(\.id))
+        for head in Outbox.ready(entries, at: .distantFuture) where chosen.count < capacity {
+            if !due.contains(head.id) && !expedited.contains(head.id) { chosen.append(head) }
+        }
+        return chosen
     }
 
     /// Makes the request and turns its result into the event the reducer expects.

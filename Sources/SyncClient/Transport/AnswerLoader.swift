@@ -22,8 +22,12 @@ final class AnswerLoader: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         case noResponse
     }
 
+    /// One task's answer as it arrives. The task may end before its loader waits: a task
+    /// cancelled before it was resumed is reported on URLSession's queues while `load` is still on
+    /// its way to waiting, so the outcome is kept for the waiter instead of being dropped.
     private struct Loading {
-        var continuation: CheckedContinuation<Result<HTTPAnswer, Failure>, Never>
+        var continuation: CheckedContinuation<Result<HTTPAnswer, Failure>, Never>?
+        var outcome: Result<HTTPAnswer, Failure>?
         var response: HTTPURLResponse?
         var body = Data()
         var isOverLimit = false
@@ -37,14 +41,28 @@ final class AnswerLoader: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         self.maximumBytes = maximumBytes
     }
 
-    /// Runs `request` in `session` (whose delegate this is) and answers when it ends. Cancelling
-    /// the calling task cancels the request.
-    func load(_ request: URLRequest, in session: URLSession) async -> Result<HTTPAnswer, Failure> {
-        let task = session.dataTask(with: request)
-        return await withTaskCancellationHandler {
+    /// Runs `task` (of a session whose delegate this is) and answers when it ends, also when it
+    /// ended before this call. Cancelling the calling task cancels the request.
+    ///
+    /// Whichever comes first, the waiter or the task's end, finds the other in `loadings` under
+    /// one lock, so the answer cannot slip between them: a calling task already cancelled cancels
+    /// `task` before it waits, and URLSession may report that end on its own queue first.
+    func load(_ task: URLSessionDataTask) async -> Result<HTTPAnswer, Failure> {
+        await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                loadings.withLock { $0[task.taskIdentifier] = Loading(continuation: continuation) }
-                task.resume()
+                let ended = loadings.withLock { loadings -> Result<HTTPAnswer, Failure>? in
+                    if let outcome = loadings[task.taskIdentifier]?.outcome {
+                        loadings[task.taskIdentifier] = nil
+                        return outcome
+                    }
+                    loadings[task.taskIdentifier, default: Loading()].continuation = continuation
+                    return nil
+                }
+                if let ended {
+                    continuation.resume(returning: ended)
+                } else {
+                    task.resume()
+                }
             }
         } onCancel: {
             task.cancel()
@@ -89,21 +107,29 @@ final class AnswerLoader: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let loading = loadings.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        let result: Result<HTTPAnswer, Failure>
-        if loading.isOverLimit {
-            result = .failure(.tooLarge(limit: maximumBytes))
-        } else if let error {
-            result = .failure(.network(error as? URLError ?? URLError(.unknown)))
-        } else if let response = loading.response ?? task.response as? HTTPURLResponse {
-            var headers: [String: String] = [:]
-            for (name, value) in response.allHeaderFields {
-                if let name = name as? String, let value = value as? String { headers[name] = value }
+        let waiting = loadings.withLock { loadings -> (CheckedContinuation<Result<HTTPAnswer, Failure>, Never>, Result<HTTPAnswer, Failure>)? in
+            var loading = loadings.removeValue(forKey: task.taskIdentifier) ?? Loading()
+            let outcome = outcome(of: loading, task: task, error: error)
+            guard let continuation = loading.continuation else {
+                // Nobody waits yet: `load` takes the outcome when it comes.
+                loading.outcome = outcome
+                loadings[task.taskIdentifier] = loading
+                return nil
             }
-            result = .success(HTTPAnswer(status: response.statusCode, headers: headers, body: loading.body))
-        } else {
-            result = .failure(.noResponse)
+            return (continuation, outcome)
         }
-        loading.continuation.resume(returning: result)
+        if let (continuation, outcome) = waiting { continuation.resume(returning: outcome) }
+    }
+
+    /// What the task's end means, from what arrived of its answer.
+    private func outcome(of loading: Loading, task: URLSessionTask, error: (any Error)?) -> Result<HTTPAnswer, Failure> {
+        if loading.isOverLimit { return .failure(.tooLarge(limit: maximumBytes)) }
+        if let error { return .failure(.network(error as? URLError ?? URLError(.unknown))) }
+        guard let response = loading.response ?? task.response as? HTTPURLResponse else { return .failure(.noResponse) }
+        var headers: [String: String] = [:]
+        for (name, value) in response.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name] = value }
+        }
+        return .success(HTTPAnswer(status: response.statusCode, headers: headers, body: loading.body))
     }
 }

@@ -192,7 +192,7 @@ public final class URLSessionTransport: SyncTransport {
         request.setValue(SyncMediaType.json, forHTTPHeaderField: "Accept")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = body
-        switch await loader.load(request, in: session) {
+        switch await loader.load(session.dataTask(with: request)) {
         case let .success(answer):
             return answer
         case let .failure(.tooLarge(limit)):

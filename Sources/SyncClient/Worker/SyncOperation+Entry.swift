@@ -23,20 +23,27 @@ extension SyncOperation {
             guard let baseRevision else { throw .damagedOperation(operationID, "a revision precondition without its revision") }
             precondition = .revision(baseRevision)
         }
-        let state: OperationState
-        switch self.state {
-        case .pending: state = .pending
-        case .sending: state = .sending(attempt: attempt)
-        case .waitingRetry: state = .waitingRetry(attempt: attempt, next: nextAttempt ?? .distantPast)
-        case .unknownOutcome: state = .unknownOutcome(attempt: attempt, nextLookup: nextAttempt ?? .distantPast)
-        case .lookingUp: state = .lookingUp(attempt: attempt)
-        case .acknowledged: state = .acknowledged(revision: acknowledgedRevision)
-        case .conflicted: state = .conflicted
-        case .terminalFailure: state = .terminalFailure(rejection)
-        }
         return OutboxEntry(
             id: operationID, articleID: articleID.uuidString, sequence: sequence, change: change,
-            precondition: precondition, state: state)
+            precondition: precondition, state: operationState)
+    }
+
+    /// The row's place and state, without decoding its content.
+    func position() -> OutboxPosition {
+        OutboxPosition(id: operationID, articleID: articleID.uuidString, sequence: sequence, state: operationState)
+    }
+
+    private var operationState: OperationState {
+        switch state {
+        case .pending: .pending
+        case .sending: .sending(attempt: attempt)
+        case .waitingRetry: .waitingRetry(attempt: attempt, next: nextAttempt ?? .distantPast)
+        case .unknownOutcome: .unknownOutcome(attempt: attempt, nextLookup: nextAttempt ?? .distantPast)
+        case .lookingUp: .lookingUp(attempt: attempt)
+        case .acknowledged: .acknowledged(revision: acknowledgedRevision)
+        case .conflicted: .conflicted
+        case .terminalFailure: .terminalFailure(rejection)
+        }
     }
 
     /// The refusal a terminal failure keeps, as JSON in `failure`.

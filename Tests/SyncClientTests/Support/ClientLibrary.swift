@@ -54,7 +54,7 @@ final class ClientLibrary: Sendable {
 
     /// Replaces one line of the article's body in one save, as an editor does with its buffer:
     /// read and written together, so that a merge the worker saved meanwhile is never written over
-    /// with an older copy (the save then meets it and reads again).
+    /// with an older copy (the save then meets it, or its outbox sequence, and reads again).
     func edit(_ id: UUID, line: Int, to text: String) async throws {
         for attempt in 1...10 {
             let context = library.container.newBackgroundContext()
@@ -69,6 +69,9 @@ final class ClientLibrary: Sendable {
                 }
                 return
             } catch ObjectGraphError.mergeConflicts where attempt < 10 {
+                continue
+            } catch let error as ValidationError where attempt < 10 && error.issues.allSatisfy(\.isNotUnique) {
+                // The worker saved a merge's outbox operation under the sequence this save took.
                 continue
             }
         }

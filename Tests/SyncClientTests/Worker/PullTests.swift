@@ -36,12 +36,21 @@ import Testing
     /// Applies a feed page in one transaction of `device`'s worker store, as a pull does.
     static func apply(_ page: ChangesPage, to device: ClientLibrary) async throws -> RemoteVersionApplier.Progress {
         let store = SyncStore(library: device.library, lease: LeaseClaim(owner: .thisProcess(), duration: 60))
-        _ = try await store.acquireLease()
+        try #require(try await store.acquireLease() == .held)
         let versions = page.changes.map { (id: $0.id, version: RemoteVersion($0)) }
-        defer { Task { try? await store.releaseLease() } }
-        return try await store.write("test page") { context, now in
-            try RemoteVersionApplier(context: context, now: now).apply(versions)
+        // Given up before the next apply takes it: a release left to run later took the next
+        // apply's lease away from under it.
+        let progress: RemoteVersionApplier.Progress
+        do {
+            progress = try await store.write("test page") { context, now in
+                try RemoteVersionApplier(context: context, now: now).apply(versions)
+            }
+        } catch {
+            try? await store.releaseLease()
+            throw error
         }
+        try await store.releaseLease()
+        return progress
     }
 
     @Test func aPageAppliedTwiceChangesNothing() async throws {
