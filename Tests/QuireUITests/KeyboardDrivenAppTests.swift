@@ -27,37 +27,41 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
         defer { if app.isRunning { app.terminate() } }
         try focusWindow(named: "^Quire$", of: app)
 
-        try createArticle(in: library)
-        // 60 ms a key, a fast typist's pace. At 20 ms, Xvfb + XTEST lost one key in about half
-        // of the runs (a letter or space anywhere, in the title or the body), in builds where
-        // the same test passed many times before; 60 ms has not lost one.
-        try xdotool(["type", "--delay", "60", "Harbour notes"])
-        try xdotool(["key", "Return"])
-        try xdotool(["type", "--delay", "60", "The tide came in early and the boats sat high."])
-
-        // The autosave after a second's pause puts title and body in the store.
+        // Keys sent into quire from this test process are sometimes lost (one letter or space
+        // in about half of the runs at 20 ms a key, rarely at 60 ms), although the same binary,
+        // steps and timing driven from a shell script lost none in 26 runs, nor did a plain GTK 4
+        // entry in 10. Not understood yet: an attempt whose saved text is exactly the typed text
+        // minus a lost key or two is typed again in a new article; anything else fails the test.
+        let title = "Harbour notes"
+        let body = "The tide came in early and the boats sat high."
         var saved: ArticleSnapshot?
-        do {
-            try waitUntil("the typed article is saved") {
-                saved = try blocking { try await Self.article(titled: "Harbour notes", in: library) }
-                return saved?.body == "The tide came in early and the boats sat high."
+        for attempt in 1...3 {
+            let id = try createArticle(in: library)
+            try xdotool(["type", "--delay", "60", title])
+            try xdotool(["key", "Return"])
+            try xdotool(["type", "--delay", "60", body])
+            // The autosave after a second's pause puts title and body in the store.
+            saved = try savedText(of: id, in: library, typedTitle: title, typedBody: body)
+            if saved?.title == title && saved?.body == body { break }
+            let lostKeysOnly = saved.map { Self.isTyping($0.title, minusLostKeysOf: title) && Self.isTyping($0.body, minusLostKeysOf: body) }
+            guard lostKeysOnly == true else {
+                XCTFail("attempt \(attempt): the article holds \(String(describing: saved?.title)): \(String(describing: saved?.body))")
+                return
             }
-        } catch {
-            // Say what the keystrokes did reach.
-            let held = try blocking { try await Library(url: library).articles(matching: ArticleQuery()).map { "\($0.title): \($0.excerpt)" } }
-            XCTFail("the library holds \(held)")
-            throw error
+            print("KeyboardDrivenAppTests: attempt \(attempt) lost keys: \(saved!.title): \(saved!.body)")
         }
+        XCTAssertEqual(saved?.title, title)
+        XCTAssertEqual(saved?.body, body)
         try xdotool(["key", "ctrl+q"])
         try waitUntil("quire quits") { !app.isRunning }
         XCTAssertEqual(app.terminationStatus, 0)
 
-        // Started again, the library shows it: one article with its outbox operation, no draft to recover.
+        // Started again, the library shows it, with its outbox operation and no draft to recover.
         let relaunched = try launch(library: library)
         defer { if relaunched.isRunning { relaunched.terminate() } }
         try focusWindow(named: "^Quire$", of: relaunched)
-        let article = try XCTUnwrap(try blocking { try await Self.article(titled: "Harbour notes", in: library) })
-        XCTAssertEqual(article.body, "The tide came in early and the boats sat high.")
+        let article = try XCTUnwrap(try blocking { try await Self.article(titled: title, in: library) })
+        XCTAssertEqual(article.body, body)
         XCTAssertEqual(article.syncState, .localOnly)
         XCTAssertEqual(try blocking { try await Library(url: library).unrecoveredDrafts() }, [])
         try xdotool(["key", "ctrl+q"])
@@ -124,17 +128,46 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
         return process
     }
 
-    /// Presses Ctrl+N until the new, untitled article is in the library (it is saved at once):
-    /// a window that has just taken the focus may miss the first key press.
-    private func createArticle(in library: URL) throws {
+    /// Presses Ctrl+N until a new, untitled article is in the library (it is saved at once) and
+    /// returns its ID: a window that has just taken the focus may miss the first key press.
+    @discardableResult
+    private func createArticle(in library: URL) throws -> UUID {
+        let earlier = try blocking { try await Library(url: library).articles(matching: ArticleQuery()).map(\.id) }
         for _ in 0..<5 {
             try xdotool(["key", "ctrl+n"])
             for _ in 0..<40 {
-                if try blocking({ try await Self.article(titled: "", in: library) }) != nil { return }
+                let untitled = try blocking { try await Library(url: library).articles(matching: ArticleQuery()) }
+                    .first { $0.title.isEmpty && !earlier.contains($0.id) }
+                if let untitled { return untitled.id }
                 usleep(50_000)
             }
         }
         throw WaitTimedOut(what: "Ctrl+N creates an article")
+    }
+
+    /// The article's text once the autosave has stored what was typed: the typed text, or, when
+    /// keys were lost, what the store holds once it has stopped changing for two seconds.
+    private func savedText(of id: UUID, in library: URL, typedTitle: String, typedBody: String) throws -> ArticleSnapshot? {
+        var last: ArticleSnapshot?
+        var unchanged = 0
+        for _ in 0..<400 {
+            let current = try blocking { try await Library(url: library).article(id) }
+            if current.title == typedTitle && current.body == typedBody { return current }
+            let typedSomething = !current.title.isEmpty || !current.body.isEmpty
+            unchanged = current.title == last?.title && current.body == last?.body && typedSomething ? unchanged + 1 : 0
+            if unchanged >= 40 { return current }
+            last = current
+            usleep(50_000)
+        }
+        return last
+    }
+
+    /// Whether `saved` is `typed` with at most two characters left out and nothing else changed.
+    static func isTyping(_ saved: String, minusLostKeysOf typed: String) -> Bool {
+        guard saved.count <= typed.count, typed.count - saved.count <= 2 else { return false }
+        var rest = Substring(saved)
+        for character in typed where rest.first == character { rest.removeFirst() }
+        return rest.isEmpty
     }
 
     /// Waits for a visible window of `process` whose name matches, gives it the keyboard focus,
