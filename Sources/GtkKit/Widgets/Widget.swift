@@ -20,6 +20,11 @@ open class Widget: Object {
         set { gtk_widget_set_visible(widgetPointer, newValue ? 1 : 0) }
     }
 
+    /// Adds the CSS class `name` when `isOn`, removes it otherwise (a state such as `error`).
+    public func setStyleClass(_ name: String, on isOn: Bool) {
+        if isOn { gtk_widget_add_css_class(widgetPointer, name) } else { gtk_widget_remove_css_class(widgetPointer, name) }
+    }
+
     /// Whether the widget and all its ancestors are shown on screen.
     public var isMapped: Bool { gtk_widget_get_mapped(widgetPointer) != 0 }
 

@@ -49,11 +49,7 @@ final class ArticleRow: ListRowView {
         let badge = SyncBadge(state: article.syncState)
         gtk_image_set_from_icon_name(syncBadge.opaquePointer, badge.iconName)
         gtk_widget_set_tooltip_text(syncBadge.widgetPointer, badge.description)
-        if badge.isWarning {
-            gtk_widget_add_css_class(syncBadge.widgetPointer, "warning")
-        } else {
-            gtk_widget_remove_css_class(syncBadge.widgetPointer, "warning")
-        }
+        syncBadge.setStyleClass("warning", on: badge.isWarning)
     }
 
     /// Today's times by the clock, older ones by the date.

@@ -242,11 +242,7 @@ final class EditorSearch {
             }
         }
         gtk_label_set_label(matchLabel.opaquePointer, summary)
-        if isError {
-            gtk_widget_add_css_class(entry.widgetPointer, "error")
-        } else {
-            gtk_widget_remove_css_class(entry.widgetPointer, "error")
-        }
+        entry.setStyleClass("error", on: isError)
     }
 
     // MARK: Replacing

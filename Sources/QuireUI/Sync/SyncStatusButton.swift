@@ -111,11 +111,7 @@ public final class SyncStatusButton {
             gtk_spinner_start(spinner.opaquePointer)
             gtk_stack_set_visible_child_name(iconStack.opaquePointer, "spinner")
         }
-        if presentation.isError {
-            gtk_widget_add_css_class(widget.widgetPointer, "error")
-        } else {
-            gtk_widget_remove_css_class(widget.widgetPointer, "error")
-        }
+        widget.setStyleClass("error", on: presentation.isError)
         actions.action(named: "sync-now")?.isEnabled = status.activity != .stopped
         gtk_widget_set_tooltip_text(widget.widgetPointer, presentation.heading)
     }

@@ -115,13 +115,8 @@ public final class ExportDialog {
             toggle.connect(.notify("active")) { [weak self] _ in self?.readChoices() }.store(in: connections)
         }
         actions.addAction("export", accelerators: ["<Control>Return"]) { [weak self] in self?.chooseDestination() }
-        actions.addAction("cancel") { [weak self] in self?.running?.cancel() }
-        actions.addAction("close", accelerators: ["Escape"]) { [weak self] in self?.window.close() }
-        window.connect(.closeRequest) { [weak self] in
-            // Closing while the export runs cancels it; the engine removes what it wrote.
-            self?.running?.cancel()
-            return false
-        }
+        // Closing while the export runs cancels it; the engine removes what it wrote.
+        actions.addCancelAndClose(for: window) { [weak self] in self?.running?.cancel() }
         readChoices()
         window.keepAlive(self)
     }
@@ -184,7 +179,7 @@ public final class ExportDialog {
         guard running == nil, let scope = choices.exportScope else { return }
         let choices = self.choices
         let library = self.library
-        show(message: nil)
+        messageLabel.showMessage(nil)
         progressBar.setProperty("fraction", 0.0)
         progressLabel.labelText = "Preparing…"
         gtk_stack_set_visible_child_name(pages.opaquePointer, "progress")
@@ -230,29 +225,18 @@ public final class ExportDialog {
             self.toast = toast
         case .failure(is CancellationError):
             outcome = .cancelled
-            show(message: "Export cancelled. No files were written.")
+            messageLabel.showMessage("Export cancelled. No files were written.")
         case .failure(let error):
             if case ExportError.destinationExists(let path)? = error as? ExportError, window.isOpen {
                 askToReplace(path, destination: destination)
                 return
             }
             outcome = .failed(String(describing: error))
-            show(message: "Could not export: \(error)", isError: true)
+            messageLabel.showMessage("Could not export: \(error)", isError: true)
         }
         self.outcome = outcome
         finished?(outcome)
         if case .exported = outcome { window.destroy() }
-    }
-
-    /// Shows a note under the choices, or hides it.
-    private func show(message: String?, isError: Bool = false) {
-        messageLabel.isVisible = message != nil
-        messageLabel.labelText = message ?? ""
-        if isError {
-            gtk_widget_add_css_class(messageLabel.widgetPointer, "error")
-        } else {
-            gtk_widget_remove_css_class(messageLabel.widgetPointer, "error")
-        }
     }
 
     // MARK: Replacing
@@ -280,7 +264,7 @@ public final class ExportDialog {
             if response == "replace" {
                 self.export(to: destination, overwriting: true)
             } else {
-                self.show(message: "Nothing was exported: “\(existing.lastPathComponent)” already exists.")
+                self.messageLabel.showMessage("Nothing was exported: “\(existing.lastPathComponent)” already exists.")
             }
         }
         replaceConfirmation = dialog

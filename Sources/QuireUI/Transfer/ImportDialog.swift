@@ -108,12 +108,7 @@ public final class ImportDialog {
             self?.choose(FileRequest(title: "Import Folder", acceptLabel: "_Open", kind: .folder))
         }
         actions.addAction("import", accelerators: ["<Control>Return"]) { [weak self] in self?.importPlan() }
-        actions.addAction("cancel") { [weak self] in self?.running?.cancel() }
-        actions.addAction("close", accelerators: ["Escape"]) { [weak self] in self?.window.close() }
-        window.connect(.closeRequest) { [weak self] in
-            self?.running?.cancel()
-            return false
-        }
+        actions.addCancelAndClose(for: window) { [weak self] in self?.running?.cancel() }
         updateActions()
         window.keepAlive(self)
     }
@@ -192,7 +187,7 @@ public final class ImportDialog {
             preview.existingCount == 1
                 ? "One imported article is already in the library, with other content."
                 : "\(preview.existingCount) imported articles are already in the library, with other content.")
-        show(message: preview.headline)
+        messageLabel.showMessage(preview.headline)
         for row in articleRows { gtk_list_box_remove(articlesList.opaquePointer, row.widgetPointer) }
         for row in failureRows { gtk_list_box_remove(failuresList.opaquePointer, row.widgetPointer) }
         articleRows = preview.lines.map(makeRow)
@@ -218,16 +213,6 @@ public final class ImportDialog {
         adw_action_row_add_prefix(row.pointer(as: AdwActionRow.self), icon.widgetPointer)
         if line.kind == .failure { gtk_widget_add_css_class(icon.widgetPointer, "error") }
         return row
-    }
-
-    private func show(message: String?, isError: Bool = false) {
-        messageLabel.isVisible = message != nil
-        messageLabel.labelText = message ?? ""
-        if isError {
-            gtk_widget_add_css_class(messageLabel.widgetPointer, "error")
-        } else {
-            gtk_widget_remove_css_class(messageLabel.widgetPointer, "error")
-        }
     }
 
     // MARK: Importing
@@ -298,7 +283,7 @@ public final class ImportDialog {
         case .failed(let message):
             // The message shows on the preview page, over whatever preview there is.
             gtk_stack_set_visible_child_name(pages.opaquePointer, "preview")
-            show(message: message, isError: true)
+            messageLabel.showMessage(message, isError: true)
             updateActions()
             finished?(outcome)
             return

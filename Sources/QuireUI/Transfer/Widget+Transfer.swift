@@ -2,7 +2,7 @@ import CGtk
 import GtkKit
 
 /// The few widget calls the transfer dialogs share: filling and reading `AdwComboRow`s, switches
-/// and labels.
+/// and labels, showing a note; and their Cancel and Close actions.
 extension Widget {
     /// Makes an `AdwComboRow` offer `labels`, selecting `selected`.
     func setComboItems(_ labels: [String], selected: Int = 0) {
@@ -26,9 +26,30 @@ extension Widget {
         set { gtk_switch_set_active(opaquePointer, newValue ? 1 : 0) }
     }
 
+    /// Shows `message` in a `GtkLabel` (styled as an error when `isError`), or hides the label
+    /// for nil.
+    func showMessage(_ message: String?, isError: Bool = false) {
+        isVisible = message != nil
+        labelText = message ?? ""
+        setStyleClass("error", on: isError)
+    }
+
     /// The text of a `GtkLabel`.
     var labelText: String {
         get { property("label", as: String.self) }
         set { setProperty("label", newValue) }
+    }
+}
+
+extension ActionGroup {
+    /// The actions every transfer dialog has: `cancel` stops what runs, `close` (Escape) closes
+    /// `window`, and closing the window stops what runs too.
+    func addCancelAndClose(for window: Window, cancelRunning: @escaping @MainActor () -> Void) {
+        addAction("cancel", cancelRunning)
+        addAction("close", accelerators: ["Escape"]) { [weak window] in window?.close() }
+        window.connect(.closeRequest) {
+            cancelRunning()
+            return false
+        }
     }
 }
