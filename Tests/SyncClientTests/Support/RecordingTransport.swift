@@ -5,7 +5,7 @@ import SyncProtocol
 
 /// A transport that records every write it sends (idempotency key and who sent it) and passes
 /// everything on to another transport.
-final class RecordingTransport: SyncTransport {
+final class RecordingTransport: ForwardingTransport {
     let label: String
     let inner: any SyncTransport
     let log: WriteLog
@@ -27,18 +27,6 @@ final class RecordingTransport: SyncTransport {
         log.append(write.idempotencyKey, label)
         return try await inner.send(write)
     }
-
-    func lookUp(_ write: WriteRequest) async throws(TransportError) -> WriteLookup { try await inner.lookUp(write) }
-
-    func changes(since cursor: Int64, limit: Int?) async throws(TransportError) -> ReadAnswer<ChangesPage> {
-        try await inner.changes(since: cursor, limit: limit)
-    }
-
-    func snapshot(after articleID: String?, limit: Int?) async throws(TransportError) -> ReadAnswer<ArticlesPage> {
-        try await inner.snapshot(after: articleID, limit: limit)
-    }
-
-    func health() async throws(TransportError) -> ReadAnswer<HealthStatus> { try await inner.health() }
 }
 
 /// Waits (polling, up to `seconds`) until `condition` holds; false when it never did.

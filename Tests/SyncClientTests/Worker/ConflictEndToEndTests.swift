@@ -51,6 +51,20 @@ import Testing
 
     static let body = (1...12).map { "Line \($0) of the shared draft." }.joined(separator: "\n") + "\n"
 
+    /// A shared article that A edits and syncs, then B moves to the trash and syncs: B's delete
+    /// meets A's edit (412), and the conflict on B keeps A's version as the server's.
+    static func deleteOnBMeetingAnEditOnA(_ devices: Devices) async throws -> (id: UUID, edited: String, conflict: ConflictSnapshot) {
+        let id = try await devices.sharedArticle(Self.body)
+        let edited = Self.edit(Self.body, line: 3, to: "Edited on A.")
+        try await devices.a.library.editArticle(id, body: edited)
+        try await devices.a.sync(devices.server, token: devices.token)
+        try await devices.b.library.moveToTrash([id])
+        try await devices.b.sync(devices.server, token: devices.token)
+        let conflict = try #require(try await devices.b.library.openConflicts().first)
+        #expect(conflict.local == nil && conflict.remote?.body == edited)
+        return (id, edited, conflict)
+    }
+
     static func edit(_ body: String, line: Int, to text: String) -> String {
         var lines = body.components(separatedBy: "\n")
         lines[line] = text
@@ -152,16 +166,7 @@ import Testing
     @Test func aDeleteOfAnArticleEditedOnTheServerIsAConflictThatCanBeAccepted() async throws {
         let devices = try Devices()
         defer { devices.stop() }
-        let id = try await devices.sharedArticle(Self.body)
-        let edited = Self.edit(Self.body, line: 3, to: "Edited on A.")
-        try await devices.a.library.editArticle(id, body: edited)
-        try await devices.a.sync(devices.server, token: devices.token)
-        try await devices.b.library.moveToTrash([id])
-        try await devices.b.sync(devices.server, token: devices.token)
-
-        // B's delete met A's edit (412): the conflict keeps A's version as the server's.
-        let conflict = try #require(try await devices.b.library.openConflicts().first)
-        #expect(conflict.local == nil && conflict.remote?.body == edited)
+        let (id, edited, conflict) = try await Self.deleteOnBMeetingAnEditOnA(devices)
         try await devices.b.library.resolveConflict(conflict.id, .keepTheirs)
         try await devices.b.sync(devices.server, token: devices.token)
         try await devices.a.sync(devices.server, token: devices.token)
@@ -184,14 +189,7 @@ import Testing
     func aDeleteOfAnArticleEditedOnTheServerCanBeDeletedAnyway(throughTheCommandLine: Bool) async throws {
         let devices = try Devices()
         defer { devices.stop() }
-        let id = try await devices.sharedArticle(Self.body)
-        let edited = Self.edit(Self.body, line: 3, to: "Edited on A.")
-        try await devices.a.library.editArticle(id, body: edited)
-        try await devices.a.sync(devices.server, token: devices.token)
-        try await devices.b.library.moveToTrash([id])
-        try await devices.b.sync(devices.server, token: devices.token)
-        let conflict = try #require(try await devices.b.library.openConflicts().first)
-        #expect(conflict.local == nil && conflict.remote?.body == edited)
+        let (id, _, conflict) = try await Self.deleteOnBMeetingAnEditOnA(devices)
         let remoteRevision = try #require(conflict.remoteRevision)
 
         for choice in [ConflictResolution.keepBoth, .restoreMine, .acceptDelete] {

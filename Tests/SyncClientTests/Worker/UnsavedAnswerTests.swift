@@ -12,7 +12,7 @@ import Testing
 @Suite struct UnsavedAnswerTests {
     /// Passes writes on to the server, then holds their answers back until released and loses
     /// them: a process stopped between the server's answer and its own commit.
-    final class AnswerHoldingTransport: SyncTransport {
+    final class AnswerHoldingTransport: ForwardingTransport {
         let inner: any SyncTransport
         private let released = Mutex(false)
         private let applied = Mutex(0)
@@ -33,18 +33,6 @@ import Testing
             while !released.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(10)) }
             throw .outcomeUnknown(TransportFailure(method: write.method, path: SyncPath.article(write.articleID), reason: "the answer was held back"))
         }
-
-        func lookUp(_ write: WriteRequest) async throws(TransportError) -> WriteLookup { try await inner.lookUp(write) }
-
-        func changes(since cursor: Int64, limit: Int?) async throws(TransportError) -> ReadAnswer<ChangesPage> {
-            try await inner.changes(since: cursor, limit: limit)
-        }
-
-        func snapshot(after articleID: String?, limit: Int?) async throws(TransportError) -> ReadAnswer<ArticlesPage> {
-            try await inner.snapshot(after: articleID, limit: limit)
-        }
-
-        func health() async throws(TransportError) -> ReadAnswer<HealthStatus> { try await inner.health() }
     }
 
     @Test func anAnswerTheServerGaveButTheLibraryNeverSavedIsLookedUpNotWrittenAgain() async throws {
