@@ -129,7 +129,12 @@ public final class ConflictBanner {
     /// the trash (``askDeleteAnywayOrKeepTheirs(_:_:)`` words it).
     static func dialogConflict(for conflict: ConflictSnapshot, in library: Library) async throws -> ConflictDialog.Conflict {
         // An article this device deleted (and emptied from the trash) is no longer there to ask.
-        let article = try? await library.article(conflict.articleID)
+        let article: ArticleSnapshot?
+        do {
+            article = try await library.article(conflict.articleID)
+        } catch LibraryError.articleNotFound {
+            article = nil
+        }
         let empty = ArticleContent(title: conflict.base?.title ?? conflict.remote?.title ?? "", body: "")
         guard let remote = conflict.remote else {
             let mine = ConflictDialog.Version(content: conflict.local ?? empty, device: "This device", time: article?.updated ?? conflict.detected)
