@@ -32,10 +32,10 @@ struct BenchmarkResult: Encodable, Sendable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
         try container.encode(unit, forKey: .unit)
-        try container.encode(value.rounded(toPlaces: 3), forKey: .value)
+        try container.encode(value.roundedToSignificantDigits, forKey: .value)
         try container.encodeIfPresent(baseline, forKey: .baseline)
-        try container.encodeIfPresent(baselineValue?.rounded(toPlaces: 3), forKey: .baselineValue)
-        try container.encodeIfPresent(ratio?.rounded(toPlaces: 4), forKey: .ratio)
+        try container.encodeIfPresent(baselineValue?.roundedToSignificantDigits, forKey: .baselineValue)
+        try container.encodeIfPresent(ratio?.roundedToSignificantDigits, forKey: .ratio)
     }
 }
 
@@ -156,8 +156,9 @@ enum ProcessMemory {
 }
 
 extension Double {
-    fileprivate func rounded(toPlaces places: Int) -> Double {
-        let scale = pow(10, Double(places))
-        return (self * scale).rounded() / scale
+    /// Six significant digits: enough for any figure here, from a fraction of a millisecond to
+    /// thousands per second, without printing binary noise.
+    fileprivate var roundedToSignificantDigits: Double {
+        Double(String(format: "%.6g", self)) ?? self
     }
 }
