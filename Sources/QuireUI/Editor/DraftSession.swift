@@ -93,6 +93,7 @@ final class DraftSession {
         do {
             try saveDraft()
             try saveViewContext()
+            try showSettledConflict()
             editor.saveState = .saved
             return true
         } catch ObjectGraphError.mergeConflicts(let conflicts) {
@@ -167,6 +168,16 @@ final class DraftSession {
             try LocalChanges.record(in: viewContext)
             try viewContext.save()
         }
+    }
+
+    /// A save of an article with an open conflict may settle it with a clean merge
+    /// (``LocalChanges``): the article then holds the server's changes besides the writer's text,
+    /// and the editor shows it, so that the next save does not send the writer's text without them.
+    private func showSettledConflict() throws {
+        let stored = try viewContext.existingObject(with: objectID, as: StoredArticle.self)
+        guard stored.title != editor.title || stored.body != editor.body else { return }
+        try draft.refresh(article, mergeChanges: false)
+        editor.load(title: stored.title, body: stored.body)
     }
 
     /// Whether a conflict is a change of the article's title or body made elsewhere.

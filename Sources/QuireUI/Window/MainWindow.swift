@@ -133,6 +133,10 @@ public final class MainWindow {
         if let settings { WindowState(settings: settings).apply(to: window) }
         window.application = application
         conflictBanner.parent = window
+        conflictBanner.announce = { [weak self] outcome in
+            guard let self else { return }
+            TransferToast(title: outcome, folder: nil).show(on: toastOverlay)
+        }
         addActions()
         connectWidgets(builder: builder)
         window.connect(.closeRequest) { [weak self] in
