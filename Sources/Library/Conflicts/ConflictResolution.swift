@@ -18,7 +18,9 @@ public enum ConflictResolution: Sendable, Hashable {
     /// Take the server's version, and keep this device's version as a new article titled
     /// "Title (conflicted copy)". Only for edits on both sides: a deletion leaves nothing to copy.
     case keepBoth
-    /// Save content the writer merged, and push it over the server's version.
+    /// Save content the writer merged, and push it over the server's version. This device's text,
+    /// when it changed since the conflict was found and the merge is not it, is kept first as
+    /// "Title (conflicted copy)" (the merge may have been made from an older view of it).
     case merged(ArticleContent)
     /// Edited here, deleted on the server: bring the article back on the server with this
     /// device's version (the same as ``keepMine``).

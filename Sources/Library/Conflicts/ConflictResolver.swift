@@ -56,6 +56,7 @@ struct ConflictResolver {
             if let mine = article { copy = try makeCopy(of: mine, writer: &writer) }
             if let remote { article = try take(remote, into: article, articleID) }
         case .merged(let content):
+            if sides.keepsCopy(replacingWith: content), let mine = article { copy = try makeCopy(of: mine, writer: &writer) }
             let merged = try article ?? makeArticle(articleID)
             try merged.setContent(content, at: now)
             merged.trashed = nil
@@ -197,22 +198,11 @@ struct ConflictResolver {
         return article
     }
 
-    /// The article's text as a new local article, "Title (conflicted copy)", where the article is:
-    /// in the library (sent to the server like any new article) or in the trash (kept only here).
+    /// The article's text as a new local article (``StoredArticle/makeConflictedCopy(at:)``); one in
+    /// the library is sent to the server like any new article.
     private func makeCopy(of mine: StoredArticle, writer: inout OperationWriter) throws -> StoredArticle {
-        var content = mine.content
-        content.title = ConflictResolution.conflictedCopyTitle(of: content.title)
-        let copy = try makeArticle(UUID())
-        try copy.setContent(content, at: now)
-        copy.refreshDerivedFields()
-        try LocalChanges.checkSyncable(copy)
-        copy.localRevision = 1
-        copy.syncState = .localOnly
-        if mine.trashed != nil {
-            copy.trashed = now
-        } else {
-            writer.insert(copy.id, .put, copy.payload, precondition: .absent)
-        }
+        let copy = try mine.makeConflictedCopy(at: now)
+        if copy.trashed == nil { writer.insert(copy.id, .put, copy.payload, precondition: .absent) }
         return copy
     }
 
@@ -240,4 +230,26 @@ public enum ConflictSettlement: Sendable, Hashable {
     case merged(pushes: Bool)
     /// Both sides deleted the article: the conflict is closed, nothing is sent.
     case bothDeleted
+}
+
+extension StoredArticle {
+    /// A new local article holding this one's content as "Title (conflicted copy)", in the same
+    /// place: in the library, or in the trash (where it stays on this device only). The caller
+    /// writes the outbox operation of a copy in the library.
+    func makeConflictedCopy(at now: Date) throws -> StoredArticle {
+        guard let context = managedObjectContext else { throw ObjectGraphError.objectDetached(objectID) }
+        var content = self.content
+        content.title = ConflictResolution.conflictedCopyTitle(of: content.title)
+        let copy = StoredArticle(context: context)
+        copy.id = UUID()
+        copy.created = now
+        copy.updated = now
+        try copy.setContent(content, at: now)
+        copy.refreshDerivedFields()
+        try LocalChanges.checkSyncable(copy)
+        copy.localRevision = 1
+        copy.syncState = .localOnly
+        if trashed != nil { copy.trashed = now }
+        return copy
+    }
 }

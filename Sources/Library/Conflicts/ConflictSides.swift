@@ -88,15 +88,24 @@ public struct ConflictSides: Sendable, Hashable {
     }
 
     /// Whether Keep Theirs keeps this device's text as "Title (conflicted copy)" before taking the
-    /// server's version: when the article's title or body, wherever it is (a trashed article's
-    /// text counts too), is neither the server's, nor the base's, nor what it was when the conflict
-    /// was found. Text saved after the conflict was found is never dropped; what the writer was
-    /// shown at detection may be. Never for a deletion on the server: Keep Theirs then moves the
-    /// article, text and all, to the trash.
+    /// server's version (``keepsCopy(replacingWith:)``). Never for a deletion on the server: Keep
+    /// Theirs then moves the article, text and all, to the trash.
     public var keepTheirsKeepsCopy: Bool {
-        guard let current, let remote else { return false }
+        guard let remote else { return false }
+        return keepsCopy(replacingWith: remote)
+    }
+
+    /// Whether a resolution that gives the article `replacement` (the server's version, or a
+    /// merged one) keeps this device's text as "Title (conflicted copy)" first: when the article's
+    /// title or body, wherever it is (a trashed article's text counts too), is neither the
+    /// replacement's, nor the server's, nor the base's, nor what it was when the conflict was
+    /// found. Text saved after the conflict was found is never dropped; what the writer was shown
+    /// at detection may be.
+    public func keepsCopy(replacingWith replacement: ArticleContent) -> Bool {
+        guard let current else { return false }
         let text = Text(current)
-        return text != Text(remote) && text != base.map(Text.init) && text != localAtDetection.map(Text.init)
+        return text != Text(replacement) && text != remote.map(Text.init) && text != base.map(Text.init)
+            && text != localAtDetection.map(Text.init)
     }
 
     /// The part of the content whose loss loses writing: title and body.

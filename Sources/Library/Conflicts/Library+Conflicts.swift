@@ -105,8 +105,8 @@ extension Library {
     /// the article gets the chosen content, its unsent and conflicted operations give way to one
     /// operation based on the server revision the conflict holds (none when the server's version
     /// is taken), the base becomes the server's version, and the conflict is closed. Keep Theirs
-    /// over text of this device that the server's version would drop keeps it as a copy
-    /// (``ConflictSides/keepTheirsKeepsCopy``).
+    /// or a merged version over text of this device they would drop keeps it as a copy first
+    /// (``ConflictSides/keepsCopy(replacingWith:)``).
     @discardableResult
     public func resolveConflict(_ id: UUID, _ resolution: ConflictResolution) async throws -> ConflictOutcome {
         try await write { context, now in
@@ -130,8 +130,8 @@ public struct ConflictOutcome: Sendable, Hashable {
     /// The article after the resolution (nil when this device's deletion was kept and it is gone).
     public var article: ArticleSnapshot?
     /// The new article holding this device's version: for ``ConflictResolution/keepBoth``, and for
-    /// ``ConflictResolution/keepTheirs`` over text the server's version would drop. It sits where
-    /// the article was: in the library, or in the trash.
+    /// Keep Theirs or a merged version over text they would drop (``ConflictSides/keepsCopy(replacingWith:)``).
+    /// It sits where the article was: in the library, or in the trash.
     public var copy: ArticleSnapshot?
     /// What the next sync sends for the article: its content, its deletion, or nothing.
     public var sends: SyncOperationChange?
@@ -160,7 +160,7 @@ public struct ConflictOutcome: Sendable, Hashable {
             let place = copy.trashed == nil ? "" : " in the Trash"
             text += resolution == .keepBoth
                 ? " This device's version is kept as “\(DisplayTitle.of(copy.title))”\(place)."
-                : " This device's text, which the server's version would drop, is kept as “\(DisplayTitle.of(copy.title))”\(place)."
+                : " This device's text, which it would have dropped, is kept as “\(DisplayTitle.of(copy.title))”\(place)."
         }
         return text
     }

@@ -93,7 +93,8 @@ final class DraftSession {
         do {
             try saveDraft()
             try saveViewContext()
-            try showSettledConflict()
+            // The save may have settled the article's conflict with a clean merge (LocalChanges).
+            try showStoredContent()
             editor.saveState = .saved
             return true
         } catch ObjectGraphError.mergeConflicts(let conflicts) {
@@ -170,11 +171,14 @@ final class DraftSession {
         }
     }
 
-    /// A save of an article with an open conflict may settle it with a clean merge
-    /// (``LocalChanges``): the article then holds the server's changes besides the writer's text,
-    /// and the editor shows it, so that the next save does not send the writer's text without them.
-    private func showSettledConflict() throws {
+    /// Shows the article's title and body as the store holds them when they changed without the
+    /// editor and the draft holds nothing unsaved: a save that settled the article's conflict
+    /// with a clean merge (``LocalChanges``), a conflict resolved from the banner. Otherwise the
+    /// next save would send the editor's older text over them.
+    func showStoredContent() throws {
+        guard !isClosed, !draft.hasChanges else { return }
         let stored = try viewContext.existingObject(with: objectID, as: StoredArticle.self)
+        if !stored.hasChanges { try viewContext.refresh(stored, mergeChanges: true) }
         guard stored.title != editor.title || stored.body != editor.body else { return }
         try draft.refresh(article, mergeChanges: false)
         editor.load(title: stored.title, body: stored.body)

@@ -9,7 +9,7 @@ import SyncClient
 /// turn and commits each decision through ``Library/resolveConflict(_:_:)`` (the article, its
 /// outbox operation and the closed conflict in one save; the worker then sends it). Each dialog
 /// shows this device's side as the article stands when it opens, and says when Keep Theirs keeps
-/// this device's text as a copy; what each decision did is announced (``announce``).
+/// this device's text as a copy; what each decision did is handed to ``resolved``.
 ///
 /// ```swift
 /// let banner = try ConflictBanner(session: session)
@@ -34,10 +34,14 @@ public final class ConflictBanner {
     public private(set) var dialog: ConflictDialog?
     /// The last resolution that failed, with why; shown in the banner until the next count.
     public private(set) var failure: String?
-    /// What the last resolution did, in a sentence (``ConflictOutcome/summary``).
-    public private(set) var lastOutcome: String?
-    /// Called with what each resolution did; the main window shows it in a toast.
-    public var announce: (@MainActor (String) -> Void)?
+    /// What the last resolution did (its ``ConflictOutcome/summary`` is the sentence for the writer).
+    public private(set) var lastOutcome: ConflictOutcome?
+    /// Called before the first dialog opens: the main window saves the open article, so that the
+    /// dialogs show what the writer typed.
+    public var beforeResolving: (@MainActor () -> Void)?
+    /// Called with what each resolution did: the main window shows its summary in a toast, and
+    /// the resolved article as it now is when it is open.
+    public var resolved: (@MainActor (ConflictOutcome) -> Void)?
 
     let label: Widget
     private let session: SyncSession
@@ -99,6 +103,7 @@ public final class ConflictBanner {
 
     private func resolveEach() async {
         failure = nil
+        beforeResolving?()
         let conflicts: [ConflictSnapshot]
         do {
             conflicts = try await session.library.openConflicts()
@@ -120,8 +125,8 @@ public final class ConflictBanner {
                 dialog = nil
                 guard case let .resolve(resolution) = decision else { continue }
                 let outcome = try await session.library.resolveConflict(conflict.id, resolution)
-                lastOutcome = outcome.summary
-                announce?(outcome.summary)
+                lastOutcome = outcome
+                resolved?(outcome)
             } catch {
                 dialog = nil
                 failure = "“\(ConflictDialog.displayTitle(listed.title))” could not be resolved: \(error)"

@@ -133,9 +133,16 @@ public final class MainWindow {
         if let settings { WindowState(settings: settings).apply(to: window) }
         window.application = application
         conflictBanner.parent = window
-        conflictBanner.announce = { [weak self] outcome in
+        conflictBanner.beforeResolving = { [weak self] in self?.session?.save() }
+        conflictBanner.resolved = { [weak self] outcome in
             guard let self else { return }
-            TransferToast(title: outcome, folder: nil).show(on: toastOverlay)
+            TransferToast(title: outcome.summary, folder: nil).show(on: toastOverlay)
+            guard let session, session.articleID == outcome.articleID else { return }
+            do {
+                try session.showStoredContent()
+            } catch {
+                showError("Could not show “\(ConflictDialog.displayTitle(outcome.title))” as resolved", error)
+            }
         }
         addActions()
         connectWidgets(builder: builder)

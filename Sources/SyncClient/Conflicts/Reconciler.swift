@@ -28,7 +28,8 @@ struct Reconciler {
     }
 
     /// The server's version when no local edit waits: the article gets its content (created when
-    /// missing) or goes to the trash, and the base follows.
+    /// missing; out of the trash, its text there kept as a copy when the server never had it) or
+    /// goes to the trash, and the base follows.
     @discardableResult
     func take(_ remote: RemoteVersion, for record: ArticleSyncRecord) throws -> Outcome {
         guard let content = remote.content, let revision = remote.revision else {
@@ -41,6 +42,9 @@ struct Reconciler {
                 if article.syncState != .synced { article.syncState = .synced }
             }
             return changed ? .taken : .unchanged
+        }
+        if let trashed = record.article, trashed.trashed != nil {
+            try trashed.keepTrashedText(replacedBy: content, base: record.base?.content, at: now)
         }
         let article = try record.article ?? makeArticle(record.id, created: remote.changed ?? now)
         let before = article.content.normalized
