@@ -99,7 +99,7 @@ final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
             XCTAssertNil(copy.trashed)
             let kept = try await window.library.article(id).body
             XCTAssertEqual(kept, Self.theirs)
-            XCTAssertEqual(window.editor.body, Self.theirs, "the open article shows what was kept")
+            try await self.until { window.editor.body == Self.theirs }   // the open article shows what was kept
             XCTAssertTrue(window.session?.save() ?? false)
             let afterSave = try await window.library.article(id).body
             XCTAssertEqual(afterSave, Self.theirs, "and its next save sends nothing older")

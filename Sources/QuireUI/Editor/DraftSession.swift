@@ -171,14 +171,14 @@ final class DraftSession {
         }
     }
 
-    /// Shows the article's title and body as the store holds them when they changed without the
-    /// editor and the draft holds nothing unsaved: a save that settled the article's conflict
-    /// with a clean merge (``LocalChanges``), a conflict resolved from the banner. Otherwise the
-    /// next save would send the editor's older text over them.
+    /// Shows the article's title and body as the view context holds them when they changed
+    /// without the editor and the draft holds nothing unsaved: a save that settled the article's
+    /// conflict with a clean merge (``LocalChanges``), a conflict resolved from the banner, a
+    /// version the sync worker took or merged. Otherwise the next save would send the editor's
+    /// older text over them. (With unsaved text, the next save meets the change and asks.)
     func showStoredContent() throws {
-        guard !isClosed, !draft.hasChanges else { return }
+        guard !isClosed, !draft.hasChanges, conflictDialog == nil else { return }
         let stored = try viewContext.existingObject(with: objectID, as: StoredArticle.self)
-        if !stored.hasChanges { try viewContext.refresh(stored, mergeChanges: true) }
         guard stored.title != editor.title || stored.body != editor.body else { return }
         try draft.refresh(article, mergeChanges: false)
         editor.load(title: stored.title, body: stored.body)
