@@ -21,17 +21,7 @@ import Testing
     ) async throws -> (TemporaryLibrary, UUID, ConflictSnapshot) {
         let store = try TemporaryLibrary()
         let id = try await store.library.createArticle(Self.base).id
-        try store.inspect { context in
-            for operation in try context.fetch(FetchRequest<SyncOperation>()) { context.delete(operation) }
-            let stored = try #require(try context.fetch(FetchRequest<StoredArticle>()).first)
-            stored.serverRevision = 3
-            stored.syncState = .synced
-            let articleBase = ArticleBase(context: context)
-            articleBase.articleID = id
-            articleBase.revision = 3
-            articleBase.content = Self.base
-            try context.save()
-        }
+        try store.markSynced(id, at: 3, content: Self.base)
         try await change(store.library, id)
         let local = try store.inspect { context in
             let operation = try #require(try context.fetch(FetchRequest<SyncOperation>(sortDescriptors: [.ascending(\.sequence)])).first)

@@ -17,14 +17,15 @@ final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
     static let mine = "First line.\nThe shared line, as I wrote it before deleting it.\nLast line.\n"
     static let theirs = "First line.\nThe shared line, as the server has it.\nLast line.\n"
     static let laterLine = "A line written after the restore.\n"
+    /// The article's ID (each test has a library of its own).
+    static let id = UUID()
 
     /// A library whose article "Field notes" was synced at revision 3, edited and moved to the
     /// Trash here, and met by the server's edit at revision 5: the conflict the sync worker
     /// records (deleted here, edited on the server).
-    private func deletedHereLibrary(_ ids: IDs) throws -> URL {
+    private func deletedHereLibrary() throws -> URL {
         try makeLibrary { library in
-            let id = try await library.createArticle(ArticleContent(title: "Field notes", body: Self.base)).id
-            ids.article = id
+            let id = try await library.createArticle(ArticleContent(title: "Field notes", body: Self.base), id: Self.id).id
             try await library.container.performBackgroundTask { context in
                 for operation in try context.fetch(FetchRequest<SyncOperation>()) { context.delete(operation) }
                 let article = try context.fetch(FetchRequest<StoredArticle>(predicate: \.id == id)).first
@@ -52,11 +53,10 @@ final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
     }
 
     func testRestoreFromTheTrashEditAndKeepTheirsKeepsTheEditedText() throws {
-        let ids = IDs()
-        let url = try deletedHereLibrary(ids)
+        let url = try deletedHereLibrary()
         let screenshots = try screenshotFolder()
         drive(url) { window in
-            let id = ids.article
+            let id = Self.id
             let banner = window.conflictBanner
             try await self.until { banner.count == 1 }
 
@@ -111,11 +111,10 @@ final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
     /// program restored and edited it meanwhile. Keep Their Version is carried out against the
     /// article as it is when the writer answers: the edited text is kept as a copy.
     func testKeepTheirVersionAfterARestoreAndEditElsewhereKeepsTheEditedText() throws {
-        let ids = IDs()
-        let url = try deletedHereLibrary(ids)
+        let url = try deletedHereLibrary()
         let screenshots = try screenshotFolder()
         drive(url) { window in
-            let id = ids.article
+            let id = Self.id
             let banner = window.conflictBanner
             try await self.until { banner.count == 1 }
             XCTAssertTrue(banner.actions.activateAction(named: "resolve"))
@@ -149,17 +148,6 @@ final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
     }
 
     // MARK: Helpers
-
-    final class IDs: @unchecked Sendable {
-        var article = UUID()
-    }
-
-    @MainActor
-    private func open(_ title: String, in window: MainWindow) throws {
-        let index = try XCTUnwrap(titles(window).firstIndex(of: title), "\(title) is listed")
-        XCTAssertTrue(window.articleList.select(window.articleList.article(at: index).objectID))
-        XCTAssertEqual(window.session?.article.title, title)
-    }
 
     @MainActor
     private func tooltip(of buttonLabel: String, in window: Window) -> String? {

@@ -17,7 +17,8 @@ import ObjectGraph
 /// - When the article changed underneath (another program, the sync worker) in its title or
 ///   body, the save meets the change through the merge policy and the writer decides in the
 ///   ``ConflictDialog``: keep mine, take theirs, or keep both. Changes of anything else (a star,
-///   a folder) are taken in silently under the writer's text.
+///   a folder) are taken in silently under the writer's text. A change underneath while nothing
+///   is unsaved is shown in the editor instead (``showStoredContent()``, which the window calls).
 @MainActor
 final class DraftSession {
     /// The article's ID in the store.

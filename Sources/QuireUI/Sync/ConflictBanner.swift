@@ -39,8 +39,7 @@ public final class ConflictBanner {
     /// Called before the first dialog opens: the main window saves the open article, so that the
     /// dialogs show what the writer typed.
     public var beforeResolving: (@MainActor () -> Void)?
-    /// Called with what each resolution did: the main window shows its summary in a toast, and
-    /// the resolved article as it now is when it is open.
+    /// Called with what each resolution did: the main window shows its summary in a toast.
     public var resolved: (@MainActor (ConflictOutcome) -> Void)?
 
     let label: Widget
