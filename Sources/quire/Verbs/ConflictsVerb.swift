@@ -15,7 +15,8 @@ struct ConflictsVerb: Verb {
         or in the trash, whatever happened to it since the conflict was found.
 
         --json prints an array of objects: id, articleId, detected, kind (editedOnBothSides,
-        deletedHere, deletedOnServer), editVersusDelete, base, local (this device's version now;
+        deletedHere, deletedOnServer; deletedOnBothSides only for a conflict recorded by an older
+        Quire, which --keep theirs closes), editVersusDelete, base, local (this device's version now;
         null when it is deleted here), remote (null when deleted on the server), baseRevision,
         remoteRevision, and keepTheirsKeepsCopy: whether 'quire resolve ID --keep theirs' first
         keeps this device's text as "Title (conflicted copy)" (when that text is neither the
