@@ -51,6 +51,14 @@ class MainWindowTestCase: QuireTestCase, @unchecked Sendable {
         throw WaitTimedOut(what: "the condition on line \(line)")
     }
 
+    /// Selects the listed article with this title, which opens it.
+    @MainActor
+    func open(_ title: String, in window: MainWindow) throws {
+        let index = try XCTUnwrap(titles(window).firstIndex(of: title), "\(title) is listed")
+        XCTAssertTrue(window.articleList.select(window.articleList.article(at: index).objectID))
+        XCTAssertEqual(window.session?.article.title, title)
+    }
+
     @MainActor
     func titles(_ window: MainWindow) -> [String] {
         (0..<window.articleList.count).map { window.articleList.article(at: $0).title }

@@ -138,6 +138,26 @@ final class MainWindowTests: MainWindowTestCase, @unchecked Sendable {
         }
     }
 
+    /// With nothing unsaved, a change made elsewhere (another program, a version the sync worker
+    /// took, a conflict resolved) shows in the editor, and the next edit is made on top of it
+    /// instead of sending the older text over it.
+    func testChangeOfTheOpenArticleElsewhereWithNothingUnsavedIsShownAndEditedOnTop() throws {
+        let url = try makeLibrary { library in
+            try await library.createArticle(ArticleContent(title: "Shared", body: "base\n"))
+        }
+        drive(url) { window in
+            XCTAssertTrue(window.articleList.select(window.articleList.article(at: 0).objectID))
+            let session = try XCTUnwrap(window.session)
+            XCTAssertFalse(session.hasUnsavedChanges)
+            try await window.library.editArticle(session.articleID, body: "base\ntheirs\n")
+            try await self.until { window.editor.body == "base\ntheirs\n" }
+            var end = GtkTextIter()
+            gtk_text_buffer_get_end_iter(window.editor.buffer.textBuffer, &end)
+            gtk_text_buffer_insert(window.editor.buffer.textBuffer, &end, "mine\n", -1)
+            try await self.until { try await window.library.article(session.articleID).body == "base\ntheirs\nmine\n" }
+        }
+    }
+
     func testScreenshotOfADemoLibraryOfAThousandArticles() throws {
         let url = try makeLibrary { library in try await library.addDemoArticles(count: 1000) }
         let path = try makeTemporaryFolder().appending(path: "library.png").path

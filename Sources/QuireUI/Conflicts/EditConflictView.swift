@@ -44,7 +44,8 @@ final class EditConflictView {
     /// The four texts the window shows.
     enum TextPane { case base, mine, theirs, merged }
 
-    init(base: ArticleContent, mine: ConflictDialog.Version, theirs: ConflictDialog.Version) throws {
+    /// `copyOnKeepTheirs`: the title under which Keep Theirs keeps this device's text, when it does.
+    init(base: ArticleContent, mine: ConflictDialog.Version, theirs: ConflictDialog.Version, copyOnKeepTheirs: String? = nil) throws {
         let merge = ArticleMerge(base: base, mine: mine.content, theirs: theirs.content)
         choices = MergeChoices(merge: merge)
         let builder = try Builder(resource: Quire.resourcePath + "conflicts/conflict-dialog.ui")
@@ -72,7 +73,14 @@ final class EditConflictView {
         try label(builder, "mine_time", "Edited \(VersionTime.phrase(for: mine.time))")
         try label(builder, "theirs_device", theirs.device)
         try label(builder, "theirs_time", "Edited \(VersionTime.phrase(for: theirs.time))")
-        try label(builder, "summary_label", "This article was changed on this device and on \(theirs.device).")
+        var summary = "This article was changed on this device and on \(theirs.device)."
+        if let copyOnKeepTheirs { summary += " Keep Theirs also keeps this device’s text as “\(copyOnKeepTheirs)”." }
+        try label(builder, "summary_label", summary)
+        if let copyOnKeepTheirs {
+            gtk_widget_set_tooltip_text(
+                try builder.object("keep_theirs_button", as: Widget.self).widgetPointer,
+                "Take the server’s version and keep this device’s text as “\(copyOnKeepTheirs)”")
+        }
         let changeCount = choices.changes.count
         try label(builder, "changes_heading", changeCount == 0 ? "No Conflicting Changes" : changeCount == 1 ? "1 Change to Decide" : "\(changeCount) Changes to Decide")
         let keepBoth = try builder.object("keep_both_button", as: Widget.self)

@@ -3,7 +3,8 @@ import Foundation
 import GtkKit
 
 /// The toast a finished export or import leaves on the main window's `AdwToastOverlay`; after an
-/// export it offers "Open Folder", which opens the folder holding the output.
+/// export it offers "Open Folder", which opens the folder holding the output. Without a folder it
+/// is a plain toast (the conflict banner's outcomes use it too).
 @MainActor
 final class TransferToast {
     /// The `AdwToast`.
@@ -18,7 +19,10 @@ final class TransferToast {
 
     /// A toast saying `title`, with "Open Folder" when `folder` is given.
     init(title: String, folder: URL?, openFolder: @escaping @MainActor (URL) throws -> Void = TransferToast.launchFileManager) {
-        toast = Object(owning: UnsafeMutableRawPointer(adw_toast_new(title)))
+        // A toast's title is Pango markup; titles and paths in it are plain text.
+        let markup = g_markup_escape_text(title, -1)!
+        toast = Object(owning: UnsafeMutableRawPointer(adw_toast_new(markup)))
+        g_free(markup)
         self.folder = folder
         self.openFolder = openFolder
         adw_toast_set_timeout(toast.opaquePointer, 8)

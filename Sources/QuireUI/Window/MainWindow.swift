@@ -133,6 +133,11 @@ public final class MainWindow {
         if let settings { WindowState(settings: settings).apply(to: window) }
         window.application = application
         conflictBanner.parent = window
+        conflictBanner.beforeResolving = { [weak self] in self?.session?.save() }
+        conflictBanner.resolved = { [weak self] outcome in
+            guard let self else { return }
+            TransferToast(title: outcome.summary, folder: nil).show(on: toastOverlay)
+        }
         addActions()
         connectWidgets(builder: builder)
         window.connect(.closeRequest) { [weak self] in
@@ -142,10 +147,16 @@ public final class MainWindow {
             return false
         }
         // Counts change with the window's own saves and with the library operations' saves,
-        // which reach the view context as merges.
+        // which reach the view context as merges. A merge that changed the open article (a
+        // conflict resolved, a version the sync worker took or merged) is shown in the editor.
         folderObservation = viewContext.addObserver { [weak self] notification in
             switch notification {
-            case .didSave, .objectsDidChange: MainActor.assumeIsolated { self?.scheduleFolderRefresh() }
+            case .didSave: MainActor.assumeIsolated { self?.scheduleFolderRefresh() }
+            case .objectsDidChange(let change):
+                MainActor.assumeIsolated {
+                    self?.scheduleFolderRefresh()
+                    self?.showOpenArticle(ifRefreshedIn: change)
+                }
             case .willSave: break
             }
         }
@@ -392,6 +403,17 @@ public final class MainWindow {
             showError("Could not open the article", error)
         }
         updateActions()
+    }
+
+    /// Shows the open article as the store now holds it when `change` brought in other values
+    /// for it and the writer has nothing unsaved (``DraftSession/showStoredContent()``).
+    private func showOpenArticle(ifRefreshedIn change: ObjectsDidChange) {
+        guard let session, change.refreshed.contains(where: { $0.objectID == session.objectID }) else { return }
+        do {
+            try session.showStoredContent()
+        } catch {
+            showError("Could not show the changes to “\(ConflictDialog.displayTitle(session.article.title))”", error)
+        }
     }
 
     /// Saves and closes the open article, if any.

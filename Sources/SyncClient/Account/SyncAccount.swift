@@ -45,6 +45,8 @@ public enum AccountError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidServer(String)
     /// The settings name the Secret Service, but the token is no longer in it.
     case tokenMissing(server: String)
+    /// The server refused the token (401): unknown or revoked. The writer must sign in again.
+    case tokenRefused(detail: String?)
 
     public var description: String {
         switch self {
@@ -55,6 +57,8 @@ public enum AccountError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .invalidSettings(path, reason): return "\(path) is not valid account settings: \(reason)"
         case let .invalidServer(text): return "'\(text)' is not an http or https URL"
         case let .tokenMissing(server): return "the token for \(server) is no longer in the Secret Service keyring; sign in again"
+        case let .tokenRefused(detail):
+            return "the server refused the account's token; sign in again" + (detail.map { " (\($0))" } ?? "")
         }
     }
 }
