@@ -111,6 +111,27 @@ func measureMilliseconds<Fixture>(
     return median(samples)
 }
 
+/// The median of `repetitions` runs of `body` after one warm-up, where `body` times itself and
+/// returns milliseconds: for work interleaved with untimed steps too small to be set-ups of their
+/// own (emptying a context before each of many quick fetches, say).
+func medianOfSelfTimed(repetitions: Int, _ body: () throws -> Double) rethrows -> Double {
+    precondition(repetitions >= 5, "DESIGN.md asks for the median of at least five repetitions")
+    var samples: [Double] = []
+    for run in 0...repetitions {
+        let elapsed = try body()
+        if run > 0 { samples.append(elapsed) }
+    }
+    return median(samples)
+}
+
+/// Milliseconds `body` takes once.
+@inline(__always)
+func timeMilliseconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+}
+
 /// `measureMilliseconds` for work that needs no per-repetition set-up.
 func measureMilliseconds(repetitions: Int, _ body: () throws -> Void) rethrows -> Double {
     try measureMilliseconds(repetitions: repetitions, setUp: {}, body)
