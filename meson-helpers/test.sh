@@ -14,6 +14,9 @@ swift build --build-tests
 # meson setup + meson install into a staging folder; the installed quire must run from there.
 meson-helpers/install-check.sh debug
 
+# Every benchmark suite once at a small size: each must finish and print a valid report.
+meson-helpers/bench-smoke.sh .build/debug
+
 # GTK tests need a display and a session bus; the settings below keep them deterministic.
 # Swift Testing runs one test at a time: with every test at once (and even eight), runs on two
 # cores sometimes stalled for good with all threads idle and unrelated tests waiting; one at a time

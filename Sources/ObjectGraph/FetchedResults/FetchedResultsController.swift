@@ -98,7 +98,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
             let statement = try connection.statement(plan.sql)
             defer { statement.reset() }
             statement.bind(plan.bindings)
-            return try table.load(from: statement, excluding: excluded, reversingTies: plan.reversesTies)
+            return try table.load(from: statement, excluding: excluded)
         }
         // Sections start where the first sort key changes.
         let marks = plan.isSectioned ? (0..<Int32(rowCount)).map { $0 == 0 || table.compareFirstKey($0 - 1, $0) != 0 } : nil
