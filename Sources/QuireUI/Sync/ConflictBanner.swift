@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import GtkKit
 import Library
@@ -14,7 +13,7 @@ import SyncClient
 /// ```swift
 /// let banner = try ConflictBanner(session: session)
 /// banner.parent = mainWindow
-/// gtk_box_prepend(contentBox, banner.widget.widgetPointer)
+/// contentBox.prepend(banner.widget)
 /// ```
 ///
 /// The count follows the session's status (the worker counts conflicts after every cycle) and is
@@ -22,8 +21,8 @@ import SyncClient
 /// `conflicts.resolve` is the Resolve button.
 @MainActor
 public final class ConflictBanner {
-    /// The banner (a `GtkRevealer`), to place under the header bar.
-    public let widget: Widget
+    /// The banner, to place under the header bar.
+    public let widget: Revealer
     /// The `conflicts` actions: `resolve`.
     public let actions: ActionGroup
     /// The window the conflict dialogs are modal to.
@@ -42,7 +41,7 @@ public final class ConflictBanner {
     /// Called with what each resolution did: the main window shows its summary in a toast.
     public var resolved: (@MainActor (ConflictOutcome) -> Void)?
 
-    let label: Widget
+    let label: Label
     private let session: SyncSession
     private var observation: UUID?
     private var resolving: Task<Void, Never>?
@@ -69,10 +68,10 @@ public final class ConflictBanner {
     }
 
     /// Whether the banner is shown.
-    public var isShown: Bool { gtk_revealer_get_reveal_child(widget.opaquePointer) != 0 }
+    public var isShown: Bool { widget.revealsChild }
 
     /// The banner's text as shown.
-    public var text: String { String(cString: gtk_label_get_label(label.opaquePointer)) }
+    public var text: String { label.text }
 
     /// Counts the open conflicts in the library and shows or hides the banner.
     public func refresh() async {
@@ -170,7 +169,7 @@ public final class ConflictBanner {
         self.count = count
         var text = count == 1 ? "1 article has conflicting changes" : "\(count) articles have conflicting changes"
         if let failure { text += " — \(failure)" }
-        gtk_label_set_label(label.opaquePointer, text)
-        gtk_revealer_set_reveal_child(widget.opaquePointer, count > 0 || failure != nil ? 1 : 0)
+        label.text = text
+        widget.revealsChild = count > 0 || failure != nil
     }
 }

@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import GtkKit
 import SyncClient
@@ -9,7 +8,7 @@ import SyncClient
 ///
 /// ```swift
 /// let status = try SyncStatusButton(session: session)
-/// adw_header_bar_pack_end(headerBar, status.widget.widgetPointer)
+/// statusSlot.append(status.widget)
 /// ```
 ///
 /// Its action `sync.sync-now` (the popover's button) calls ``SyncSession/syncNow()``; the main
@@ -17,16 +16,16 @@ import SyncClient
 @MainActor
 public final class SyncStatusButton {
     /// The button to place in a header bar.
-    public let widget: Widget
+    public let widget: MenuButton
     /// The `sync` actions: `sync-now`.
     public let actions: ActionGroup
-    let label: Widget
-    let headlineLabel: Widget
-    let detailLabel: Widget
-    let lastSyncedLabel: Widget
-    private let iconStack: Widget
-    private let icon: Widget
-    private let spinner: Widget
+    let label: Label
+    let headlineLabel: Label
+    let detailLabel: Label
+    let lastSyncedLabel: Label
+    private let iconStack: Stack
+    private let icon: Image
+    private let spinner: Spinner
     private let session: SyncSession
     private var observation: UUID?
 
@@ -97,23 +96,22 @@ public final class SyncStatusButton {
     /// Shows `status`.
     func show(_ status: SyncStatus) {
         let presentation = Self.presentation(of: status)
-        gtk_label_set_label(label.opaquePointer, presentation.word)
-        gtk_label_set_label(headlineLabel.opaquePointer, presentation.heading)
-        gtk_label_set_label(detailLabel.opaquePointer, presentation.detail)
+        label.text = presentation.word
+        headlineLabel.text = presentation.heading
+        detailLabel.text = presentation.detail
         detailLabel.isVisible = !presentation.detail.isEmpty
-        gtk_label_set_label(lastSyncedLabel.opaquePointer, status.lastSynced.map { "Last synced \(VersionTime.phrase(for: $0))" }
-                            ?? "Not synced yet")
+        lastSyncedLabel.text = status.lastSynced.map { "Last synced \(VersionTime.phrase(for: $0))" } ?? "Not synced yet"
         if let iconName = presentation.iconName {
-            gtk_image_set_from_icon_name(icon.opaquePointer, iconName)
-            gtk_spinner_stop(spinner.opaquePointer)
-            gtk_stack_set_visible_child_name(iconStack.opaquePointer, "icon")
+            icon.iconName = iconName
+            spinner.isSpinning = false
+            iconStack.visibleChildName = "icon"
         } else {
-            gtk_spinner_start(spinner.opaquePointer)
-            gtk_stack_set_visible_child_name(iconStack.opaquePointer, "spinner")
+            spinner.isSpinning = true
+            iconStack.visibleChildName = "spinner"
         }
         widget.setStyleClass("error", on: presentation.isError)
         actions.action(named: "sync-now")?.isEnabled = status.activity != .stopped
-        gtk_widget_set_tooltip_text(widget.widgetPointer, presentation.heading)
+        widget.tooltipText = presentation.heading
     }
 
     private static func changesPhrase(_ count: Int) -> String {

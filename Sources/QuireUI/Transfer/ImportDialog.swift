@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import GtkKit
 import Library
@@ -36,7 +35,7 @@ public final class ImportDialog {
     public var finished: (@MainActor (Outcome) -> Void)?
 
     let library: Library
-    let toastOverlay: Widget
+    let toastOverlay: ToastOverlay
     let fileChooser: FileChooser
     /// What the chosen files hold, once read.
     private(set) var scan: ImportScan?
@@ -50,26 +49,26 @@ public final class ImportDialog {
     /// The toast the import left.
     private(set) var toast: TransferToast?
     /// The preview's rows, articles then failures, as shown.
-    private(set) var articleRows: [Widget] = []
-    private(set) var failureRows: [Widget] = []
+    private(set) var articleRows: [ActionRow] = []
+    private(set) var failureRows: [ActionRow] = []
 
     let actions: ActionGroup
-    let pages: Widget
-    let messageLabel: Widget
-    let existingGroup: Widget
-    let existingRow: Widget
-    let articlesGroup: Widget
-    let articlesList: Widget
-    let failuresGroup: Widget
-    let failuresList: Widget
-    let progressTitle: Widget
-    let progressBar: Widget
-    let progressLabel: Widget
+    let pages: Stack
+    let messageLabel: Label
+    let existingGroup: PreferencesGroup
+    let existingRow: ComboRow
+    let articlesGroup: PreferencesGroup
+    let articlesList: ListBox
+    let failuresGroup: PreferencesGroup
+    let failuresList: ListBox
+    let progressTitle: Label
+    let progressBar: ProgressBar
+    let progressLabel: Label
     private let connections = SignalConnections()
 
     /// Shows the dialog over `parent`; the toast goes on `toastOverlay` (an `AdwToastOverlay`).
     @discardableResult
-    public static func present(library: Library, over parent: Window, toastOverlay: Widget) throws -> ImportDialog {
+    public static func present(library: Library, over parent: Window, toastOverlay: ToastOverlay) throws -> ImportDialog {
         let dialog = try ImportDialog(library: library, over: parent, toastOverlay: toastOverlay)
         dialog.present()
         return dialog
@@ -77,7 +76,7 @@ public final class ImportDialog {
 
     /// Builds the dialog; call ``present()`` to show it. The file chooser can be replaced (tests
     /// cannot drive the native one).
-    init(library: Library, over parent: Window?, toastOverlay: Widget, fileChooser: FileChooser = .native) throws {
+    init(library: Library, over parent: Window?, toastOverlay: ToastOverlay, fileChooser: FileChooser = .native) throws {
         QuireResources.register()
         self.library = library
         self.toastOverlay = toastOverlay
@@ -99,7 +98,7 @@ public final class ImportDialog {
         window.transientFor = parent
 
         for group in [existingGroup, articlesGroup, failuresGroup] { group.isVisible = false }
-        existingRow.setComboItems(ExistingArticlePolicy.allCases.map(\.choiceLabel))
+        existingRow.setItems(ExistingArticlePolicy.allCases.map(\.choiceLabel))
         existingRow.connect(.notify("selected")) { [weak self] _ in self?.replan() }.store(in: connections)
         actions.addAction("choose-files") { [weak self] in
             self?.choose(FileRequest(title: "Import Files", acceptLabel: "_Open", kind: .openFiles(fileExtensions: ["md", "markdown", "json"])))
@@ -157,9 +156,9 @@ public final class ImportDialog {
                 self.scan = scan
                 self.contents = contents
                 self.replan()
-                gtk_stack_set_visible_child_name(self.pages.opaquePointer, "preview")
+                self.pages.visibleChildName = "preview"
             case .failure(is CancellationError):
-                gtk_stack_set_visible_child_name(self.pages.opaquePointer, self.plan == nil ? "start" : "preview")
+                self.pages.visibleChildName = self.plan == nil ? "start" : "preview"
             case .failure(let error):
                 self.end(.failed("Could not read the files: \(error)"))
             }
@@ -170,8 +169,8 @@ public final class ImportDialog {
 
     /// The policy the writer picked for existing articles.
     var policy: ExistingArticlePolicy {
-        get { ExistingArticlePolicy.allCases[min(existingRow.comboSelection, ExistingArticlePolicy.allCases.count - 1)] }
-        set { existingRow.comboSelection = ExistingArticlePolicy.allCases.firstIndex(of: newValue) ?? 0 }
+        get { ExistingArticlePolicy.allCases[min(existingRow.selected, ExistingArticlePolicy.allCases.count - 1)] }
+        set { existingRow.selected = ExistingArticlePolicy.allCases.firstIndex(of: newValue) ?? 0 }
     }
 
     /// Plans the import with the current policy and shows the preview.
@@ -182,36 +181,31 @@ public final class ImportDialog {
         self.plan = plan
         self.preview = preview
         existingGroup.isVisible = preview.asksAboutExisting
-        existingGroup.setProperty(
-            "description",
-            preview.existingCount == 1
-                ? "One imported article is already in the library, with other content."
-                : "\(preview.existingCount) imported articles are already in the library, with other content.")
+        existingGroup.groupDescription = preview.existingCount == 1
+            ? "One imported article is already in the library, with other content."
+            : "\(preview.existingCount) imported articles are already in the library, with other content."
         messageLabel.showMessage(preview.headline)
-        for row in articleRows { gtk_list_box_remove(articlesList.opaquePointer, row.widgetPointer) }
-        for row in failureRows { gtk_list_box_remove(failuresList.opaquePointer, row.widgetPointer) }
+        for row in articleRows { articlesList.remove(row) }
+        for row in failureRows { failuresList.remove(row) }
         articleRows = preview.lines.map(makeRow)
         if preview.moreLines > 0 {
             articleRows.append(makeRow(ImportPreview.Line(kind: .unchanged, title: "And \(preview.moreLines) more", detail: "")))
         }
         failureRows = preview.failures.map(makeRow)
-        for row in articleRows { gtk_list_box_append(articlesList.opaquePointer, row.widgetPointer) }
-        for row in failureRows { gtk_list_box_append(failuresList.opaquePointer, row.widgetPointer) }
+        for row in articleRows { articlesList.append(row) }
+        for row in failureRows { failuresList.append(row) }
         articlesGroup.isVisible = !articleRows.isEmpty
         failuresGroup.isVisible = !failureRows.isEmpty
         updateActions()
     }
 
-    private func makeRow(_ line: ImportPreview.Line) -> Widget {
-        let row = Widget(owning: adw_action_row_new())
-        // Titles and reasons come from files: show them as text, not Pango markup.
-        row.setProperty("use-markup", false)
-        row.setProperty("title", line.title)
-        row.setProperty("subtitle", line.detail)
-        row.setProperty("subtitle-lines", Int32(3))
-        let icon = Widget(owning: gtk_image_new_from_icon_name(line.kind.iconName))
-        adw_action_row_add_prefix(row.pointer(as: AdwActionRow.self), icon.widgetPointer)
-        if line.kind == .failure { gtk_widget_add_css_class(icon.widgetPointer, "error") }
+    private func makeRow(_ line: ImportPreview.Line) -> ActionRow {
+        // Titles and reasons come from files: the row shows them as text, not Pango markup.
+        let row = ActionRow(title: line.title, subtitle: line.detail)
+        row.subtitleLines = 3
+        let icon = Image(iconName: line.kind.iconName)
+        row.addPrefix(icon)
+        icon.setStyleClass("error", on: line.kind == .failure)
         return row
     }
 
@@ -227,11 +221,11 @@ public final class ImportDialog {
         let writes = plan.writes
         showProgress(title: "Importing…", detail: "0 of \(writes.count) articles")
         progressBar.isVisible = true
-        progressBar.setProperty("fraction", 0.0)
+        progressBar.fraction = 0
         let relay = ProgressRelay<Int> { [weak self] saved in
             guard let self, self.running != nil else { return }
-            self.progressBar.setProperty("fraction", writes.isEmpty ? 1 : Double(saved) / Double(writes.count))
-            self.progressLabel.labelText = "\(saved) of \(writes.count) articles"
+            self.progressBar.fraction = writes.isEmpty ? 1 : Double(saved) / Double(writes.count)
+            self.progressLabel.text = "\(saved) of \(writes.count) articles"
         }
         running = Task { [weak self] in
             var saved = 0
@@ -264,9 +258,9 @@ public final class ImportDialog {
     }
 
     private func showProgress(title: String, detail: String) {
-        progressTitle.labelText = title
-        progressLabel.labelText = detail
-        gtk_stack_set_visible_child_name(pages.opaquePointer, "progress")
+        progressTitle.text = title
+        progressLabel.text = detail
+        pages.visibleChildName = "progress"
     }
 
     /// Records the outcome; a finished or cancelled import closes the dialog and leaves a toast,
@@ -282,7 +276,7 @@ public final class ImportDialog {
             title = "Import cancelled after " + ImportPreview.count(articles, "article", "articles")
         case .failed(let message):
             // The message shows on the preview page, over whatever preview there is.
-            gtk_stack_set_visible_child_name(pages.opaquePointer, "preview")
+            pages.visibleChildName = "preview"
             messageLabel.showMessage(message, isError: true)
             updateActions()
             finished?(outcome)

@@ -1,0 +1,36 @@
+import CGtk
+import Glibc
+
+/// Runs `body` on the main loop each time the process receives a Unix signal (`SIGUSR1`,
+/// say), through GLib's safe signal source, until the watch is cancelled or released.
+///
+/// ```swift
+/// resetWatch = UnixSignalWatch(SIGUSR1) { [weak self] in self?.reset() }
+/// ```
+@MainActor
+public final class UnixSignalWatch {
+    private var sourceID: guint = 0
+
+    /// Watches `signal` (one of `SIGHUP`, `SIGINT`, `SIGTERM`, `SIGUSR1`, `SIGUSR2`, `SIGWINCH`).
+    public init(_ signal: Int32, priority: Timeout.Priority = .default, _ body: @escaping @MainActor () -> Void) {
+        let box = Unmanaged.passRetained(SignalHandlerBox(body)).toOpaque()
+        sourceID = g_unix_signal_add_full(
+            priority.glibPriority, signal,
+            { data in
+                let body = SignalHandlerBox<@MainActor () -> Void>.handler(from: data)
+                MainActor.assumeIsolated { body() }
+                return 1  // G_SOURCE_CONTINUE
+            }, box, { data in Unmanaged<AnyObject>.fromOpaque(data!).release() })
+    }
+
+    /// Stops watching.
+    public func cancel() {
+        guard sourceID != 0 else { return }
+        g_source_remove(sourceID)
+        sourceID = 0
+    }
+
+    isolated deinit {
+        cancel()
+    }
+}
