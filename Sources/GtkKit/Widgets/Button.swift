@@ -24,6 +24,11 @@ open class Button: Widget {
 open class ToggleButton: Button {
     open override class var gType: GType { gtk_toggle_button_get_type() }
 
+    /// A new toggle button with a text label (an underscore marks its mnemonic), not pressed.
+    public convenience init(label: String) {
+        self.init(owning: gtk_toggle_button_new_with_mnemonic(label))
+    }
+
     /// Whether the button is pressed. Setting it emits ``Signal/toggled`` when it changes.
     public var isActive: Bool {
         get { gtk_toggle_button_get_active(pointer(as: GtkToggleButton.self)) != 0 }

@@ -100,6 +100,11 @@ open class Widget: Object {
     /// Whether the widget and all its ancestors are shown on screen.
     public var isMapped: Bool { gtk_widget_get_mapped(widgetPointer) != 0 }
 
+    /// Activates the widget as Enter or a click would: a button is clicked, a list row is
+    /// activated. Returns false for a widget that cannot be activated.
+    @discardableResult
+    public func activate() -> Bool { gtk_widget_activate(widgetPointer) != 0 }
+
     /// Activates an action reachable from this widget, such as `win.show-help-overlay` or
     /// `page.save`. Returns false if no such action is found.
     @discardableResult
