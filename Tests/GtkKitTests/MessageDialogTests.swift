@@ -43,7 +43,7 @@ final class MessageDialogTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
-    func testRespondEmitsTheResponse() {
+    func testRespondEmitsTheResponseAndLeavesTheDialogOpen() {
         MainActor.assumeIsolated {
             let parent = Window()
             defer { parent.destroy() }
@@ -55,6 +55,7 @@ final class MessageDialogTests: GtkTestCase, @unchecked Sendable {
             dialog.present()
             dialog.respond("later")
             XCTAssertEqual(answers, ["later"])
+            XCTAssertTrue(dialog.isOpen, "only a button closes the dialog too")
         }
     }
 }

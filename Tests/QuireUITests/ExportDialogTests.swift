@@ -181,6 +181,12 @@ final class ExportDialogTests: TransferTestCase, @unchecked Sendable {
             XCTAssertTrue(dialog.window.isOpen)
             XCTAssertTrue(dialog.messageLabel.isVisible)
             XCTAssertTrue(dialog.messageLabel.text.hasPrefix("Could not export"))
+            // Why, over the export dialog: the sentence, and the details behind an expander.
+            let error = try XCTUnwrap(dialog.errors.dialog)
+            XCTAssertEqual(error.window.transientFor?.objectPointer, dialog.window.objectPointer)
+            XCTAssertEqual(error.window.body, message)
+            XCTAssertTrue(error.detailsLabel.text.contains("out.json") && error.detailsLabel.text != message)
+            error.window.destroy()
         }
     }
 

@@ -102,8 +102,8 @@ open class MessageDialog: Window {
         set { adw_message_dialog_set_close_response(dialogPointer, newValue) }
     }
 
-    /// Answers `id` as if the writer pressed its button: emits ``Signal/response`` (tests drive
-    /// dialogs through it).
+    /// Emits ``Signal/response`` with `id`, as the writer's answer would (tests drive dialogs
+    /// through it). Unlike a click on the response's button, it leaves the dialog open.
     public func respond(_ id: String) {
         adw_message_dialog_response(dialogPointer, id)
     }

@@ -22,9 +22,10 @@ struct ErrorExplanation: Equatable, Sendable {
     /// The technical cause, as the error describes itself.
     var details: String
 
-    /// The explanation of `error`. `libraryPath` names the library in sentences about its store.
-    init(_ error: any Error, libraryPath: String) {
-        sentence = Self.sentence(for: error, libraryPath: libraryPath)
+    /// The explanation of `error`. `libraryPath` names the library in sentences about its store
+    /// (without it they say "the library").
+    init(_ error: any Error, libraryPath: String? = nil) {
+        sentence = Self.sentence(for: error, libraryPath: libraryPath ?? "the library")
         details = String(describing: error)
     }
 

@@ -31,8 +31,11 @@ public final class ConflictBanner {
     public private(set) var count = 0
     /// The dialog shown now, while resolving.
     public private(set) var dialog: ConflictDialog?
-    /// The last resolution that failed, with why; shown in the banner until the next count.
+    /// What last failed (reading the conflicts, or a resolution), with why in the writer's words;
+    /// shown in the banner, with the details in its tooltip, until the next count.
     public private(set) var failure: String?
+    /// The technical details of ``failure``.
+    private var failureDetails: String?
     /// What the last resolution did (its ``ConflictOutcome/summary`` is the sentence for the writer).
     public private(set) var lastOutcome: ConflictOutcome?
     /// Called before the first dialog opens: the main window saves the open article, so that the
@@ -78,7 +81,7 @@ public final class ConflictBanner {
         do {
             show(count: try await session.library.openConflicts().count)
         } catch {
-            failure = "Conflicts could not be read: \(error)"
+            fail("Conflicts could not be read.", error)
             show(count: count)
         }
     }
@@ -101,12 +104,13 @@ public final class ConflictBanner {
 
     private func resolveEach() async {
         failure = nil
+        failureDetails = nil
         beforeResolving?()
         let conflicts: [ConflictSnapshot]
         do {
             conflicts = try await session.library.openConflicts()
         } catch {
-            failure = "Conflicts could not be read: \(error)"
+            fail("Conflicts could not be read.", error)
             await refresh()
             return
         }
@@ -127,7 +131,7 @@ public final class ConflictBanner {
                 resolved?(outcome)
             } catch {
                 dialog = nil
-                failure = "“\(ConflictDialog.displayTitle(listed.title))” could not be resolved: \(error)"
+                fail("“\(ConflictDialog.displayTitle(listed.title))” could not be resolved.", error)
             }
         }
         await refresh()
@@ -165,11 +169,19 @@ public final class ConflictBanner {
         return ConflictResolution.conflictedCopyTitle(of: current.title)
     }
 
+    /// Records what failed: `what`, then why as the writer reads it (``ErrorExplanation``).
+    private func fail(_ what: String, _ error: any Error) {
+        let explanation = ErrorExplanation(error, libraryPath: session.library.url.path)
+        failure = "\(what) \(explanation.sentence)"
+        failureDetails = explanation.details
+    }
+
     private func show(count: Int) {
         self.count = count
         var text = count == 1 ? "1 article has conflicting changes" : "\(count) articles have conflicting changes"
         if let failure { text += " — \(failure)" }
         label.text = text
+        label.tooltipText = failure == nil ? nil : failureDetails
         widget.revealsChild = count > 0 || failure != nil
     }
 }

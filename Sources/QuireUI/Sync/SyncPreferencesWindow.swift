@@ -93,7 +93,8 @@ public final class SyncPreferencesWindow {
             do {
                 try await body()
             } catch {
-                say("\(error)")
+                let explanation = ErrorExplanation(error, libraryPath: session.library.url.path)
+                say(explanation.sentence, details: explanation.details)
             }
             showAccount()
             pending = nil
@@ -106,7 +107,9 @@ public final class SyncPreferencesWindow {
         actions.action(named: "sign-out")?.isEnabled = account != nil
     }
 
-    private func say(_ text: String) {
+    /// Shows `text` under the form; an error's technical `details` go in its tooltip.
+    private func say(_ text: String, details: String? = nil) {
         messageLabel.text = text
+        messageLabel.tooltipText = details
     }
 }

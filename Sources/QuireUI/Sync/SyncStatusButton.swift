@@ -3,8 +3,9 @@ import GtkKit
 import SyncClient
 
 /// The header bar's sync status: synced, syncing, offline, "N changes waiting", an error or
-/// "Sync off", as a word and an icon; its popover gives the details (the error's, the refused
-/// changes), when the library last caught up, and Sync now.
+/// "Sync off", as a word and an icon; its popover says what is wrong in the writer's words (which
+/// changes the server refused, and why), with the technical details behind an expander, when the
+/// library last caught up, and Sync now.
 ///
 /// ```swift
 /// let status = try SyncStatusButton(session: session)
@@ -22,6 +23,8 @@ public final class SyncStatusButton {
     let label: Label
     let headlineLabel: Label
     let detailLabel: Label
+    let detailsExpander: Expander
+    let detailsLabel: Label
     let lastSyncedLabel: Label
     private let iconStack: Stack
     private let icon: Image
@@ -38,6 +41,8 @@ public final class SyncStatusButton {
         label = try builder.object("status_label")
         headlineLabel = try builder.object("headline_label")
         detailLabel = try builder.object("detail_label")
+        detailsExpander = try builder.object("details_expander")
+        detailsLabel = try builder.object("details_label")
         lastSyncedLabel = try builder.object("last_synced_label")
         iconStack = try builder.object("status_icon_stack")
         icon = try builder.object("status_icon")
@@ -54,12 +59,13 @@ public final class SyncStatusButton {
     }
 
     /// What the button says for a status: its word, icon name (nil: the spinner), and the
-    /// popover's heading and details.
+    /// popover's heading, its sentences for the writer, and the technical details.
     struct Presentation: Equatable {
         var word: String
         var iconName: String?
         var heading: String
         var detail: String
+        var details: String = ""
         var isError: Bool
     }
 
@@ -74,19 +80,19 @@ public final class SyncStatusButton {
         case .offline:
             return Presentation(
                 word: "Offline", iconName: "network-offline-symbolic", heading: "The server cannot be reached",
-                detail: [waitingPhrase(status.waitingChanges).map { $0 + " Your edits are kept and sent when the server is back." },
-                         status.lastProblem?.detail].compactMap { $0 }.joined(separator: "\n"),
-                isError: false)
+                detail: waitingPhrase(status.waitingChanges).map { $0 + " Your edits are kept and sent when the server is back." } ?? "",
+                details: status.lastProblem?.detail ?? "", isError: false)
         case let .waiting(count):
             return Presentation(word: changesPhrase(count) + " waiting", iconName: "document-send-symbolic",
                                 heading: changesPhrase(count) + " waiting", detail: waitingPhrase(count) ?? "", isError: false)
         case let .error(summary):
-            var lines = status.failures.map { failure in
-                "“\(failure.articleTitle ?? "An article")”: \(failure.rejection)"
+            let lines = status.failures.map { failure in
+                "“\(failure.articleTitle ?? "An article")”: \(ErrorExplanation(failure.rejection).sentence)"
             }
-            if let problem = status.lastProblem, !problem.isNetwork { lines.append(problem.detail) }
+            var details = status.failures.map { "\($0.id): \($0.rejection)" }
+            if let problem = status.lastProblem, !problem.isNetwork { details.append(problem.detail) }
             return Presentation(word: "Sync Error", iconName: "dialog-warning-symbolic", heading: summary,
-                                detail: lines.joined(separator: "\n"), isError: true)
+                                detail: lines.joined(separator: "\n"), details: details.joined(separator: "\n"), isError: true)
         case .off:
             return Presentation(word: "Sync Off", iconName: "network-offline-symbolic", heading: "Sync is off",
                                 detail: "Sign in to a Quire server in Preferences to sync this library.", isError: false)
@@ -100,6 +106,8 @@ public final class SyncStatusButton {
         headlineLabel.text = presentation.heading
         detailLabel.text = presentation.detail
         detailLabel.isVisible = !presentation.detail.isEmpty
+        detailsLabel.text = presentation.details
+        detailsExpander.isVisible = !presentation.details.isEmpty
         lastSyncedLabel.text = status.lastSynced.map { "Last synced \(VersionTime.phrase(for: $0))" } ?? "Not synced yet"
         if let iconName = presentation.iconName {
             icon.iconName = iconName

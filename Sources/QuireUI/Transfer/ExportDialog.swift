@@ -7,6 +7,7 @@ import Library
 /// combined document), then a destination from the file chooser. The export runs off the main
 /// thread with a progress bar and Cancel; an existing file is replaced only after the writer
 /// agrees; when it is done the dialog closes and a toast on the main window offers "Open Folder".
+/// A failure keeps the dialog open and says why in an ``ErrorDialog`` over it.
 ///
 /// ```swift
 /// try await ExportDialog.present(
@@ -23,7 +24,7 @@ public final class ExportDialog {
         case exported(ExportResult)
         /// The writer cancelled while it ran; nothing was written.
         case cancelled
-        /// It failed with this message; nothing was written.
+        /// It failed, for the reason this sentence gives (``ErrorExplanation``); nothing was written.
         case failed(String)
     }
 
@@ -36,6 +37,8 @@ public final class ExportDialog {
 
     let library: Library
     let toastOverlay: ToastOverlay
+    /// Shows why an export failed, over the dialog.
+    let errors: ErrorPresenter
     let fileChooser: FileChooser
     let openFolder: @MainActor (URL) throws -> Void
     /// The writer's choices so far.
@@ -103,6 +106,7 @@ public final class ExportDialog {
         progressLabel = try builder.object("progress_label")
         actions = ActionGroup(prefix: "export", on: window)
         window.transientFor = parent
+        errors = ErrorPresenter(libraryPath: library.url.path, over: window)
 
         scopeRow.setItems(choices.scopes.map(\.label), selected: choices.scopes.firstIndex(of: choices.scope) ?? 0)
         folderRow.setItems(folders)
@@ -230,8 +234,9 @@ public final class ExportDialog {
                 askToReplace(path, destination: destination)
                 return
             }
-            outcome = .failed(String(describing: error))
-            messageLabel.showMessage("Could not export: \(error)", isError: true)
+            outcome = .failed(errors.explain(error).sentence)
+            messageLabel.showMessage("Could not export. No files were written.", isError: true)
+            errors.present("Could not export", error)
         }
         self.outcome = outcome
         finished?(outcome)

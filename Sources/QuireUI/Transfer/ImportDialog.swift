@@ -13,7 +13,8 @@ import Library
 /// ```
 ///
 /// Imported articles are ordinary local edits, saved a batch at a time: cancelling keeps the
-/// batches already saved, and the toast says how many. Once presented, the dialog keeps itself
+/// batches already saved, and the toast says how many. A failure keeps the dialog open and says
+/// why in an ``ErrorDialog`` over it. Once presented, the dialog keeps itself
 /// alive until its window closes.
 @MainActor
 public final class ImportDialog {
@@ -23,7 +24,7 @@ public final class ImportDialog {
         case imported(articles: Int, failures: Int)
         /// The writer cancelled after `articles` were saved.
         case cancelled(articles: Int)
-        /// Reading or saving failed with this message.
+        /// Reading or saving failed, for the reason this sentence gives (``ErrorExplanation``).
         case failed(String)
     }
 
@@ -36,6 +37,8 @@ public final class ImportDialog {
 
     let library: Library
     let toastOverlay: ToastOverlay
+    /// Shows why reading or importing failed, over the dialog.
+    let errors: ErrorPresenter
     let fileChooser: FileChooser
     /// What the chosen files hold, once read.
     private(set) var scan: ImportScan?
@@ -96,6 +99,7 @@ public final class ImportDialog {
         progressLabel = try builder.object("progress_label")
         actions = ActionGroup(prefix: "import", on: window)
         window.transientFor = parent
+        errors = ErrorPresenter(libraryPath: library.url.path, over: window)
 
         for group in [existingGroup, articlesGroup, failuresGroup] { group.isVisible = false }
         existingRow.setItems(ExistingArticlePolicy.allCases.map(\.choiceLabel))
@@ -160,7 +164,7 @@ public final class ImportDialog {
             case .failure(is CancellationError):
                 self.pages.visibleChildName = self.plan == nil ? "start" : "preview"
             case .failure(let error):
-                self.end(.failed("Could not read the files: \(error)"))
+                self.fail("Could not read the files", error, saved: 0)
             }
             self.updateActions()
         }
@@ -229,7 +233,7 @@ public final class ImportDialog {
         }
         running = Task { [weak self] in
             var saved = 0
-            var outcome: Outcome
+            let outcome: Outcome
             do {
                 var part = plan
                 var start = 0
@@ -248,7 +252,10 @@ public final class ImportDialog {
             } catch is CancellationError {
                 outcome = .cancelled(articles: saved)
             } catch {
-                outcome = .failed("Could not import: \(error)" + (saved > 0 ? " (\(saved) articles were imported before)" : ""))
+                guard let self else { return }
+                self.running = nil
+                self.fail("Could not import", error, saved: saved)
+                return
             }
             guard let self else { return }
             self.running = nil
@@ -263,24 +270,31 @@ public final class ImportDialog {
         pages.visibleChildName = "progress"
     }
 
-    /// Records the outcome; a finished or cancelled import closes the dialog and leaves a toast,
-    /// a failure stays in the dialog.
+    /// A failure: the dialog stays open on its preview page and says what happened, and an
+    /// ``ErrorDialog`` over it says why. Batches saved before the failure stay imported.
+    private func fail(_ heading: String, _ error: any Error, saved: Int) {
+        let outcome = Outcome.failed(errors.explain(error).sentence)
+        self.outcome = outcome
+        pages.visibleChildName = "preview"
+        let kept = saved > 0 ? ImportPreview.count(saved, "article was", "articles were") + " imported before it stopped." : "Nothing was imported."
+        messageLabel.showMessage("\(heading). \(kept)", isError: true)
+        updateActions()
+        finished?(outcome)
+        errors.present(heading, error)
+    }
+
+    /// Records the outcome of an import that ran to its end or was cancelled: the dialog closes
+    /// and leaves a toast that says how many articles came in.
     private func end(_ outcome: Outcome) {
         self.outcome = outcome
-        let title: String
-        switch outcome {
+        let title = switch outcome {
         case .imported(let articles, let failures):
-            title = "Imported " + ImportPreview.count(articles, "article", "articles")
+            "Imported " + ImportPreview.count(articles, "article", "articles")
                 + (failures > 0 ? "; " + ImportPreview.count(failures, "file", "files") + " could not be imported" : "")
         case .cancelled(let articles):
-            title = "Import cancelled after " + ImportPreview.count(articles, "article", "articles")
-        case .failed(let message):
-            // The message shows on the preview page, over whatever preview there is.
-            pages.visibleChildName = "preview"
-            messageLabel.showMessage(message, isError: true)
-            updateActions()
-            finished?(outcome)
-            return
+            "Import cancelled after " + ImportPreview.count(articles, "article", "articles")
+        case .failed(let sentence):
+            sentence
         }
         let toast = TransferToast(title: title, folder: nil)
         toast.show(on: toastOverlay)

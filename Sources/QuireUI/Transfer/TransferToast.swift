@@ -52,7 +52,10 @@ final class TransferToast {
             try openFolder(folder)
         } catch {
             guard let overlay else { return }
-            TransferToast(title: "Cannot open the folder: \(error)", folder: nil).show(on: overlay)
+            // A toast has room for a sentence only; the details go to standard error.
+            FileHandle.standardError.write(Data("quire: cannot open \(folder.path): \(error)\n".utf8))
+            let sentence = ErrorExplanation(error).sentence
+            TransferToast(title: "Could not open “\(folder.lastPathComponent)”. \(sentence)", folder: nil).show(on: overlay)
         }
     }
 
