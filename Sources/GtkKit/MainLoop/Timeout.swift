@@ -20,7 +20,7 @@ public final class Timeout {
         var glibPriority: Int32 { self == .high ? G_PRIORITY_HIGH : G_PRIORITY_DEFAULT }
     }
 
-    private var sourceID: guint = 0
+    private var source: MainLoopSource?
     /// Whether `body` has run (at least once, for a repeating timeout).
     public private(set) var hasFired = false
 
@@ -31,27 +31,26 @@ public final class Timeout {
     ) {
         let fire: @MainActor () -> Bool = { [weak self] in
             self?.hasFired = true
-            if !repeats { self?.sourceID = 0 }
+            if !repeats { self?.source?.forget() }
             body()
             return repeats
         }
-        let box = Unmanaged.passRetained(SignalHandlerBox(fire)).toOpaque()
-        sourceID = g_timeout_add_full(
-            priority.glibPriority, milliseconds,
-            { data in
-                let fire = SignalHandlerBox<@MainActor () -> Bool>.handler(from: data)
-                return MainActor.assumeIsolated { fire() } ? 1 : 0  // G_SOURCE_CONTINUE : G_SOURCE_REMOVE
-            }, box, { data in Unmanaged<AnyObject>.fromOpaque(data!).release() })
+        source = MainLoopSource(fire) { box, release in
+            g_timeout_add_full(
+                priority.glibPriority, milliseconds,
+                { data in
+                    let fire = SignalHandlerBox<@MainActor () -> Bool>.handler(from: data)
+                    return MainActor.assumeIsolated { fire() } ? 1 : 0  // G_SOURCE_CONTINUE : G_SOURCE_REMOVE
+                }, box, release)
+        }
     }
 
     /// Whether the timeout is still waiting to fire (a repeating one until it is cancelled).
-    public var isPending: Bool { sourceID != 0 }
+    public var isPending: Bool { source?.isAttached == true }
 
     /// Stops the timeout if it has not fired yet, or a repeating one from now on.
     public func cancel() {
-        guard sourceID != 0 else { return }
-        g_source_remove(sourceID)
-        sourceID = 0
+        source?.remove()
     }
 
     isolated deinit {

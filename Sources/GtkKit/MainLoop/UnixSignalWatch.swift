@@ -9,25 +9,24 @@ import Glibc
 /// ```
 @MainActor
 public final class UnixSignalWatch {
-    private var sourceID: guint = 0
+    private var source: MainLoopSource?
 
     /// Watches `signal` (one of `SIGHUP`, `SIGINT`, `SIGTERM`, `SIGUSR1`, `SIGUSR2`, `SIGWINCH`).
     public init(_ signal: Int32, priority: Timeout.Priority = .default, _ body: @escaping @MainActor () -> Void) {
-        let box = Unmanaged.passRetained(SignalHandlerBox(body)).toOpaque()
-        sourceID = g_unix_signal_add_full(
-            priority.glibPriority, signal,
-            { data in
-                let body = SignalHandlerBox<@MainActor () -> Void>.handler(from: data)
-                MainActor.assumeIsolated { body() }
-                return 1  // G_SOURCE_CONTINUE
-            }, box, { data in Unmanaged<AnyObject>.fromOpaque(data!).release() })
+        source = MainLoopSource(body) { box, release in
+            g_unix_signal_add_full(
+                priority.glibPriority, signal,
+                { data in
+                    let body = SignalHandlerBox<@MainActor () -> Void>.handler(from: data)
+                    MainActor.assumeIsolated { body() }
+                    return 1  // G_SOURCE_CONTINUE
+                }, box, release)
+        }
     }
 
     /// Stops watching.
     public func cancel() {
-        guard sourceID != 0 else { return }
-        g_source_remove(sourceID)
-        sourceID = 0
+        source?.remove()
     }
 
     isolated deinit {
