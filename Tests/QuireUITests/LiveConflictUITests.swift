@@ -70,8 +70,8 @@ final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
             window.sidebar.select(.all)
             try self.open("Field notes", in: window)
             var end = GtkTextIter()
-            gtk_text_buffer_get_end_iter(window.editor.buffer.textBuffer, &end)
-            gtk_text_buffer_insert(window.editor.buffer.textBuffer, &end, Self.laterLine, -1)
+            gtk_text_buffer_get_end_iter(window.editor.buffer.textBufferPointer, &end)
+            gtk_text_buffer_insert(window.editor.buffer.textBufferPointer, &end, Self.laterLine, -1)
             try await self.until { try await window.library.article(id).body == Self.mine + Self.laterLine }
             XCTAssertEqual(window.editor.saveState, .saved)
 

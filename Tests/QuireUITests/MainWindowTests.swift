@@ -63,7 +63,7 @@ final class MainWindowTests: MainWindowTestCase, @unchecked Sendable {
             XCTAssertEqual(window.articleList.selectedID, session.objectID)
 
             gtk_editable_set_text(window.editor.titleText.opaquePointer, "Field notes")
-            gtk_text_buffer_insert_at_cursor(window.editor.buffer.textBuffer, "Low tide at six.", -1)
+            gtk_text_buffer_insert_at_cursor(window.editor.buffer.textBufferPointer, "Low tide at six.", -1)
             XCTAssertTrue(session.hasUnsavedChanges)
             // The autosave after the pause: article and outbox operation in the store.
             let id = session.articleID
@@ -124,7 +124,7 @@ final class MainWindowTests: MainWindowTestCase, @unchecked Sendable {
         drive(url) { window in
             XCTAssertTrue(window.articleList.select(window.articleList.article(at: 0).objectID))
             let session = try XCTUnwrap(window.session)
-            gtk_text_buffer_insert_at_cursor(window.editor.buffer.textBuffer, "mine ", -1)
+            gtk_text_buffer_insert_at_cursor(window.editor.buffer.textBufferPointer, "mine ", -1)
             // Another writer of the same library changes the body; the view context merges it.
             try await window.library.editArticle(session.articleID, body: "theirs")
             try await self.until {
@@ -152,8 +152,8 @@ final class MainWindowTests: MainWindowTestCase, @unchecked Sendable {
             try await window.library.editArticle(session.articleID, body: "base\ntheirs\n")
             try await self.until { window.editor.body == "base\ntheirs\n" }
             var end = GtkTextIter()
-            gtk_text_buffer_get_end_iter(window.editor.buffer.textBuffer, &end)
-            gtk_text_buffer_insert(window.editor.buffer.textBuffer, &end, "mine\n", -1)
+            gtk_text_buffer_get_end_iter(window.editor.buffer.textBufferPointer, &end)
+            gtk_text_buffer_insert(window.editor.buffer.textBufferPointer, &end, "mine\n", -1)
             try await self.until { try await window.library.article(session.articleID).body == "base\ntheirs\nmine\n" }
         }
     }

@@ -1,5 +1,3 @@
-import CGtk
-import CGtkSource
 import Foundation
 import GtkKit
 import Library
@@ -77,7 +75,7 @@ public final class ConflictDialog {
     /// `copyOnKeepTheirs` is the title under which Keep Theirs keeps this device's text, when it
     /// keeps it (nil: Keep Theirs drops it, as the writer sees).
     public init(conflict: Conflict, over parent: Window?, copyOnKeepTheirs: String? = nil) throws {
-        gtk_source_init()
+        SourceBuffer.registerTypes()
         QuireResources.register()
         StyleSheet.addToDisplay(resource: Quire.resourcePath + "conflicts/conflicts.css")
         // What each response of a deletion dialog decides.
@@ -147,7 +145,7 @@ public final class ConflictDialog {
     // MARK: Edit versus delete
 
     /// Changed here, deleted on `device`: Restore Mine or Accept Delete, this device's text shown.
-    private static func deletedDialog(mine: Version, device: String, time: Date) throws -> Window {
+    private static func deletedDialog(mine: Version, device: String, time: Date) throws -> MessageDialog {
         let title = displayTitle(mine.content.title)
         return try messageDialog(
             showing: mine,
@@ -159,7 +157,7 @@ public final class ConflictDialog {
     /// Deleted here, changed on the server: Delete Anyway (this device's deletion goes over the
     /// server's edit; the article stays in the Trash) or Keep Their Version (the article comes back
     /// with the server's text, shown), the default.
-    private static func deletedHereDialog(theirs: Version, deleted: Date, copyOnKeepTheirs: String?) throws -> Window {
+    private static func deletedHereDialog(theirs: Version, deleted: Date, copyOnKeepTheirs: String?) throws -> MessageDialog {
         let title = displayTitle(theirs.content.title)
         var body = "“\(title)” was deleted on this device \(VersionTime.phrase(for: deleted)), but it was changed on the "
             + "server \(VersionTime.phrase(for: theirs.time)). Delete it anyway, or keep the server's version shown below?"
@@ -167,21 +165,19 @@ public final class ConflictDialog {
             body += " Keeping it also keeps this device's text in the Trash as “\(copyOnKeepTheirs)”."
         }
         let dialog = try messageDialog(showing: theirs, body: body)
-        let message = dialog.pointer(as: AdwMessageDialog.self)
-        dialog.setProperty("heading", "Article Changed Elsewhere")
-        adw_message_dialog_set_response_label(message, "delete", "_Delete Anyway")
-        adw_message_dialog_set_response_label(message, "restore", "_Keep Their Version")
+        dialog.heading = "Article Changed Elsewhere"
+        dialog.setLabel("_Delete Anyway", ofResponse: "delete")
+        dialog.setLabel("_Keep Their Version", ofResponse: "restore")
         return dialog
     }
 
     /// The message dialog of an edit against a deletion (`deleted-article-dialog.ui`), showing one
     /// side's version under `body`.
-    private static func messageDialog(showing version: Version, body: String) throws -> Window {
+    private static func messageDialog(showing version: Version, body: String) throws -> MessageDialog {
         let builder = try Builder(resource: Quire.resourcePath + "conflicts/deleted-article-dialog.ui")
-        let dialog = try builder.object("deleted_dialog", as: Window.self)
-        dialog.setProperty("body", body)
-        let heading = try builder.object("deleted_title", as: Widget.self)
-        gtk_label_set_label(heading.opaquePointer, displayTitle(version.content.title))
+        let dialog = try builder.object("deleted_dialog", as: MessageDialog.self)
+        dialog.body = body
+        try builder.object("deleted_title", as: Label.self).text = displayTitle(version.content.title)
         let buffer = try builder.object("deleted_buffer", as: SourceBuffer.self)
         buffer.highlightMarkdown()
         buffer.followStyle(storingIn: dialogConnections(of: dialog))

@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import GtkKit
 import Library
@@ -14,7 +13,7 @@ import SyncClient
 /// ```swift
 /// let banner = try ConflictBanner(session: session)
 /// banner.parent = mainWindow
-/// gtk_box_prepend(contentBox, banner.widget.widgetPointer)
+/// contentBox.prepend(banner.widget)
 /// ```
 ///
 /// The count follows the session's status (the worker counts conflicts after every cycle) and is
@@ -22,8 +21,8 @@ import SyncClient
 /// `conflicts.resolve` is the Resolve button.
 @MainActor
 public final class ConflictBanner {
-    /// The banner (a `GtkRevealer`), to place under the header bar.
-    public let widget: Widget
+    /// The banner, to place under the header bar.
+    public let widget: Revealer
     /// The `conflicts` actions: `resolve`.
     public let actions: ActionGroup
     /// The window the conflict dialogs are modal to.
@@ -32,8 +31,11 @@ public final class ConflictBanner {
     public private(set) var count = 0
     /// The dialog shown now, while resolving.
     public private(set) var dialog: ConflictDialog?
-    /// The last resolution that failed, with why; shown in the banner until the next count.
+    /// What last failed (reading the conflicts, or a resolution), with why in the writer's words;
+    /// shown in the banner, with the details in its tooltip, until the next count.
     public private(set) var failure: String?
+    /// The technical details of ``failure``.
+    private var failureDetails: String?
     /// What the last resolution did (its ``ConflictOutcome/summary`` is the sentence for the writer).
     public private(set) var lastOutcome: ConflictOutcome?
     /// Called before the first dialog opens: the main window saves the open article, so that the
@@ -42,7 +44,7 @@ public final class ConflictBanner {
     /// Called with what each resolution did: the main window shows its summary in a toast.
     public var resolved: (@MainActor (ConflictOutcome) -> Void)?
 
-    let label: Widget
+    let label: Label
     private let session: SyncSession
     private var observation: UUID?
     private var resolving: Task<Void, Never>?
@@ -69,17 +71,17 @@ public final class ConflictBanner {
     }
 
     /// Whether the banner is shown.
-    public var isShown: Bool { gtk_revealer_get_reveal_child(widget.opaquePointer) != 0 }
+    public var isShown: Bool { widget.revealsChild }
 
     /// The banner's text as shown.
-    public var text: String { String(cString: gtk_label_get_label(label.opaquePointer)) }
+    public var text: String { label.text }
 
     /// Counts the open conflicts in the library and shows or hides the banner.
     public func refresh() async {
         do {
             show(count: try await session.library.openConflicts().count)
         } catch {
-            failure = "Conflicts could not be read: \(error)"
+            fail("Conflicts could not be read.", error)
             show(count: count)
         }
     }
@@ -102,12 +104,13 @@ public final class ConflictBanner {
 
     private func resolveEach() async {
         failure = nil
+        failureDetails = nil
         beforeResolving?()
         let conflicts: [ConflictSnapshot]
         do {
             conflicts = try await session.library.openConflicts()
         } catch {
-            failure = "Conflicts could not be read: \(error)"
+            fail("Conflicts could not be read.", error)
             await refresh()
             return
         }
@@ -128,7 +131,7 @@ public final class ConflictBanner {
                 resolved?(outcome)
             } catch {
                 dialog = nil
-                failure = "“\(ConflictDialog.displayTitle(listed.title))” could not be resolved: \(error)"
+                fail("“\(ConflictDialog.displayTitle(listed.title))” could not be resolved.", error)
             }
         }
         await refresh()
@@ -166,11 +169,19 @@ public final class ConflictBanner {
         return ConflictResolution.conflictedCopyTitle(of: current.title)
     }
 
+    /// Records what failed: `what`, then why as the writer reads it (``ErrorExplanation``).
+    private func fail(_ what: String, _ error: any Error) {
+        let explanation = ErrorExplanation(error, libraryPath: session.library.url.path)
+        failure = "\(what) \(explanation.sentence)"
+        failureDetails = explanation.details
+    }
+
     private func show(count: Int) {
         self.count = count
         var text = count == 1 ? "1 article has conflicting changes" : "\(count) articles have conflicting changes"
         if let failure { text += " — \(failure)" }
-        gtk_label_set_label(label.opaquePointer, text)
-        gtk_revealer_set_reveal_child(widget.opaquePointer, count > 0 || failure != nil ? 1 : 0)
+        label.text = text
+        label.tooltipText = failure == nil ? nil : failureDetails
+        widget.revealsChild = count > 0 || failure != nil
     }
 }

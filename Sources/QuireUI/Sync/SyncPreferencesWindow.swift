@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import GtkKit
 import SyncClient
@@ -20,13 +19,13 @@ public final class SyncPreferencesWindow {
     /// The `account` actions: `sign-in`, `sign-out`.
     public let actions: ActionGroup
     /// What the last sign-in or sign-out said, as the window shows it.
-    public var message: String { String(cString: gtk_label_get_label(messageLabel.opaquePointer)) }
+    public var message: String { messageLabel.text }
 
-    let serverRow: Widget
-    let tokenRow: Widget
-    let storageRow: Widget
-    let accountRow: Widget
-    private let messageLabel: Widget
+    let serverRow: EntryRow
+    let tokenRow: PasswordEntryRow
+    let storageRow: ActionRow
+    let accountRow: ActionRow
+    private let messageLabel: Label
     private let session: SyncSession
     private var pending: Task<Void, Never>?
 
@@ -47,21 +46,21 @@ public final class SyncPreferencesWindow {
         actions.addAction("sign-in") { [weak self] in self?.signIn() }
         actions.addAction("sign-out") { [weak self] in self?.signOut() }
         let storage = session.settings.storage.description
-        adw_action_row_set_subtitle(storageRow.pointer(as: AdwActionRow.self), storage.prefix(1).uppercased() + storage.dropFirst())
+        storageRow.subtitle = storage.prefix(1).uppercased() + storage.dropFirst()
         if let server = session.account?.server { serverText = server.absoluteString }
         showAccount()
     }
 
     /// The server URL as typed.
     public var serverText: String {
-        get { String(cString: gtk_editable_get_text(serverRow.opaquePointer)) }
-        set { gtk_editable_set_text(serverRow.opaquePointer, newValue) }
+        get { serverRow.text }
+        set { serverRow.text = newValue }
     }
 
     /// The token as typed (never filled in from the keyring).
     public var tokenText: String {
-        get { String(cString: gtk_editable_get_text(tokenRow.opaquePointer)) }
-        set { gtk_editable_set_text(tokenRow.opaquePointer, newValue) }
+        get { tokenRow.text }
+        set { tokenRow.text = newValue }
     }
 
     /// Waits until the running sign-in or sign-out has finished.
@@ -94,7 +93,8 @@ public final class SyncPreferencesWindow {
             do {
                 try await body()
             } catch {
-                say("\(error)")
+                let explanation = ErrorExplanation(error, libraryPath: session.library.url.path)
+                say(explanation.sentence, details: explanation.details)
             }
             showAccount()
             pending = nil
@@ -103,11 +103,13 @@ public final class SyncPreferencesWindow {
 
     private func showAccount() {
         let account = session.account
-        adw_action_row_set_subtitle(accountRow.pointer(as: AdwActionRow.self), account.map { "Signed in to \($0.server.absoluteString)" } ?? "Not signed in")
+        accountRow.subtitle = account.map { "Signed in to \($0.server.absoluteString)" } ?? "Not signed in"
         actions.action(named: "sign-out")?.isEnabled = account != nil
     }
 
-    private func say(_ text: String) {
-        gtk_label_set_label(messageLabel.opaquePointer, text)
+    /// Shows `text` under the form; an error's technical `details` go in its tooltip.
+    private func say(_ text: String, details: String? = nil) {
+        messageLabel.text = text
+        messageLabel.tooltipText = details
     }
 }
