@@ -42,6 +42,7 @@ TEST_PACKAGES=(
   python3-yaml
   xauth
   xdotool
+  xinput
   xvfb
 )
 
