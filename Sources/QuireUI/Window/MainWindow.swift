@@ -138,6 +138,7 @@ public final class MainWindow {
         window.connect(.closeRequest) { [weak self] in
             self?.closeArticle()
             self?.saveState()
+            self?.finishPendingWork(application: application)
             self?.stopSyncing(application: application)
             return false
         }
@@ -397,7 +398,7 @@ public final class MainWindow {
     /// Saves and closes the open article, if any.
     func closeArticle() {
         guard let session else { return }
-        session.close()
+        if let removingRecoveryCopy = session.close() { track(removingRecoveryCopy) }
         self.session = nil
         gtk_stack_set_visible_child_name(OpaquePointer(editorStack.widgetPointer), "none")
         updateActions()
@@ -653,6 +654,27 @@ public final class MainWindow {
                 self?.showError(heading, error)
             }
             self?.pendingWork[key] = nil
+        }
+    }
+
+    /// Counts `work` among the window's background work until it ends.
+    private func track(_ work: Task<Void, Never>) {
+        let key = UUID()
+        pendingWork[key] = Task { @MainActor [weak self] in
+            await work.value
+            self?.pendingWork[key] = nil
+        }
+    }
+
+    /// Keeps the application alive until the window's background work has ended: a library
+    /// operation cut short by the end of the process would leave, say, the recovery copy of the
+    /// article just saved, offered back on the next start as if it were newer.
+    private func finishPendingWork(application: Application) {
+        guard !pendingWork.isEmpty else { return }
+        application.hold()
+        Task { @MainActor in
+            await waitForPendingWork()
+            application.release()
         }
     }
 
