@@ -177,17 +177,4 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
         guard let summary = try await library.articles(matching: ArticleQuery()).first(where: { $0.title == title }) else { return nil }
         return try await library.article(summary.id)
     }
-
-    /// Runs async library code from a synchronous test on the main thread (the library works
-    /// on its own queues, never on the main one).
-    private func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-        nonisolated(unsafe) var result: Result<T, any Error>?
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            do { result = .success(try await body()) } catch { result = .failure(error) }
-            done.signal()
-        }
-        done.wait()
-        return try result!.get()
-    }
 }
