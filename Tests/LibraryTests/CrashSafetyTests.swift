@@ -90,7 +90,8 @@ import Testing
     }
 
     /// The child: edits forever, one save per step, printing the count after each.
-    @Test(.enabled(if: childLibrary != nil)) func editLoop() async throws {
+    @Test(.enabled(if: childLibrary != nil, "entry point of the child process that killedWhileEditingLosesNoOperation kills"))
+    func editLoop() async throws {
         let library = try Library(url: URL(fileURLWithPath: try #require(Self.childLibrary)), createIfMissing: false)
         let ids = try await library.articles(matching: ArticleQuery(filter: .all)).map(\.id)
             + (try await library.articles(matching: ArticleQuery(filter: .trash)).map(\.id))
