@@ -29,7 +29,7 @@ for run in $(seq 1 "$runs"); do
   start=$(date +%s)
   status=0
   # A run that hangs is stopped (timeout signals the run's whole process group) and reported.
-  timeout --kill-after=30s 45m meson-helpers/suite.sh >"$logs/run-$run.log" 2>&1 || status=$?
+  timeout --kill-after=30s 20m meson-helpers/suite.sh >"$logs/run-$run.log" 2>&1 || status=$?
   seconds=$(($(date +%s) - start))
   echo "$run $seconds $status" >>"$logs/runs"
   echo "run $run of $runs: $seconds s, exit status $status"
