@@ -7,7 +7,8 @@ import Testing
 /// An edit and its outbox operation are never committed one without the other: a child process
 /// edits a library in a loop (edits, renames, tags, trash and restore, and acknowledgements as
 /// the sync worker writes them) and is killed with SIGKILL at a different moment each round; the
-/// library is then checked article by article.
+/// library is then checked article by article. (Serialized: its test starts and kills a process
+/// round after round, and wants no second one of its kind beside it.)
 @Suite(.serialized) struct CrashSafetyTests {
     /// Set in the child process: the library it edits.
     static let libraryVariable = "QUIRE_LIBRARY_EDIT_LOOP"

@@ -5,6 +5,7 @@ import Testing
 
 /// 50 clients × 200 writes over loopback, half of them on ten shared articles so that bases go
 /// stale all the time: no update may be lost, and the feed must hold each committed change once.
+/// (Serialized: each case runs 58 threads against the machine; the two storage kinds take turns.)
 @Suite(.serialized) struct LoadTests {
     static let clients = 50
     static let writesPerClient = 200
