@@ -98,9 +98,9 @@ final class MainWindowTests: MainWindowTestCase, @unchecked Sendable {
             let id = try XCTUnwrap(window.session?.articleID)
             // The first edit's recovery copy is written at once, the next one two seconds later;
             // the autosave comes a second after the last edit, and the test quits right after it.
-            gtk_text_buffer_insert_at_cursor(window.editor.buffer.textBuffer, "High", -1)
+            window.editor.buffer.insertAtCursor("High")
             try await self.until { try await window.library.unrecoveredDrafts().map(\.body) == ["High"] }
-            gtk_text_buffer_insert_at_cursor(window.editor.buffer.textBuffer, " water at noon.", -1)
+            window.editor.buffer.insertAtCursor(" water at noon.")
             try await self.until { try await window.library.article(id).body == "High water at noon." }
         }
         // Quitting waited for the copy's removal: none is left to be offered back as unsaved text.
