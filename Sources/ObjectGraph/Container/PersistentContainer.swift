@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The stack in one object: a schema, the store opened for it, the view context on the main actor,
 /// and background contexts on their own queues.
@@ -80,11 +81,10 @@ public final class PersistentContainer: Sendable {
 
 /// Numbers background contexts for their queue labels.
 private final class ContextCounter: Sendable {
-    private let lock = NSLock()
-    nonisolated(unsafe) private var count = 0
+    private let count = Mutex(0)
 
     func next() -> Int {
-        lock.withLock {
+        count.withLock { count in
             count += 1
             return count
         }
