@@ -44,6 +44,13 @@ public final class PersistentContainer: Sendable {
             temporaryKeys: temporaryKeys, label: "view context")
     }
 
+    /// Checkpoints the store's log into its file and closes the store (``PersistentStore/close()``):
+    /// afterwards the file alone holds everything, and every context of the container throws
+    /// ``ObjectGraphError/storeClosed(path:)`` when it reads or saves. Call it when done.
+    public func close() {
+        persistentStore.close()
+    }
+
     /// A new context on a private serial queue; use it inside `perform` or `performAndWait`.
     public func newBackgroundContext() -> ManagedObjectContext {
         let number = contextCounter.next()
