@@ -11,12 +11,18 @@ extension Library {
     /// and recovery copies come every second or two.
     public static let idleCheckpointDelay: Duration = .seconds(5)
 
-    /// Checkpoints the log into the library file and closes the store: afterwards `library.quire`
-    /// alone holds everything, and the log and shared-memory files are gone unless another program
-    /// has the library open (then they stay for it, which is safe). Every operation afterwards
-    /// throws `ObjectGraphError.storeClosed`. Every command and the app call it when they are done
-    /// with the library; closing twice does nothing.
+    /// How long ``close()`` waits for the operations already running.
+    static let closingWait: DispatchTimeInterval = .seconds(10)
+
+    /// Lets the operations already running finish (the app's last ones when it quits: removing a
+    /// saved draft's recovery copy, say; at most ten seconds), then checkpoints the log into the
+    /// library file and closes the store: afterwards `library.quire` alone holds everything, and
+    /// the log and shared-memory files are gone unless another program has the library open (then
+    /// they stay for it, which is safe). Every operation afterwards throws
+    /// `ObjectGraphError.storeClosed`. Every command and the app call it when they are done with
+    /// the library; closing twice does nothing. Never call it from inside an operation.
     public func close() {
+        _ = operationsInFlight.wait(timeout: .now() + Self.closingWait)
         container.close()
     }
 
