@@ -2,10 +2,8 @@ import Dispatch
 
 /// A timer that runs a store's checkpoint once no commit has come for `delay`: each commit
 /// postpones it (``postpone()``), and it fires once per quiet spell. The store holds it under its
-/// lock; the work runs on a private queue, never while a commit holds the lock.
-final class IdleCheckpoint: @unchecked Sendable {
-    // `@unchecked`: a DispatchSourceTimer is not Sendable, but every use here is one of its
-    // thread-safe calls (schedule, resume, cancel).
+/// lock; the work runs on a private queue and takes the lock itself.
+final class IdleCheckpoint {
     private let timer: any DispatchSourceTimer
     private let delay: DispatchTimeInterval
 
