@@ -13,9 +13,12 @@ import Foundation
 ///     }
 ///
 /// How it works (see `Migration/README` in the module's README for the whole story):
-/// 1. **Preflight**: the free space must hold a working copy of the store and what the stages add
-///    (``requiredSpace(for:stages:)``); otherwise ``MigrationError/insufficientSpace(path:required:available:)``
-///    and nothing is created.
+/// 1. **Plan**, holding the workspace's lock: the stages are chosen from the store's schema as
+///    read once the lock is held, so of two openers one migrates and the other, even if it looked
+///    at the store before the first finished, finds it up to date (or ``MigrationError/storeInUse(path:)``
+///    while the first runs). **Preflight**: the free space must hold a working copy of the store
+///    and what the stages add (``requiredSpace(for:stages:)``); otherwise
+///    ``MigrationError/insufficientSpace(path:required:available:)`` and nothing is left behind.
 /// 2. **Copy**: with an exclusive lock on the original (so that no other connection has it open),
 ///    its write-ahead log is checkpointed and the SQLite backup API copies it into the workspace
 ///    (`.NAME.migration/` beside it). The original's fingerprint goes into the copy.
@@ -121,25 +124,30 @@ public struct StoreMigrator: Sendable {
     }
 
     private func runOnce(progress: @escaping @Sendable (MigrationProgress) -> Void) throws -> MigrationOutcome {
-        guard StoreFiles.exists(storePath), let metadata = try PersistentStore.metadata(at: store) else {
-            return MigrationOutcome(from: nil, to: currentVersion, stagesRun: 0, resumed: false, backup: nil)
+        guard let firstLook = try storeMetadata() else { return upToDate(from: nil) }
+        guard !(try plan.stages(from: firstLook.schema).isEmpty) else {
+            try removeWorkspace()
+            return upToDate(from: firstLook.schema)
+        }
+        try StoreFiles.createFolder(workspace.path)
+        guard let lock = try FileLock(path: lockPath) else { throw MigrationError.storeInUse(path: storePath) }
+        // Planned again under the lock: another opener may have migrated the store since the first
+        // look, and running the stages again over its result would fail (or worse, apply twice).
+        guard let metadata = try storeMetadata() else {
+            try removeWorkspace()
+            return upToDate(from: nil)
         }
         let stages = try plan.stages(from: metadata.schema)
         guard !stages.isEmpty else {
             try removeWorkspace()
-            return MigrationOutcome(from: metadata.schema, to: currentVersion, stagesRun: 0, resumed: false, backup: nil)
+            return upToDate(from: metadata.schema)
         }
         let reporter = MigrationProgressReporter(stageCount: stages.count, report: progress)
-
-        let hadWorkspace = StoreFiles.exists(workspace.path)
-        if !hadWorkspace { try preflight(stages) }
-        try StoreFiles.createFolder(workspace.path)
-        guard let lock = try FileLock(path: lockPath) else { throw MigrationError.storeInUse(path: storePath) }
         var copy = try resumableCopy(metadata: metadata, stages: stages)
         let resumed = copy != nil
         do {
             if copy == nil {
-                if hadWorkspace { try preflight(stages) }
+                try preflight(stages)
                 copy = try prepare(metadata: metadata, stages: stages, reporter: reporter)
             }
             var backup = try migrate(copy!, stages: Array(stages), reporter: reporter)
@@ -163,6 +171,16 @@ public struct StoreMigrator: Sendable {
             try? removeWorkspace()
             throw error
         }
+    }
+
+    private func storeMetadata() throws -> StoreMetadata? {
+        guard StoreFiles.exists(storePath) else { return nil }
+        return try PersistentStore.metadata(at: store)
+    }
+
+    /// The outcome when there was nothing to run.
+    private func upToDate(from schema: SchemaVersion?) -> MigrationOutcome {
+        MigrationOutcome(from: schema, to: currentVersion, stagesRun: 0, resumed: false, backup: nil)
     }
 
     private var currentVersion: SchemaVersion {
