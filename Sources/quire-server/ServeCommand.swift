@@ -23,6 +23,10 @@ enum ServeCommand {
             configuration.maximumPageSize = size
             configuration.defaultPageSize = min(configuration.defaultPageSize, size)
         }
+        if let bytes = try arguments.integer("page-bytes", in: 1024...(1 << 30)) { configuration.maximumPageBytes = bytes }
+        if let count = try arguments.integer("max-connections-per-address", in: 1...100_000) {
+            configuration.maximumConnectionsPerAddress = count
+        }
         if let rate = try arguments.value("rate-limit") {
             guard rate == "off" || (Double(rate).map { $0 > 0 } ?? false) else {
                 throw UsageError("--rate-limit must be requests per second per account, or off")

@@ -7,10 +7,13 @@ import SyncProtocol
 /// `handler` synchronously for complete requests.
 ///
 /// The daemon itself enforces what must be decided before a body arrives: header size (431),
-/// declared body size (413), and refusing new requests while it shuts down (503). A connection
-/// that sends nothing for the timeout, mid-request or between requests, is closed. (A client
-/// that keeps trickling bytes within the timeout is not cut off: libmicrohttpd 0.9.75 has no
-/// timeout for a whole request.)
+/// framing that could hide a second request (400, see `MessageFraming`), declared body size
+/// (413), and refusing new requests while it shuts down (503). It routes on the request target
+/// as sent, never on libmicrohttpd's decoded copy (see `RequestTarget`).
+///
+/// Connections: each address may hold a limited number open at once, and a client must send a
+/// whole request, or read a whole answer, within the timeout; trickling bytes does not extend it
+/// (see `ConnectionTable`).
 ///
 /// Shutting down: the listening socket stops accepting, connections between requests are closed
 /// at once, requests in flight are answered (for at most the grace), and every answer sent from
@@ -27,6 +30,7 @@ final class HTTPDaemon: @unchecked Sendable {
         var threads: Int
         var connectionTimeoutSeconds: Int
         var maximumConnections: Int
+        var maximumConnectionsPerAddress: Int
         var maximumHeaderBytes: Int
         var maximumBodyBytes: Int
     }
@@ -38,7 +42,8 @@ final class HTTPDaemon: @unchecked Sendable {
     private let handler: @Sendable (HTTPRequest) -> HTTPResponse
     private let log: ServerLog
     private var daemon: OpaquePointer?
-    private let connections = ConnectionTable()
+    private let connections: ConnectionTable
+    private let overdueSweep: any DispatchSourceTimer
 
     init(configuration: Configuration, log: ServerLog, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws {
         let version = String(cString: MHD_get_version())
@@ -49,6 +54,9 @@ final class HTTPDaemon: @unchecked Sendable {
         self.configuration = configuration
         self.handler = handler
         self.log = log
+        let timeout = TimeInterval(configuration.connectionTimeoutSeconds)
+        connections = ConnectionTable(timeout: timeout, maximumPerAddress: configuration.maximumConnectionsPerAddress)
+        overdueSweep = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "quire-server.connections"))
         let context = Unmanaged.passUnretained(self).toOpaque()
         // Twice the header limit leaves libmicrohttpd room for its read buffer and our answer's
         // headers; headers beyond it get libmicrohttpd's own 431.
@@ -63,6 +71,8 @@ final class HTTPDaemon: @unchecked Sendable {
                            ptr_value: context),
             MHD_OptionItem(option: MHD_OPTION.NOTIFY_CONNECTION, value: unsafeBitCast(connectionNotified, to: Int.self),
                            ptr_value: context),
+            MHD_OptionItem(option: MHD_OPTION.URI_LOG_CALLBACK, value: unsafeBitCast(requestLineRead, to: Int.self),
+                           ptr_value: context),
             MHD_OptionItem(option: MHD_OPTION.END, value: 0, ptr_value: nil),
         ]
         let flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
@@ -74,6 +84,11 @@ final class HTTPDaemon: @unchecked Sendable {
         guard daemon != nil else {
             throw ServerError.cannotListen("libmicrohttpd \(version) refused to start the daemon")
         }
+        // A quarter of the timeout: a late client is cut at most a quarter late.
+        let interval = min(5, max(0.25, timeout / 4))
+        overdueSweep.schedule(deadline: .now() + interval, repeating: interval)
+        overdueSweep.setEventHandler { [connections] in connections.closeOverdue() }
+        overdueSweep.resume()
     }
 
     /// Requests whose headers were read and whose answers were not yet sent.
@@ -93,6 +108,7 @@ final class HTTPDaemon: @unchecked Sendable {
     /// saw its idle connection close also finds the port closed.
     func shutdown(grace: TimeInterval) {
         guard let daemon, connections.beginDraining() else { return }
+        overdueSweep.cancel()
         let listener = MHD_quiesce_daemon(daemon)
         // Refuse new connections now, but keep the descriptor until the threads stopped: a thread
         // may still be about to call accept on it, and a closed number could be reused meanwhile.
@@ -107,30 +123,25 @@ final class HTTPDaemon: @unchecked Sendable {
 
     // MARK: Callbacks, on libmicrohttpd's threads
 
+    /// A request line arrived: the exchange starts here, with the target exactly as sent.
+    fileprivate func requestArrived(_ target: String) -> UnsafeMutableRawPointer {
+        Unmanaged.passRetained(Exchange(rawTarget: target)).toOpaque()
+    }
+
     fileprivate func handle(
-        _ connection: OpaquePointer, url: String, method: String, upload: UnsafePointer<CChar>?,
+        _ connection: OpaquePointer, method: String, version: String, upload: UnsafePointer<CChar>?,
         uploadSize: UnsafeMutablePointer<Int>, context: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
-        guard let existing = context.pointee else {
+        if context.pointee == nil { context.pointee = requestArrived("") }
+        let exchange = Unmanaged<Exchange>.fromOpaque(context.pointee!).takeUnretainedValue()
+        guard exchange.hasBegun else {
             // The first call of a request: its headers are complete, its body has not been read.
-            let exchange = Exchange(method: method, path: url, headers: Self.values(connection, MHD_ValueKind.HEADER_KIND))
-            context.pointee = Unmanaged.passRetained(exchange).toOpaque()
-            if connections.requestBegan(on: connection) {
-                exchange.rejection = HTTPResponse.problem(.unavailable("the server is shutting down"),
-                                              headers: [(SyncHeader.retryAfter, "1"), ("Connection", "close")])
-            } else if exchange.headerBytes > configuration.maximumHeaderBytes {
-                exchange.rejection = HTTPResponse.problem(.headersTooLarge(limit: configuration.maximumHeaderBytes),
-                                              headers: [("Connection", "close")])
-            } else if let length = exchange.headers["content-length"].flatMap({ Int($0) }),
-                      length > configuration.maximumBodyBytes {
-                exchange.rejection = HTTPResponse.problem(.payloadTooLarge(limit: configuration.maximumBodyBytes),
-                                              headers: [("Connection", "close")])
-            }
+            exchange.begin(method: method, headers: Self.headers(connection), peerAddress: connections.address(of: connection))
+            exchange.rejection = rejection(of: exchange, version: version, refusing: connections.requestBegan(on: connection))
             // A rejection is answered at once, before the client sends a body nobody will read.
             if let rejection = exchange.rejection { return send(rejection, for: exchange, on: connection) }
             return MHD_Result.YES
         }
-        let exchange = Unmanaged<Exchange>.fromOpaque(existing).takeUnretainedValue()
         if uploadSize.pointee > 0 {
             if exchange.rejection == nil, let upload {
                 if exchange.body.count + uploadSize.pointee > configuration.maximumBodyBytes {
@@ -148,22 +159,48 @@ final class HTTPDaemon: @unchecked Sendable {
             return MHD_Result.YES
         }
         if exchange.isAnswered { return MHD_Result.YES }
+        connections.requestReceived(on: connection)
         let response = exchange.rejection ?? handler(HTTPRequest(
-            method: exchange.method, path: exchange.path, query: Self.values(connection, MHD_ValueKind.GET_ARGUMENT_KIND),
-            headers: exchange.headers, body: exchange.body))
+            method: exchange.method, target: exchange.rawTarget, headers: exchange.headers, body: exchange.body,
+            peerAddress: exchange.peerAddress))
         return send(response, for: exchange, on: connection)
+    }
+
+    /// The answer a request gets before its body is read, if it gets one then: 503 while shutting
+    /// down, 431 for oversize headers, 400 for framing that could hide a second request, 413 for a
+    /// declared body over the limit. Each closes the connection.
+    private func rejection(of exchange: Exchange, version: String, refusing: Bool) -> HTTPResponse? {
+        let close = ("Connection", "close")
+        if refusing {
+            return .problem(.unavailable("the server is shutting down"), headers: [(SyncHeader.retryAfter, "1"), close])
+        }
+        if exchange.headerBytes > configuration.maximumHeaderBytes {
+            return .problem(.headersTooLarge(limit: configuration.maximumHeaderBytes), headers: [close])
+        }
+        if let violation = MessageFraming.violation(version: version, headers: exchange.headers, counts: exchange.headerCounts) {
+            return .problem(.invalidField(violation), headers: [close])
+        }
+        if let length = exchange.headers["content-length"].flatMap({ Int($0) }), length > configuration.maximumBodyBytes {
+            return .problem(.payloadTooLarge(limit: configuration.maximumBodyBytes), headers: [close])
+        }
+        return nil
     }
 
     fileprivate func completed(_ connection: OpaquePointer?, _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
         guard let connection, let pointer = context?.pointee else { return }
         context?.pointee = nil
-        Unmanaged<Exchange>.fromOpaque(pointer).release()
-        connections.requestEnded(on: connection)
+        let exchange = Unmanaged<Exchange>.fromOpaque(pointer).takeRetainedValue()
+        // libmicrohttpd answered some requests itself (huge headers, a malformed line) before
+        // they reached the handler: those were never in flight.
+        if exchange.hasBegun { connections.requestEnded(on: connection) }
     }
 
     fileprivate func connection(_ connection: OpaquePointer, started: Bool) {
         if started {
-            connections.opened(connection, socket: quire_mhd_connection_socket(connection))
+            var text = [CChar](repeating: 0, count: 64)
+            let known = quire_mhd_client_address(connection, &text, socklen_t(text.count)) != 0
+            let address = known ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "unknown"
+            connections.opened(connection, socket: quire_mhd_connection_socket(connection), address: address)
         } else {
             connections.closed(connection)
         }
@@ -171,8 +208,9 @@ final class HTTPDaemon: @unchecked Sendable {
 
     private func send(_ response: HTTPResponse, for exchange: Exchange, on connection: OpaquePointer) -> MHD_Result {
         exchange.isAnswered = true
+        connections.answerQueued(on: connection)
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - exchange.started) / 1_000_000
-        log.access(method: exchange.method, path: exchange.path, status: response.status, milliseconds: milliseconds,
+        log.access(method: exchange.method, path: exchange.rawPath, status: response.status, milliseconds: milliseconds,
                    note: response.logNote)
         let created = response.body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
@@ -191,60 +229,81 @@ final class HTTPDaemon: @unchecked Sendable {
         return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
     }
 
-    /// Every value of `kind` (headers or query arguments), by lowercase name for headers.
-    private static func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [String: String] {
-        let collected = ValueCollector(lowercasingNames: kind == MHD_ValueKind.HEADER_KIND)
+    /// The request's headers by lowercase name, repeated ones joined by ", ", and how many times
+    /// each name was sent.
+    private static func headers(_ connection: OpaquePointer) -> (values: [String: String], counts: [String: Int]) {
+        let collected = HeaderCollector()
         withExtendedLifetime(collected) {
-            _ = MHD_get_connection_values(connection, kind, { cls, _, key, value in
+            _ = MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, { cls, _, key, value in
                 guard let cls, let key else { return MHD_Result.YES }
-                let collector = Unmanaged<ValueCollector>.fromOpaque(cls).takeUnretainedValue()
+                let collector = Unmanaged<HeaderCollector>.fromOpaque(cls).takeUnretainedValue()
                 collector.add(String(cString: key), value.map { String(cString: $0) } ?? "")
                 return MHD_Result.YES
             }, Unmanaged.passUnretained(collected).toOpaque())
         }
-        return collected.values
+        return (collected.values, collected.counts)
     }
 }
 
-/// One request while libmicrohttpd feeds it to the daemon, from its first callback to its
+/// One request while libmicrohttpd feeds it to the daemon, from its request line to its
 /// completion notice. Only the connection's thread touches it.
 private final class Exchange {
-    let method: String
-    let path: String
-    let headers: [String: String]
+    /// The path and query exactly as sent.
+    let rawTarget: String
+    private(set) var method = ""
+    private(set) var headers: [String: String] = [:]
+    private(set) var headerCounts: [String: Int] = [:]
+    private(set) var peerAddress = ""
+    /// Whether the handler has seen the request's headers; until then libmicrohttpd may still
+    /// answer it by itself.
+    private(set) var hasBegun = false
     let started = DispatchTime.now().uptimeNanoseconds
     var body: [UInt8] = []
-    /// The answer decided before the body was complete (413, 431, 503).
+    /// The answer decided before the body was complete (400, 413, 431, 503).
     var rejection: HTTPResponse?
     var isAnswered = false
 
-    init(method: String, path: String, headers: [String: String]) {
+    init(rawTarget: String) { self.rawTarget = rawTarget }
+
+    /// The path as sent, without the query.
+    var rawPath: Substring { rawTarget.prefix { $0 != "?" } }
+
+    func begin(method: String, headers: (values: [String: String], counts: [String: Int]), peerAddress: String) {
         self.method = method
-        self.path = path
-        self.headers = headers
+        self.headers = headers.values
+        headerCounts = headers.counts
+        self.peerAddress = peerAddress
+        hasBegun = true
     }
 
     /// The size of the header lines as sent, give or take the line ends.
     var headerBytes: Int { headers.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 4 } }
 }
 
-private final class ValueCollector {
-    let lowercasingNames: Bool
+private final class HeaderCollector {
     var values: [String: String] = [:]
-
-    init(lowercasingNames: Bool) { self.lowercasingNames = lowercasingNames }
+    var counts: [String: Int] = [:]
 
     func add(_ name: String, _ value: String) {
-        let key = lowercasingNames ? name.lowercased() : name
+        let key = name.lowercased()
+        counts[key, default: 0] += 1
         if let existing = values[key] { values[key] = "\(existing), \(value)" } else { values[key] = value }
     }
 }
 
-private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, upload, uploadSize, context in
-    guard let cls, let connection, let url, let method, let uploadSize, let context else { return MHD_Result.NO }
+private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, version, upload, uploadSize, context in
+    guard let cls, let connection, let method, let uploadSize, let context else { return MHD_Result.NO }
     let daemon = Unmanaged<HTTPDaemon>.fromOpaque(cls).takeUnretainedValue()
-    return daemon.handle(connection, url: String(cString: url), method: String(cString: method), upload: upload,
-                         uploadSize: uploadSize, context: context)
+    return daemon.handle(connection, method: String(cString: method), version: version.map { String(cString: $0) } ?? "",
+                         upload: upload, uploadSize: uploadSize, context: context)
+}
+
+/// libmicrohttpd's URI log callback: the only place that sees the request target before it is
+/// decoded (the access handler gets it with `%2F` and `%00` already turned into bytes).
+private let requestLineRead: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?)
+    -> UnsafeMutableRawPointer? = { cls, uri, _ in
+    guard let cls else { return nil }
+    return Unmanaged<HTTPDaemon>.fromOpaque(cls).takeUnretainedValue().requestArrived(uri.map { String(cString: $0) } ?? "")
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, context, _ in

@@ -26,6 +26,7 @@ public final class QuireServer: Sendable {
                     listenSocket: socket, threads: configuration.threads,
                     connectionTimeoutSeconds: configuration.clientTimeoutSeconds,
                     maximumConnections: configuration.maximumConnections,
+                    maximumConnectionsPerAddress: configuration.maximumConnectionsPerAddress,
                     maximumHeaderBytes: configuration.maximumHeaderBytes,
                     maximumBodyBytes: configuration.maximumBodyBytes),
                 log: log, handler: service.respond(to:))

@@ -12,10 +12,18 @@ public struct ServerConfiguration: Sendable {
     public var maximumHeaderBytes = 16 * 1024
     /// Open connections at once; more wait in the listen queue.
     public var maximumConnections = 512
-    /// `--client-timeout`: a connection that sends or reads nothing for this long is closed.
+    /// `--max-connections-per-address`: open connections one client address may hold; more are
+    /// closed at once. Behind a reverse proxy every connection comes from the proxy's address.
+    public var maximumConnectionsPerAddress = 64
+    /// `--client-timeout`: how long a client may take to send a whole request, or to read a
+    /// whole answer, and how long a connection may stay idle between requests. Trickling bytes
+    /// does not extend it.
     public var clientTimeoutSeconds = 30
     /// `--page-size`: the largest page of `changes` and `articles`; larger limits are capped.
     public var maximumPageSize = 1000
+    /// `--page-bytes`: a page of `changes` or `articles` ends early once its titles and bodies
+    /// reach this many bytes (it always holds one), which bounds a request's memory.
+    public var maximumPageBytes = 8 * 1024 * 1024
     /// The page size when the request names none.
     public var defaultPageSize = 100
     /// `--rate-limit`: requests per second per account (bursts of twice as many, at least one), or

@@ -19,12 +19,35 @@ public struct ServerLog: Sendable {
     /// A log that drops every line, for benchmarks.
     public static let discarding = ServerLog { _ in }
 
-    /// Writes `message` after a timestamp. Callers must keep article text and tokens out of it.
+    /// Writes `message` after a timestamp, escaped (see `escaped`). Callers must keep article
+    /// text and tokens out of it.
     public func write(_ message: String) {
-        sink("\(Date().formatted(.iso8601)) \(message)")
+        sink("\(Date().formatted(.iso8601)) \(Self.escaped(message))")
     }
 
-    func access(method: String, path: String, status: Int, milliseconds: Double, note: String?) {
+    /// `text` with every control character (C0, DEL, C1: line breaks and terminal escape
+    /// sequences among them) and every backslash written as an escape (`\u{1B}`, `\\`), so that
+    /// what a client sends can neither forge a log line nor reach a terminal as a command.
+    static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0 == "\\" || $0.properties.generalCategory == .control }) else {
+            return text
+        }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" {
+                result += "\\\\"
+            } else if scalar.properties.generalCategory == .control {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// One request's line. The path is logged only when made of ID characters (a client chooses
+    /// it); the query, which may name an article, never.
+    func access(method: String, path: Substring, status: Int, milliseconds: Double, note: String?) {
         let safePath = path.utf8.allSatisfy(Self.isPathByte) ? path : "(path withheld)"
         let duration = String(format: "%.1fms", milliseconds)
         write("\(method) \(safePath) \(status) \(duration)" + (note.map { " \($0)" } ?? ""))

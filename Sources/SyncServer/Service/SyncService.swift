@@ -19,14 +19,23 @@ final class SyncService: Sendable {
 
     /// The answer to `request`. Storage failures become 500, or 503 when the storage is
     /// unreachable or busy, and are logged with their SQL and codes, never with article text.
+    ///
+    /// A method a route does not accept gets 405 before authentication, like an unknown path's
+    /// 404 after it: neither tells anything about accounts. `HEAD` is answered as `GET`, and
+    /// libmicrohttpd sends the headers without the body.
     func respond(to request: HTTPRequest) -> HTTPResponse {
+        let route = Route(request.target)
+        let method = request.method == "HEAD" ? "GET" : request.method
         do {
-            let route = Route(path: request.path)
-            if route == .health, request.method == "GET" { return health() }
+            if let route, !route.methods.contains(request.method) {
+                return .problem(.methodNotAllowed(request.method, allowed: route.methods),
+                                headers: [(SyncHeader.allow, route.methods.joined(separator: ", "))])
+            }
+            if route == .health { return health() }
             let account = try authenticate(request)
             let response: HTTPResponse
             do {
-                response = try handle(request, route: route, account: account)
+                response = try handle(request, method: method, route: route, account: account)
             } catch let rejection as Rejection {
                 response = rejection.response
             }
@@ -34,7 +43,7 @@ final class SyncService: Sendable {
         } catch let rejection as Rejection {
             return rejection.response
         } catch {
-            log.write("error: \(request.method) \(Route(path: request.path)?.template ?? "(unknown path)"): \(error)")
+            log.write("error: \(request.method) \(route?.template ?? "(unknown path)"): \(error)")
             if let storageError = error as? StorageError, storageError.isTransient {
                 return .problem(.unavailable("the storage is unreachable or busy"), headers: [(SyncHeader.retryAfter, "5")])
             }
@@ -42,12 +51,12 @@ final class SyncService: Sendable {
         }
     }
 
-    private func handle(_ request: HTTPRequest, route: Route?, account: AccountID) throws -> HTTPResponse {
+    private func handle(_ request: HTTPRequest, method: String, route: Route?, account: AccountID) throws -> HTTPResponse {
         if let rateLimiter, let retryAfter = rateLimiter.admit(account) {
             return .problem(.rateLimited(retryAfter: retryAfter), headers: [(SyncHeader.retryAfter, String(retryAfter))])
         }
-        guard let route else { return .problem(.notFound("no route \(request.path)")) }
-        switch (route, request.method) {
+        guard let route else { return .problem(.notFound("no route \(ServerLog.escaped(request.target.path))")) }
+        switch (route, method) {
         case let (.article(id), "GET"): return try readArticle(id, account: account)
         case let (.article(id), "PUT"): return try put(id, request, account: account)
         case let (.article(id), "DELETE"): return try delete(id, request, account: account)
@@ -92,7 +101,7 @@ final class SyncService: Sendable {
         case (_?, _?):
             throw invalid(SyncHeader.ifNoneMatch, "cannot be sent with If-Match")
         case let (ifMatch?, nil):
-            precondition = .revision(try revision(ifMatch))
+            precondition = try base(ifMatch)
         case let (nil, ifNoneMatch?):
             guard ifNoneMatch.trimmingCharacters(in: .whitespaces) == "*" else { throw invalid(SyncHeader.ifNoneMatch, "must be *") }
             precondition = .absent
@@ -109,7 +118,7 @@ final class SyncService: Sendable {
         try checkIdentifier(id, field: "id")
         if request.header(SyncHeader.ifNoneMatch) != nil { throw invalid(SyncHeader.ifNoneMatch, "is not allowed on DELETE") }
         guard let ifMatch = request.header(SyncHeader.ifMatch) else { throw Rejection(.problem(.preconditionRequired)) }
-        let command = ArticleCommand(articleID: id, action: .delete(revision: try revision(ifMatch)))
+        let command = ArticleCommand(articleID: id, action: .delete(try base(ifMatch)))
         return try perform(command, request, account: account)
     }
 
@@ -119,7 +128,8 @@ final class SyncService: Sendable {
     private func perform(_ command: ArticleCommand, _ request: HTTPRequest, account: AccountID) throws -> HTTPResponse {
         let now = Date()
         var claim: OperationClaim?
-        if let key = request.header(SyncHeader.idempotencyKey) {
+        if let header = request.header(SyncHeader.idempotencyKey) {
+            let key = Self.idempotencyKey(header)
             try checkIdentifier(key, field: SyncHeader.idempotencyKey)
             let candidate = OperationClaim(key: key, fingerprint: try command.fingerprint(), method: command.method,
                                            articleID: command.articleID, leaseUntil: now + configuration.operationLease)
@@ -193,7 +203,8 @@ final class SyncService: Sendable {
             guard let value = Int64(text), value >= 0 else { throw invalid(SyncPath.Query.since, "must be a cursor (an integer ≥ 0)") }
             since = value
         }
-        switch try storage.changes(account: account, since: since, limit: try pageLimit(request)) {
+        switch try storage.changes(account: account, since: since, limit: try pageLimit(request),
+                                     maximumBytes: configuration.maximumPageBytes) {
         case let .page(page): return try .json(200, page)
         case .resyncRequired: return .problem(.resyncRequired)
         }
@@ -202,7 +213,8 @@ final class SyncService: Sendable {
     private func snapshot(_ request: HTTPRequest, account: AccountID) throws -> HTTPResponse {
         let after = request.query[SyncPath.Query.after]
         if let after { try checkIdentifier(after, field: SyncPath.Query.after) }
-        return try .json(200, try storage.snapshot(account: account, after: after, limit: try pageLimit(request)))
+        return try .json(200, try storage.snapshot(account: account, after: after, limit: try pageLimit(request),
+                                                        maximumBytes: configuration.maximumPageBytes))
     }
 
     private func operation(_ key: String, account: AccountID) throws -> HTTPResponse {
@@ -234,14 +246,30 @@ final class SyncService: Sendable {
         return min(value, configuration.maximumPageSize)
     }
 
-    private func revision(_ ifMatch: String) throws -> Int64 {
-        guard let revision = RevisionTag.parse(ifMatch) else { throw invalid(SyncHeader.ifMatch, "must be one strong tag \"<revision>\"") }
-        return revision
+    /// The write's base from `If-Match`: a revision, or a well-formed entity tag that names none
+    /// (`"013"`, `W/"7"`, `"draft"`), which can never match (RFC 9110 §13.1.1: 412, not 400).
+    /// Lists and `*` name no single base and get 400.
+    private func base(_ ifMatch: String) throws -> ArticleCommand.Precondition {
+        let tag = ifMatch.trimmingCharacters(in: .whitespaces)
+        if let revision = RevisionTag.parse(tag) { return .revision(revision) }
+        guard RevisionTag.isEntityTag(tag) else {
+            throw invalid(SyncHeader.ifMatch, "must be one strong tag \"<revision>\"")
+        }
+        return .unmatchedTag(tag)
+    }
+
+    /// The key of an `Idempotency-Key` header, bare (`k-1`) or as the IETF draft's
+    /// structured-field string (`"k-1"`); both name the same key. Keys hold no `"` or `\`, so
+    /// the string needs no unescaping; anything else is left for `checkIdentifier` to refuse.
+    static func idempotencyKey(_ header: String) -> String {
+        let value = header.trimmingCharacters(in: .whitespaces)
+        guard value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") else { return value }
+        return String(value.dropFirst().dropLast())
     }
 
     private func checkIdentifier(_ text: String, field: String) throws {
         guard SyncIdentifier.isValid(text) else {
-            throw invalid(field, "must be 1 to \(SyncIdentifier.maximumLength) characters of A-Z a-z 0-9 - . _ ~")
+            throw invalid(field, "must be 1 to \(SyncIdentifier.maximumLength) characters of A-Z a-z 0-9 - . _ ~, and not . or ..")
         }
     }
 

@@ -35,22 +35,23 @@ extension SQLBackedStorage {
         try withConnection(for: .reader) { try $0.currentVersion(of: id, account: account) }
     }
 
-    func changes(account: AccountID, since: Int64, limit: Int) throws -> ChangeFeedRead {
+    func changes(account: AccountID, since: Int64, limit: Int, maximumBytes: Int) throws -> ChangeFeedRead {
         try inTransaction(.read) { connection in
             guard let (head, horizon) = try connection.feedCounters(account, locking: false),
                   since >= horizon, since <= head
             else { return .resyncRequired }
-            let rows = try connection.revisions(account: account, after: since, limit: limit + 1)
-            let changes = Array(rows.prefix(limit))
-            return .page(ChangesPage(changes: changes, nextCursor: changes.last?.cursor ?? since, hasMore: rows.count > limit))
+            let (changes, hasMore) = try connection.revisions(account: account, after: since, limit: limit,
+                                                              maximumBytes: maximumBytes)
+            return .page(ChangesPage(changes: changes, nextCursor: changes.last?.cursor ?? since, hasMore: hasMore))
         }
     }
 
-    func snapshot(account: AccountID, after: String?, limit: Int) throws -> ArticlesPage {
+    func snapshot(account: AccountID, after: String?, limit: Int, maximumBytes: Int) throws -> ArticlesPage {
         try inTransaction(.read) { connection in
             let head = try connection.feedCounters(account, locking: false)?.head ?? 0
-            let rows = try connection.liveArticles(account: account, after: after ?? "", limit: limit + 1)
-            return ArticlesPage(articles: Array(rows.prefix(limit)), cursor: head, hasMore: rows.count > limit)
+            let (articles, hasMore) = try connection.liveArticles(account: account, after: after ?? "", limit: limit,
+                                                                  maximumBytes: maximumBytes)
+            return ArticlesPage(articles: articles, cursor: head, hasMore: hasMore)
         }
     }
 

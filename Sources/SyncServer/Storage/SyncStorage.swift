@@ -27,10 +27,15 @@ public protocol SyncStorage: Sendable {
 
     /// Changes after `since` in commit order, at most `limit`, or `.resyncRequired` when `since`
     /// is older than the tombstone horizon or newer than anything this account's feed gave.
-    func changes(account: AccountID, since: Int64, limit: Int) throws -> ChangeFeedRead
+    ///
+    /// The page also ends early once its articles' titles and bodies reach `maximumBytes` (it
+    /// always holds at least one change), so that what one request holds in memory is bounded
+    /// whatever the articles weigh; `hasMore` then says to read on.
+    func changes(account: AccountID, since: Int64, limit: Int, maximumBytes: Int) throws -> ChangeFeedRead
 
-    /// Live articles with IDs after `after` (bytewise), at most `limit`, with the feed position.
-    func snapshot(account: AccountID, after: String?, limit: Int) throws -> ArticlesPage
+    /// Live articles with IDs after `after` (bytewise), at most `limit` and ending early at
+    /// `maximumBytes` as `changes` does, with the feed position.
+    func snapshot(account: AccountID, after: String?, limit: Int, maximumBytes: Int) throws -> ArticlesPage
 
     /// Records that a request with `claim.key` is running, unless the key is known: then it
     /// returns what is stored (a completed answer, or another request's live claim). A running
@@ -58,4 +63,16 @@ public protocol SyncStorage: Sendable {
 
     /// Releases the database (and SQLite's serving lock); every later call throws.
     func close()
+}
+
+extension SyncStorage {
+    /// `changes` with no byte budget.
+    public func changes(account: AccountID, since: Int64, limit: Int) throws -> ChangeFeedRead {
+        try changes(account: account, since: since, limit: limit, maximumBytes: .max)
+    }
+
+    /// `snapshot` with no byte budget.
+    public func snapshot(account: AccountID, after: String?, limit: Int) throws -> ArticlesPage {
+        try snapshot(account: account, after: after, limit: limit, maximumBytes: .max)
+    }
 }

@@ -19,6 +19,14 @@ enum SQLDialect: Sendable {
         }
     }
 
+    /// The length in bytes of a text `expression` (SQLite's `length` counts characters).
+    func byteLength(_ expression: String) -> String {
+        switch self {
+        case .sqlite: return "length(CAST(\(expression) AS BLOB))"
+        case .postgres: return "octet_length(\(expression))"
+        }
+    }
+
     /// Starts a transaction of `kind`.
     func begin(_ kind: TransactionKind) -> String {
         switch (self, kind) {
