@@ -34,6 +34,7 @@ TEST_PACKAGES=(
   dbus-x11
   desktop-file-utils
   gnome-keyring
+  groff-base
   libglib2.0-bin
   meson
   ninja-build

@@ -43,8 +43,8 @@ enum AccountCommand {
     }
 
     private static func open(_ arguments: inout Arguments) throws -> any SyncStorage {
-        let location = try arguments.storageLocation()
+        let settings = try arguments.settings(ServerOption.storage)
         try arguments.finish()
-        return try location.open(connections: 1)
+        return try settings.storage.open(connections: 1)
     }
 }
