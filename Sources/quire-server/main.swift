@@ -13,6 +13,7 @@ do {
     case "serve": try ServeCommand.run(&arguments)
     case "check-config": exit(try CheckConfigCommand.run(&arguments))
     case "account": exit(try AccountCommand.run(&arguments))
+    case "token": exit(try AccountCommand.runToken(&arguments))
     case "help":
         // The manual page and the commented configuration come from the same table as the usage.
         let text = arguments.flag("man") ? Usage.manualPage : arguments.flag("config") ? Usage.configurationFile : Usage.text

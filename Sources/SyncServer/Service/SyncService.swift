@@ -79,7 +79,7 @@ final class SyncService: Sendable {
         }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty,
-              let account = try storage.account(tokenHash: AccountToken(text: String(parts[1])).hash)
+              let account = try storage.authenticate(tokenHash: AccountToken(text: String(parts[1])).hash, at: Date())
         else {
             throw Rejection(.problem(.unauthorized("the token is unknown or revoked"),
                                      headers: [(SyncHeader.wwwAuthenticate, challenge + ", error=\"invalid_token\"")]))

@@ -15,8 +15,8 @@ extension SQLBackedStorage {
         }
     }
 
-    func addAccount(name: String, tokenHash: String, at date: Date) throws -> Account {
-        try inTransaction(.write) { try $0.insertAccount(name: name, tokenHash: tokenHash, at: date) }
+    func addAccount(name: String, tokenHash: String, tokenName: String, at date: Date) throws -> Account {
+        try inTransaction(.write) { try $0.insertAccount(name: name, tokenHash: tokenHash, tokenName: tokenName, at: date) }
     }
 
     func accounts() throws -> [Account] {
@@ -27,8 +27,35 @@ extension SQLBackedStorage {
         try inTransaction(.write) { try $0.revokeAccount(name: name, at: date) }
     }
 
-    func account(tokenHash: String) throws -> AccountID? {
-        try withConnection(for: .reader) { try $0.activeAccount(tokenHash: tokenHash) }
+    func deleteAccount(name: String) throws -> AccountDeletion? {
+        try inTransaction(.write) { try $0.deleteAccount(named: name) }
+    }
+
+    func authenticate(tokenHash: String, at date: Date) throws -> AccountID? {
+        guard let token = try withConnection(for: .reader, { try $0.activeToken(hash: tokenHash) }) else { return nil }
+        // A write per minute and token at most, on the connection that need not wait for the disk:
+        // losing a "last used" time in a crash is harmless.
+        let minuteAgo = date - 60
+        if token.lastUsed.map({ $0 < minuteAgo }) ?? true {
+            try withConnection(for: .claims) { try $0.noteUse(ofToken: token.id, at: date, unlessUsedSince: minuteAgo) }
+        }
+        return token.account
+    }
+
+    func addToken(account: String, name: String, tokenHash: String, at date: Date) throws {
+        try inTransaction(.write) { connection in
+            try connection.insertToken(account: try connection.activeAccount(named: account), name: name, hash: tokenHash, at: date)
+        }
+    }
+
+    func tokens(account: String) throws -> [DeviceToken] {
+        try inTransaction(.read) { connection in try connection.tokens(of: try connection.activeAccount(named: account)) }
+    }
+
+    func revokeToken(account: String, name: String, at date: Date) throws -> Bool {
+        try inTransaction(.write) { connection in
+            try connection.revokeToken(account: try connection.activeAccount(named: account), name: name, at: date)
+        }
     }
 
     func article(_ id: String, account: AccountID) throws -> ArticleChange? {

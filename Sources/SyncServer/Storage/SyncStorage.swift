@@ -8,19 +8,35 @@ import SyncProtocol
 /// process commits here every other process serves at once. Every method that touches articles,
 /// keys or cursors takes the account, and every statement filters by it.
 public protocol SyncStorage: Sendable {
-    /// Creates an account whose token has the SHA-256 `tokenHash`.
+    /// Creates an account with a first token, named `tokenName`, whose SHA-256 is `tokenHash`.
     /// Throws `StorageError.accountExists` when the name is taken.
-    func addAccount(name: String, tokenHash: String, at date: Date) throws -> Account
+    func addAccount(name: String, tokenHash: String, tokenName: String, at date: Date) throws -> Account
 
     /// Every account, revoked ones included, by name.
     func accounts() throws -> [Account]
 
-    /// Stops the account's token from working; its articles stay. False when there is no such
-    /// active account.
+    /// Stops every token of the account from working; its articles stay. False when there is no
+    /// such active account.
     func revokeAccount(name: String, at date: Date) throws -> Bool
 
-    /// The active account whose token hashes to `tokenHash`.
-    func account(tokenHash: String) throws -> AccountID?
+    /// Removes the account and all its data (articles, revisions, idempotency records, tokens)
+    /// and says what it removed; nil when there is no account of this name (revoked or not).
+    func deleteAccount(name: String) throws -> AccountDeletion?
+
+    /// The active account whose active token hashes to `tokenHash`. Notes the token's use, at
+    /// most once a minute, for `tokens(account:)`.
+    func authenticate(tokenHash: String, at date: Date) throws -> AccountID?
+
+    /// Adds a token named `name` (one per device) to the active account `account`. Throws
+    /// `accountNotFound` or `tokenExists`.
+    func addToken(account: String, name: String, tokenHash: String, at date: Date) throws
+
+    /// The account's tokens, revoked ones included, oldest first. Throws `accountNotFound`.
+    func tokens(account: String) throws -> [DeviceToken]
+
+    /// Stops the account's active token named `name`; the account's other tokens keep working.
+    /// False when it has no such active token; throws `accountNotFound`.
+    func revokeToken(account: String, name: String, at date: Date) throws -> Bool
 
     /// The article's current server version: its content, its tombstone, or nil.
     func article(_ id: String, account: AccountID) throws -> ArticleChange?
@@ -66,6 +82,16 @@ public protocol SyncStorage: Sendable {
 }
 
 extension SyncStorage {
+    /// `addAccount` with the first token named `default`.
+    public func addAccount(name: String, tokenHash: String, at date: Date) throws -> Account {
+        try addAccount(name: name, tokenHash: tokenHash, tokenName: "default", at: date)
+    }
+
+    /// The active account whose active token hashes to `tokenHash`, noting the use now.
+    public func account(tokenHash: String) throws -> AccountID? {
+        try authenticate(tokenHash: tokenHash, at: Date())
+    }
+
     /// `changes` with no byte budget.
     public func changes(account: AccountID, since: Int64, limit: Int) throws -> ChangeFeedRead {
         try changes(account: account, since: since, limit: limit, maximumBytes: .max)
