@@ -78,6 +78,22 @@ struct ServerOption: Sendable {
                          settings.configuration.rateLimit = Double(text)
                      },
                      show: { $0.configuration.rateLimit.map { String(format: "%g", $0) } ?? "off" }),
+        ServerOption(name: "auth-failure-limit", placeholder: "PER_MINUTE|off", defaultValue: "20",
+                     summary: "failed authentications a minute per client address (IPv6: per /64) before its requests get 429 "
+                        + "for a while; per address, so that nobody can lock a writer out",
+                     apply: { settings, text in
+                         settings.configuration.authenticationFailuresPerMinute = text == "off" ? nil : try number(text, in: 1...100_000)
+                     },
+                     show: { $0.configuration.authenticationFailuresPerMinute.map(String.init) ?? "off" }),
+        ServerOption(name: "trusted-proxies", placeholder: "ADDRESS[/PREFIX],...|none", defaultValue: "none",
+                     summary: "reverse proxies whose X-Forwarded-For names the client (for limits and logs), and whose "
+                        + "connections are not limited per address; 127.0.0.1,::1 for a proxy on this machine",
+                     apply: { settings, text in
+                         settings.configuration.trustedProxies = text == "none" ? [] : try text.split(separator: ",").map {
+                             try AddressRange(parsing: $0.trimmingCharacters(in: .whitespaces))
+                         }
+                     },
+                     show: { $0.configuration.trustedProxies.isEmpty ? "none" : $0.configuration.trustedProxies.map(\.description).joined(separator: ",") }),
         duration("operation-lease", \.operationLease, default: "30s",
                  "how long a running idempotency key blocks retries (409) if its server died"),
         duration("retention", \.retention, default: "30d",

@@ -31,6 +31,7 @@ final class ConnectionTable: @unchecked Sendable {
     private let condition = NSCondition()
     private let timeout: TimeInterval
     private let maximumPerAddress: Int
+    private let isUnlimited: @Sendable (String) -> Bool
     private let clock: @Sendable () -> TimeInterval
     private var entries: [UInt: Entry] = [:]
     private var openPerAddress: [String: Int] = [:]
@@ -41,11 +42,14 @@ final class ConnectionTable: @unchecked Sendable {
     ///   - timeout: the deadline of each of the client's turns (see the type's description).
     ///   - maximumPerAddress: connections one address may hold open at once; more are closed at
     ///     once, so that one client cannot take every connection the daemon allows.
+    ///   - unlimited: whether an address may hold any number (a trusted reverse proxy, through
+    ///     which every client comes).
     ///   - clock: seconds on a monotonic clock.
-    init(timeout: TimeInterval, maximumPerAddress: Int,
+    init(timeout: TimeInterval, maximumPerAddress: Int, unlimited: @escaping @Sendable (String) -> Bool = { _ in false },
          clock: @escaping @Sendable () -> TimeInterval = { ProcessInfo.processInfo.systemUptime }) {
         self.timeout = timeout
         self.maximumPerAddress = maximumPerAddress
+        self.isUnlimited = unlimited
         self.clock = clock
     }
 
@@ -55,7 +59,7 @@ final class ConnectionTable: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         var entry = Entry(socket: socket, address: address, clientTurnSince: clock())
-        if draining || openPerAddress[address, default: 0] >= maximumPerAddress {
+        if draining || (openPerAddress[address, default: 0] >= maximumPerAddress && !isUnlimited(address)) {
             close(&entry)
         } else {
             openPerAddress[address, default: 0] += 1

@@ -31,6 +31,8 @@ final class HTTPDaemon: @unchecked Sendable {
         var connectionTimeoutSeconds: Int
         var maximumConnections: Int
         var maximumConnectionsPerAddress: Int
+        /// Peers whose `X-Forwarded-For` names the client, and who are not limited per address.
+        var trustedProxies: [AddressRange]
         var maximumHeaderBytes: Int
         var maximumBodyBytes: Int
     }
@@ -55,7 +57,9 @@ final class HTTPDaemon: @unchecked Sendable {
         self.handler = handler
         self.log = log
         let timeout = TimeInterval(configuration.connectionTimeoutSeconds)
-        connections = ConnectionTable(timeout: timeout, maximumPerAddress: configuration.maximumConnectionsPerAddress)
+        let proxies = configuration.trustedProxies
+        connections = ConnectionTable(timeout: timeout, maximumPerAddress: configuration.maximumConnectionsPerAddress,
+                                      unlimited: { address in proxies.contains { $0.contains(address) } })
         overdueSweep = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "quire-server.connections"))
         let context = Unmanaged.passUnretained(self).toOpaque()
         // Twice the header limit leaves libmicrohttpd room for its read buffer and our answer's
@@ -162,7 +166,7 @@ final class HTTPDaemon: @unchecked Sendable {
         connections.requestReceived(on: connection)
         let response = exchange.rejection ?? handler(HTTPRequest(
             method: exchange.method, target: exchange.rawTarget, headers: exchange.headers, body: exchange.body,
-            peerAddress: exchange.peerAddress))
+            clientAddress: exchange.clientAddress(trusting: configuration.trustedProxies)))
         return send(response, for: exchange, on: connection)
     }
 
@@ -274,6 +278,11 @@ private final class Exchange {
         headerCounts = headers.counts
         self.peerAddress = peerAddress
         hasBegun = true
+    }
+
+    /// The client's address: the peer's, or the one a trusted proxy names.
+    func clientAddress(trusting proxies: [AddressRange]) -> String {
+        ClientAddress.resolve(peer: peerAddress, forwardedFor: headers["x-forwarded-for"], trusted: proxies)
     }
 
     /// The size of the header lines as sent, give or take the line ends.

@@ -6,15 +6,15 @@ struct HTTPRequest: Sendable {
     /// Header values by lowercase name; a header sent twice holds both values joined by ", ".
     var headers: [String: String]
     var body: [UInt8]
-    /// The address of the peer that sent the request (a proxy's, behind one).
-    var peerAddress: String
+    /// The client's address: the peer's, or behind a trusted proxy the one it names.
+    var clientAddress: String
 
-    init(method: String, target: String, headers: [String: String] = [:], body: [UInt8] = [], peerAddress: String = "") {
+    init(method: String, target: String, headers: [String: String] = [:], body: [UInt8] = [], clientAddress: String = "") {
         self.method = method
         self.target = RequestTarget(raw: target)
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { "\($0), \($1)" })
         self.body = body
-        self.peerAddress = peerAddress
+        self.clientAddress = clientAddress
     }
 
     /// Query parameters, decoded; a parameter given without a value maps to "".

@@ -23,10 +23,10 @@ struct HTTPResponse: Sendable {
     }
 
     /// `problem` as `application/problem+json`.
-    static func problem(_ problem: Problem, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+    static func problem(_ problem: Problem, headers: [(name: String, value: String)] = [], logNote: String? = nil) -> HTTPResponse {
         // A Problem holds strings, integers, booleans and dates: JSONEncoder cannot fail on it.
         let body = Array(try! SyncJSON.encoder().encode(problem))
         return HTTPResponse(status: problem.status, headers: [(SyncHeader.contentType, SyncMediaType.problem)] + headers,
-                            body: body)
+                            body: body, logNote: logNote)
     }
 }

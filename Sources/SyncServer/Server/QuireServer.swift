@@ -27,6 +27,7 @@ public final class QuireServer: Sendable {
                     connectionTimeoutSeconds: configuration.clientTimeoutSeconds,
                     maximumConnections: configuration.maximumConnections,
                     maximumConnectionsPerAddress: configuration.maximumConnectionsPerAddress,
+                    trustedProxies: configuration.trustedProxies,
                     maximumHeaderBytes: configuration.maximumHeaderBytes,
                     maximumBodyBytes: configuration.maximumBodyBytes),
                 log: log, handler: service.respond(to:))

@@ -26,6 +26,13 @@ public struct ServerConfiguration: Sendable {
     public var maximumPageBytes = 8 * 1024 * 1024
     /// The page size when the request names none.
     public var defaultPageSize = 100
+    /// `--trusted-proxies`: peers whose `X-Forwarded-For` names the client (a reverse proxy on
+    /// this machine: `127.0.0.1, ::1`). Their connections are not limited per address.
+    public var trustedProxies: [AddressRange] = []
+    /// `--auth-failure-limit`: failed authentications a minute per client address (IPv6: per
+    /// /64) before its requests get 429 for a while, or nil for no limit. Per address, not per
+    /// account, so that an attacker cannot lock a writer out.
+    public var authenticationFailuresPerMinute: Int? = 20
     /// `--rate-limit`: requests per second per account (bursts of twice as many, at least one), or
     /// nil for none.
     public var rateLimit: Double? = 200

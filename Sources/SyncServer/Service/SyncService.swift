@@ -3,19 +3,31 @@ import SyncProtocol
 
 /// Answers sync requests: authentication, rate limit, routing, the idempotent write path, reads.
 ///
-/// It holds no state but the rate limiter; everything else is in `storage`.
+/// It holds no state but rate limits; everything else is in `storage`. The accounts' request
+/// limits live in the process for SQLite (one process serves it) and in the database for
+/// PostgreSQL, so that N processes do not allow N times the rate. Failed authentications are
+/// counted per client address in the process.
 final class SyncService: Sendable {
     private let storage: any SyncStorage
     private let configuration: ServerConfiguration
-    private let rateLimiter: RateLimiter?
+    /// Requests per account, when they are not counted in shared storage.
+    private let requestLimiter: RateLimiter<AccountID>?
+    /// Failed authentications per client address (`AddressRange.clientKey`).
+    private let authenticationFailures: RateLimiter<String>?
     private let log: ServerLog
 
     init(storage: any SyncStorage, configuration: ServerConfiguration, log: ServerLog) {
         self.storage = storage
         self.configuration = configuration
         self.log = log
-        rateLimiter = configuration.rateLimit.map { RateLimiter(rate: $0, burst: max(1, $0 * 2)) }
+        requestLimiter = storage.isShared ? nil : configuration.rateLimit.map { RateLimiter(rate: $0, burst: Self.burst($0)) }
+        authenticationFailures = configuration.authenticationFailuresPerMinute.map {
+            RateLimiter(rate: Double($0) / 60, burst: Double($0))
+        }
     }
+
+    /// Bursts of twice the rate, and at least one request.
+    private static func burst(_ rate: Double) -> Double { max(1, rate * 2) }
 
     /// The answer to `request`. Storage failures become 500, or 503 when the storage is
     /// unreachable or busy, and are logged with their SQL and codes, never with article text.
@@ -52,7 +64,7 @@ final class SyncService: Sendable {
     }
 
     private func handle(_ request: HTTPRequest, method: String, route: Route?, account: AccountID) throws -> HTTPResponse {
-        if let rateLimiter, let retryAfter = rateLimiter.admit(account) {
+        if let retryAfter = try takeRequest(account) {
             return .problem(.rateLimited(retryAfter: retryAfter), headers: [(SyncHeader.retryAfter, String(retryAfter))])
         }
         guard let route else { return .problem(.notFound("no route \(ServerLog.escaped(request.target.path))")) }
@@ -69,22 +81,38 @@ final class SyncService: Sendable {
         }
     }
 
-    // MARK: Authentication
+    // MARK: Authentication and limits
 
+    /// The account of the request's token. A client address with too many recent failures gets
+    /// 429 without its token being looked at, so that guessing stays slow whatever the guesses;
+    /// the writer's other addresses are not affected.
     private func authenticate(_ request: HTTPRequest) throws -> AccountID {
         let challenge = "Bearer realm=\"quire\""
         guard let header = request.header(SyncHeader.authorization) else {
             throw Rejection(.problem(.unauthorized("send Authorization: Bearer <token>"),
                                      headers: [(SyncHeader.wwwAuthenticate, challenge)]))
         }
+        let client = AddressRange.clientKey(request.clientAddress)
+        if let authenticationFailures, let retryAfter = authenticationFailures.waitBeforeAdmitting(client) {
+            throw Rejection(.problem(.rateLimited(retryAfter: retryAfter), headers: [(SyncHeader.retryAfter, String(retryAfter))],
+                                     logNote: "auth-failures-limited"))
+        }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty,
               let account = try storage.authenticate(tokenHash: AccountToken(text: String(parts[1])).hash, at: Date())
         else {
+            authenticationFailures?.charge(client)
             throw Rejection(.problem(.unauthorized("the token is unknown or revoked"),
                                      headers: [(SyncHeader.wwwAuthenticate, challenge + ", error=\"invalid_token\"")]))
         }
         return account
+    }
+
+    /// Takes a request from the account's limit: nil when admitted, else the seconds to wait.
+    private func takeRequest(_ account: AccountID) throws -> Int? {
+        guard let rate = configuration.rateLimit else { return nil }
+        if let requestLimiter { return requestLimiter.admit(account) }
+        return try storage.takeRequestToken(account: account, rate: rate, burst: Self.burst(rate), at: Date())
     }
 
     // MARK: Writes

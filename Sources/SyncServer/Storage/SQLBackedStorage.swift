@@ -146,6 +146,15 @@ extension SQLBackedStorage {
         return report
     }
 
+    func takeRequestToken(account: AccountID, rate: Double, burst: Double, at date: Date) throws -> Int? {
+        let (available, admitted) = try withConnection(for: .claims) { connection in
+            try connection.takeRequestToken(account: account, ratePerSecond: rate, burst: burst, at: date)
+        }
+        guard !admitted else { return nil }
+        let missing = Double(1_000_000 - available) / 1_000_000
+        return max(1, Int((missing / rate).rounded(.up)))
+    }
+
     func checkHealth() throws {
         try withConnection(for: .reader) { connection in
             _ = try connection.first("SELECT version FROM schema_info", []) { try $0.integer(0) }

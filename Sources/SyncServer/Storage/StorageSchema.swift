@@ -84,8 +84,9 @@ enum StorageSchema {
             """
             CREATE TABLE IF NOT EXISTS rate_buckets (
                 account_id BIGINT PRIMARY KEY REFERENCES accounts (id),
-                available_milli BIGINT NOT NULL,
-                updated_at BIGINT NOT NULL)
+                available_micro BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL,
+                admitted SMALLINT NOT NULL)
             """,
         ]
     }

@@ -74,6 +74,15 @@ public protocol SyncStorage: Sendable {
     /// revisions that a later one superseded, completed operations and dead claims.
     func purge(before cutoff: Date) throws -> PurgeReport
 
+    /// Whether several server processes may serve this storage at once (PostgreSQL). Their
+    /// accounts' rate limits are then kept in it, shared, instead of in each process.
+    var isShared: Bool { get }
+
+    /// Takes a request from the account's shared bucket (`rate` a second, bursts up to `burst`):
+    /// nil when admitted, else the whole seconds until one is back. One statement, atomic
+    /// whichever process runs it.
+    func takeRequestToken(account: AccountID, rate: Double, burst: Double, at date: Date) throws -> Int?
+
     /// Throws when the database does not answer.
     func checkHealth() throws
 

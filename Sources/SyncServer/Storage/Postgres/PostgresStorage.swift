@@ -18,6 +18,9 @@ final class PostgresStorage: SQLBackedStorage {
         try pool.withConnection { try StorageSchema.migrate($0) }
     }
 
+    /// Any number of processes may serve one database: their rate limits are kept in it.
+    var isShared: Bool { true }
+
     func withConnection<T>(for role: ConnectionRole, _ body: (any SQLConnection) throws -> T) throws -> T {
         try (role == .claims ? claimsPool : pool).withConnection { connection in
             try connection.restoreIfBroken()

@@ -27,6 +27,15 @@ enum SQLDialect: Sendable {
         }
     }
 
+    /// The smaller and the larger of two SQL values.
+    func least(_ first: String, _ second: String) -> String {
+        self == .sqlite ? "MIN(\(first), \(second))" : "LEAST(\(first), \(second))"
+    }
+
+    func greatest(_ first: String, _ second: String) -> String {
+        self == .sqlite ? "MAX(\(first), \(second))" : "GREATEST(\(first), \(second))"
+    }
+
     /// Starts a transaction of `kind`.
     func begin(_ kind: TransactionKind) -> String {
         switch (self, kind) {

@@ -65,6 +65,9 @@ final class SQLiteStorage: SQLBackedStorage, @unchecked Sendable {
 
     deinit { close() }
 
+    /// One process serves a SQLite folder, so its rate limits live in that process.
+    var isShared: Bool { false }
+
     func withConnection<T>(for role: ConnectionRole, _ body: (any SQLConnection) throws -> T) throws -> T {
         switch role {
         case .reader:
