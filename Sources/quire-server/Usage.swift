@@ -30,6 +30,11 @@ enum Usage {
              summary: "Lists the account's tokens: name, created, last used; never the token."),
         Verb(synopsis: "token revoke ACCOUNT NAME \(storage)",
              summary: "Stops that token at once; the account's other tokens keep working."),
+        Verb(synopsis: "backup --out FILE \(storage)",
+             summary: "Writes a consistent copy of a SQLite database to FILE while servers go on serving (PostgreSQL: use pg_dump)."),
+        Verb(synopsis: "restore [--from FILE] \(storage)",
+             summary: "With no server running: puts the SQLite backup FILE in place of the database (the replaced one is kept beside it); "
+                + "without --from, after pg_restore of a PostgreSQL database. Either way every client resyncs once."),
         Verb(synopsis: "help [--man | --config]",
              summary: "Prints this text, the manual page in troff, or a configuration file with every setting commented out."),
     ]

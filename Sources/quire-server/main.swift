@@ -14,6 +14,8 @@ do {
     case "check-config": exit(try CheckConfigCommand.run(&arguments))
     case "account": exit(try AccountCommand.run(&arguments))
     case "token": exit(try AccountCommand.runToken(&arguments))
+    case "backup": exit(try BackupCommand.backup(&arguments))
+    case "restore": exit(try BackupCommand.restore(&arguments))
     case "help":
         // The manual page and the commented configuration come from the same table as the usage.
         let text = arguments.flag("man") ? Usage.manualPage : arguments.flag("config") ? Usage.configurationFile : Usage.text

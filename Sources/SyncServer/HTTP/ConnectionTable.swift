@@ -12,7 +12,10 @@ import Glibc
 /// Deadlines: whatever the client has to do, send a whole request (headers and body) or read a
 /// whole answer, it must do within `timeout` of the moment it could start. Bytes trickled in one
 /// at a time do not extend that, unlike libmicrohttpd's own timeout, which only ends silence.
-/// The server's own work on a request has no deadline.
+/// The server's own work has no deadline, and neither counts against a client: libmicrohttpd's
+/// thread serves its connections one at a time, so while it answers one request the others
+/// wait unread; the time that thread spent in the handler since a client's turn began is taken
+/// off that turn.
 ///
 /// `@unchecked Sendable`: every field is read and written under `condition`.
 final class ConnectionTable: @unchecked Sendable {
@@ -26,6 +29,10 @@ final class ConnectionTable: @unchecked Sendable {
         /// When the client's current turn began (sending a request, reading an answer); nil while
         /// the server works on a request.
         var clientTurnSince: TimeInterval?
+        /// The libmicrohttpd thread that serves the connection (each serves its own for life).
+        let thread: UInt
+        /// That thread's time in the handler when the turn began.
+        var threadBusyAtTurn: TimeInterval = 0
     }
 
     private let condition = NSCondition()
@@ -34,6 +41,8 @@ final class ConnectionTable: @unchecked Sendable {
     private let isUnlimited: @Sendable (String) -> Bool
     private let clock: @Sendable () -> TimeInterval
     private var entries: [UInt: Entry] = [:]
+    /// Seconds each libmicrohttpd thread has spent in the handler, by `pthread_self`.
+    private var busy: [UInt: TimeInterval] = [:]
     private var openPerAddress: [String: Int] = [:]
     private var inFlight = 0
     private var draining = false
@@ -58,7 +67,9 @@ final class ConnectionTable: @unchecked Sendable {
     func opened(_ connection: OpaquePointer, socket: Int32, address: String) {
         condition.lock()
         defer { condition.unlock() }
-        var entry = Entry(socket: socket, address: address, clientTurnSince: clock())
+        let thread = UInt(bitPattern: Int(bitPattern: pthread_self()))
+        var entry = Entry(socket: socket, address: address, clientTurnSince: clock(), thread: thread,
+                          threadBusyAtTurn: busy[thread, default: 0])
         if draining || (openPerAddress[address, default: 0] >= maximumPerAddress && !isUnlimited(address)) {
             close(&entry)
         } else {
@@ -106,8 +117,20 @@ final class ConnectionTable: @unchecked Sendable {
     /// An answer was queued: the client has `timeout` to read it.
     func answerQueued(on connection: OpaquePointer) {
         condition.lock()
-        entries[key(connection)]?.clientTurnSince = clock()
+        startTurn(key(connection))
         condition.unlock()
+    }
+
+    /// Runs `work` (the handler, on a libmicrohttpd thread) and counts its time as that thread's.
+    func serverWork<T>(_ work: () -> T) -> T {
+        let started = clock()
+        defer {
+            let thread = UInt(bitPattern: Int(bitPattern: pthread_self()))
+            condition.lock()
+            busy[thread, default: 0] += clock() - started
+            condition.unlock()
+        }
+        return work()
     }
 
     /// The request's answer was sent (or the connection broke). While draining the connection is
@@ -117,10 +140,10 @@ final class ConnectionTable: @unchecked Sendable {
         defer { condition.unlock() }
         inFlight -= 1
         let key = key(connection)
-        if var entry = entries[key] {
-            entry.isInsideRequest = false
-            entry.clientTurnSince = clock()
-            if draining { close(&entry) }
+        entries[key]?.isInsideRequest = false
+        startTurn(key)
+        if draining, var entry = entries[key] {
+            close(&entry)
             entries[key] = entry
         }
         condition.broadcast()
@@ -134,7 +157,9 @@ final class ConnectionTable: @unchecked Sendable {
         let now = clock()
         var closed = 0
         for (key, var entry) in entries where !entry.isClosing {
-            guard let since = entry.clientTurnSince, now - since > timeout else { continue }
+            guard let since = entry.clientTurnSince else { continue }
+            let serverTime = busy[entry.thread, default: 0] - entry.threadBusyAtTurn
+            guard now - since - serverTime > timeout else { continue }
             close(&entry)
             entries[key] = entry
             closed += 1
@@ -192,6 +217,12 @@ final class ConnectionTable: @unchecked Sendable {
             guard condition.wait(until: deadline) else { return range.contains(inFlight) }
         }
         return true
+    }
+
+    private func startTurn(_ key: UInt) {
+        guard let thread = entries[key]?.thread else { return }
+        entries[key]?.clientTurnSince = clock()
+        entries[key]?.threadBusyAtTurn = busy[thread, default: 0]
     }
 
     /// Shuts the socket down once; the address's count drops at once, so that a client whose

@@ -68,7 +68,10 @@ final class HTTPDaemon: @unchecked Sendable {
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: MHD_OPTION.LISTEN_SOCKET, value: Int(configuration.listenSocket), ptr_value: nil),
             MHD_OptionItem(option: MHD_OPTION.THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil),
-            MHD_OptionItem(option: MHD_OPTION.CONNECTION_TIMEOUT, value: configuration.connectionTimeoutSeconds, ptr_value: nil),
+            // No timeout of libmicrohttpd's own: it counts the time its thread spent answering
+            // other connections against a connection whose request waits unread, and so cut
+            // clients of a busy server. `ConnectionTable` times clients out instead.
+            MHD_OptionItem(option: MHD_OPTION.CONNECTION_TIMEOUT, value: 0, ptr_value: nil),
             MHD_OptionItem(option: MHD_OPTION.CONNECTION_LIMIT, value: configuration.maximumConnections, ptr_value: nil),
             MHD_OptionItem(option: MHD_OPTION.CONNECTION_MEMORY_LIMIT, value: memoryLimit, ptr_value: nil),
             MHD_OptionItem(option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(requestCompleted, to: Int.self),
@@ -91,7 +94,10 @@ final class HTTPDaemon: @unchecked Sendable {
         // A quarter of the timeout: a late client is cut at most a quarter late.
         let interval = min(5, max(0.25, timeout / 4))
         overdueSweep.schedule(deadline: .now() + interval, repeating: interval)
-        overdueSweep.setEventHandler { [connections] in connections.closeOverdue() }
+        overdueSweep.setEventHandler { [connections, log] in
+            let closed = connections.closeOverdue()
+            if closed > 0 { log.write("closed \(closed) connections whose client took longer than \(Int(timeout)) s") }
+        }
         overdueSweep.resume()
     }
 
@@ -164,9 +170,10 @@ final class HTTPDaemon: @unchecked Sendable {
         }
         if exchange.isAnswered { return MHD_Result.YES }
         connections.requestReceived(on: connection)
-        let response = exchange.rejection ?? handler(HTTPRequest(
-            method: exchange.method, target: exchange.rawTarget, headers: exchange.headers, body: exchange.body,
-            clientAddress: exchange.clientAddress(trusting: configuration.trustedProxies)))
+        let response = exchange.rejection ?? connections.serverWork {
+            handler(HTTPRequest(method: exchange.method, target: exchange.rawTarget, headers: exchange.headers,
+                                body: exchange.body, clientAddress: exchange.clientAddress(trusting: configuration.trustedProxies)))
+        }
         return send(response, for: exchange, on: connection)
     }
 

@@ -155,12 +155,23 @@ extension SQLBackedStorage {
         return max(1, Int((missing / rate).rounded(.up)))
     }
 
+    func startNewFeedEpoch() throws -> Int {
+        try inTransaction(.write) { connection in
+            // Both use the head as it was: the new horizon is the new head.
+            try connection.execute("UPDATE accounts SET head = head + $1, horizon = head + $1", [.integer(feedEpochGap)])
+        }
+    }
+
     func checkHealth() throws {
         try withConnection(for: .reader) { connection in
             _ = try connection.first("SELECT version FROM schema_info", []) { try $0.integer(0) }
         }
     }
 }
+
+/// How far a new feed epoch moves each account's cursor: more writes than any server takes
+/// between a backup and its restore.
+private let feedEpochGap: Int64 = 1 << 32
 
 /// Rolls back a write whose idempotency claim another request took over after its lease ended.
 private struct ClaimTakenOver: Error {}

@@ -83,6 +83,16 @@ public protocol SyncStorage: Sendable {
     /// whichever process runs it.
     func takeRequestToken(account: AccountID, rate: Double, burst: Double, at date: Date) throws -> Int?
 
+    /// Writes a consistent copy of everything to `file` (which must not exist) while serving.
+    /// SQLite only; a PostgreSQL database is backed up with `pg_dump`.
+    func backup(to file: URL) throws
+
+    /// Moves every account's feed to a new epoch after the database was restored from a backup:
+    /// the next cursor jumps far past any the lost database could have given, and every older
+    /// cursor gets 410, so that each client resyncs once from the snapshot instead of taking
+    /// new changes under numbers it saw for lost ones. Answers how many accounts moved.
+    func startNewFeedEpoch() throws -> Int
+
     /// Throws when the database does not answer.
     func checkHealth() throws
 

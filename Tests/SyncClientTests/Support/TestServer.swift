@@ -12,18 +12,19 @@ final class TestServer: Sendable {
 
     var port: UInt16 { server.address.port }
 
-    init(configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-syncclient-test-\(UUID().uuidString)")
+    /// A server on a new folder and a free port, or on `folder` and `port` when it restarts.
+    init(folder existing: URL? = nil, port: UInt16 = 0, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+        folder = existing ?? FileManager.default.temporaryDirectory.appendingPathComponent("quire-syncclient-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var configuration = ServerConfiguration()
-        configuration.listen = ListenAddress(host: "127.0.0.1", port: 0)
+        configuration.listen = ListenAddress(host: "127.0.0.1", port: port)
         configuration.threads = 4
         configuration.rateLimit = nil
         configuration.purgeInterval = 0
         // Requests a fault cut in half would hold a longer shutdown for the whole grace.
         configuration.shutdownGrace = 0.2
         configure(&configuration)
-        storage = try StorageLocation.sqlite(directory: folder.appendingPathComponent("data")).open(serving: true, connections: 4)
+        storage = try Self.location(folder).open(serving: true, connections: 4)
         server = try QuireServer(configuration: configuration, storage: storage, log: .discarding)
     }
 
@@ -42,6 +43,12 @@ final class TestServer: Sendable {
             server: URL(string: "http://127.0.0.1:\(port ?? self.port)")!, token: token, requestTimeout: timeout,
             maximumAnswerBytes: maximumAnswerBytes))
     }
+
+    /// Where a server on `folder` keeps its data.
+    static func location(_ folder: URL) -> StorageLocation { .sqlite(directory: folder.appendingPathComponent("data")) }
+
+    /// Stops serving and keeps the data, for a restart on the same folder and port.
+    func shutDown() { server.shutdown() }
 
     func stop() {
         server.shutdown()
