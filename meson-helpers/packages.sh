@@ -30,6 +30,7 @@ APP_PACKAGES=(
 TEST_PACKAGES=(
   appstream
   cmark-gfm
+  curl
   dbus
   dbus-x11
   desktop-file-utils
@@ -38,6 +39,7 @@ TEST_PACKAGES=(
   libglib2.0-bin
   meson
   ninja-build
+  openssl
   poppler-utils
   postgresql
   python3-yaml

@@ -9,6 +9,9 @@ enum CheckConfigCommand {
         let settings = try arguments.settings(ServerOption.serve)
         try arguments.finish()
         // Opening creates a missing SQLite folder and the tables, as `serve` would.
+        if let files = settings.configuration.tlsFiles {
+            _ = try TLSCertificate(certificateFile: files.certificate, keyFile: files.key)
+        }
         let storage = try settings.storage.open(connections: 1)
         defer { storage.close() }
         try storage.checkHealth()

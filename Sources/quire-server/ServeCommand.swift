@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Glibc
 import SyncServer
@@ -6,11 +5,20 @@ import SyncServer
 /// `quire-server serve`: runs until SIGTERM or SIGINT, then shuts down gracefully.
 enum ServeCommand {
     static func run(_ arguments: inout Arguments) throws -> Never {
+        // The signals are blocked in every thread (those started from now on inherit the mask)
+        // and taken by `sigwait` below: one that arrives while the server starts is kept pending
+        // rather than ignored or lost, whatever the moment.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&handled, number) }
+        pthread_sigmask(SIG_BLOCK, &handled, nil)
+        signal(SIGPIPE, SIG_IGN)
+
         let settings = try arguments.settings(ServerOption.serve)
         try arguments.finish()
         let configuration = settings.configuration
 
-        let log = ServerLog.standardError
+        let log = ServerLog.standardError(format: settings.logFormat, level: settings.logLevel)
         let storage = try settings.storage.open(serving: true, connections: configuration.threads)
         let server: QuireServer
         do {
@@ -20,22 +28,32 @@ enum ServeCommand {
             throw error
         }
         log.write("serving \(settings.storage) with \(configuration.threads) threads")
+        if let metrics = server.metricsAddress { log.write("metrics on http://\(metrics)/metrics") }
         // The one line on standard output, for scripts and tests that asked for port 0.
-        FileHandle.standardOutput.write(Data("quire-server listening on \(server.address)\n".utf8))
+        let scheme = server.servesTLS ? "https" : "http"
+        FileHandle.standardOutput.write(Data("quire-server listening on \(scheme)://\(server.address)\n".utf8))
 
-        signal(SIGPIPE, SIG_IGN)
-        let signals = [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                log.write("shutting down (signal \(number))")
-                server.shutdown()
-                log.write("stopped")
-                exit(0)
+        while true {
+            var number: Int32 = 0
+            guard sigwait(&handled, &number) == 0 else { continue }
+            if number == SIGHUP {
+                // Read the TLS certificate and key again (renewed by certbot, say). What cannot be
+                // read or used is logged and the certificate in use stays.
+                guard server.servesTLS else {
+                    log.write("SIGHUP: nothing to reload without tls-cert", level: .warning)
+                    continue
+                }
+                do {
+                    try server.reloadCertificate()
+                } catch {
+                    log.write("SIGHUP: the certificate in use stays: \(error)", level: .error)
+                }
+                continue
             }
-            source.resume()
-            return source
+            log.write("shutting down (signal \(number))")
+            server.shutdown()
+            log.write("stopped")
+            exit(0)
         }
-        withExtendedLifetime(signals) { dispatchMain() }
     }
 }

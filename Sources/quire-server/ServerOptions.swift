@@ -5,6 +5,31 @@ import SyncServer
 struct ServerSettings {
     var configuration = ServerConfiguration()
     var storage = ServerSettings.defaultStorage
+    var logFormat = ServerLog.Format.plain
+    var logLevel = ServerLog.Level.info
+    /// `tls-cert` and `tls-key`, which only together make `configuration.tlsFiles`.
+    var tlsCertificate: URL?
+    var tlsKey: URL?
+    var metricsTokenFile: URL?
+
+    /// The settings that need more than one option, or a file, checked and put in place.
+    mutating func complete() throws {
+        switch (tlsCertificate, tlsKey) {
+        case let (certificate?, key?): configuration.tlsFiles = (certificate, key)
+        case (nil, nil): configuration.tlsFiles = nil
+        default: throw UsageError("tls-cert and tls-key go together")
+        }
+        if let file = metricsTokenFile {
+            let token: String
+            do {
+                token = try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            } catch {
+                throw UsageError("metrics-token-file: cannot read \(file.path)")
+            }
+            guard token.count >= 16 else { throw UsageError("metrics-token-file: \(file.path) holds fewer than 16 characters") }
+            configuration.metricsToken = token
+        }
+    }
 
     /// SQLite in `$XDG_DATA_HOME/quire-server` (or `~/.local/share/quire-server`).
     static var defaultStorage: StorageLocation {
@@ -94,6 +119,35 @@ struct ServerOption: Sendable {
                          }
                      },
                      show: { $0.configuration.trustedProxies.isEmpty ? "none" : $0.configuration.trustedProxies.map(\.description).joined(separator: ",") }),
+        ServerOption(name: "tls-cert", placeholder: "FILE", defaultValue: nil,
+                     summary: "serve HTTPS (TLS 1.2 and 1.3) with this PEM certificate chain; read again on SIGHUP",
+                     apply: { $0.tlsCertificate = URL(fileURLWithPath: $1) }, show: { $0.tlsCertificate?.path }),
+        ServerOption(name: "tls-key", placeholder: "FILE", defaultValue: nil,
+                     summary: "the PEM private key of tls-cert; read again on SIGHUP",
+                     apply: { $0.tlsKey = URL(fileURLWithPath: $1) }, show: { $0.tlsKey?.path }),
+        ServerOption(name: "metrics-listen", placeholder: "HOST:PORT", defaultValue: nil,
+                     summary: "also serve /metrics (Prometheus text), and nothing else, on this address, to anyone who reaches it",
+                     apply: { settings, text in settings.configuration.metricsListen = try ListenAddress(parsing: text) },
+                     show: { $0.configuration.metricsListen?.description }),
+        ServerOption(name: "metrics-token-file", placeholder: "FILE", defaultValue: nil,
+                     summary: "serve /metrics on the sync address too, to requests with Authorization: Bearer and this file's token",
+                     apply: { $0.metricsTokenFile = URL(fileURLWithPath: $1) }, show: { $0.metricsTokenFile?.path }),
+        ServerOption(name: "log-format", placeholder: "plain|json", defaultValue: "plain",
+                     summary: "log lines as text, or one JSON object a line for log collectors",
+                     apply: { settings, text in
+                         guard let format = ServerLog.Format(rawValue: text) else { throw OptionError("must be plain or json") }
+                         settings.logFormat = format
+                     },
+                     show: { $0.logFormat.rawValue }),
+        ServerOption(name: "log-level", placeholder: "error|warning|info", defaultValue: "info",
+                     summary: "what is logged: failures only, also what an operator should look at, or also every request",
+                     apply: { settings, text in
+                         guard let level = ServerLog.Level.allCases.first(where: { $0.description == text }) else {
+                             throw OptionError("must be error, warning or info")
+                         }
+                         settings.logLevel = level
+                     },
+                     show: { $0.logLevel.description }),
         duration("operation-lease", \.operationLease, default: "30s",
                  "how long a running idempotency key blocks retries (409) if its server died"),
         duration("retention", \.retention, default: "30d",
@@ -172,6 +226,7 @@ extension Arguments {
             if let text = try value(option.name) { given.append((option.name, text, "--\(option.name)")) }
         }
         try Self.apply(given, options, to: &settings)
+        try settings.complete()
         return settings
     }
 

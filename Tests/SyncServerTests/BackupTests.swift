@@ -129,14 +129,7 @@ import Testing
 
     /// Runs a PostgreSQL client tool and fails with its error output.
     static func tool(_ name: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(name)")
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ProcessError("\(name) failed: \(text)") }
+        let result = try Tool.run("/usr/bin/\(name)", arguments)
+        guard result.status == 0 else { throw ProcessError("\(name) failed: \(result.error)") }
     }
 }

@@ -25,7 +25,8 @@ import SyncProtocol
 /// connections and the in-flight count are guarded by `connections`.
 final class HTTPDaemon: @unchecked Sendable {
     struct Configuration: Sendable {
-        /// A bound, listening socket; the daemon closes it when it stops.
+        /// A bound, listening socket, which the caller closes after the daemon stopped (several
+        /// daemons may take turns on one, see `QuireServer.reloadCertificate`).
         var listenSocket: Int32
         var threads: Int
         var connectionTimeoutSeconds: Int
@@ -35,6 +36,10 @@ final class HTTPDaemon: @unchecked Sendable {
         var trustedProxies: [AddressRange]
         var maximumHeaderBytes: Int
         var maximumBodyBytes: Int
+        /// HTTPS with this certificate, or plain HTTP.
+        var tls: TLSCertificate?
+        /// Where each answer is counted.
+        var metrics: Metrics?
     }
 
     /// The oldest libmicrohttpd whose behaviour was checked with this code.
@@ -46,6 +51,11 @@ final class HTTPDaemon: @unchecked Sendable {
     private var daemon: OpaquePointer?
     private let connections: ConnectionTable
     private let overdueSweep: any DispatchSourceTimer
+    /// Copies of the PEM texts and priorities libmicrohttpd was given, freed after it stopped.
+    private let tlsStrings: [UnsafeMutablePointer<CChar>]
+    /// libmicrohttpd's own descriptor of the listening socket (a `dup`): it closes it when it
+    /// fails to start, and leaves it to us once quiesced, so the caller's stays open either way.
+    private let listener: Int32
 
     init(configuration: Configuration, log: ServerLog, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws {
         let version = String(cString: MHD_get_version())
@@ -61,12 +71,22 @@ final class HTTPDaemon: @unchecked Sendable {
         connections = ConnectionTable(timeout: timeout, maximumPerAddress: configuration.maximumConnectionsPerAddress,
                                       unlimited: { address in proxies.contains { $0.contains(address) } })
         overdueSweep = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "quire-server.connections"))
+        // Resumed at once (it fires only once scheduled below): libdispatch crashes on releasing a
+        // source that was never resumed, as when starting the daemon fails.
+        overdueSweep.resume()
+        if configuration.tls != nil, !TLSCertificate.isSupported {
+            throw ServerError.tls("this libmicrohttpd was built without HTTPS")
+        }
+        listener = fcntl(configuration.listenSocket, F_DUPFD_CLOEXEC, 0)
+        guard listener >= 0 else { throw ServerError.cannotListen("dup of the listening socket: \(String(cString: strerror(errno)))") }
+        tlsStrings = configuration.tls.map { [strdup($0.chainPEM), strdup($0.privateKeyPEM), strdup(TLSCertificate.priorities)] }?
+            .compactMap { $0 } ?? []
         let context = Unmanaged.passUnretained(self).toOpaque()
         // Twice the header limit leaves libmicrohttpd room for its read buffer and our answer's
         // headers; headers beyond it get libmicrohttpd's own 431.
         let memoryLimit = max(32 * 1024, configuration.maximumHeaderBytes * 2 + 16 * 1024)
         var options: [MHD_OptionItem] = [
-            MHD_OptionItem(option: MHD_OPTION.LISTEN_SOCKET, value: Int(configuration.listenSocket), ptr_value: nil),
+            MHD_OptionItem(option: MHD_OPTION.LISTEN_SOCKET, value: Int(listener), ptr_value: nil),
             MHD_OptionItem(option: MHD_OPTION.THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil),
             // No timeout of libmicrohttpd's own: it counts the time its thread spent answering
             // other connections against a connection whose request waits unread, and so cut
@@ -80,15 +100,28 @@ final class HTTPDaemon: @unchecked Sendable {
                            ptr_value: context),
             MHD_OptionItem(option: MHD_OPTION.URI_LOG_CALLBACK, value: unsafeBitCast(requestLineRead, to: Int.self),
                            ptr_value: context),
-            MHD_OptionItem(option: MHD_OPTION.END, value: 0, ptr_value: nil),
         ]
-        let flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
+        var flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
+        if tlsStrings.count == 3 {
+            flags |= MHD_USE_TLS.rawValue
+            options += [
+                MHD_OptionItem(option: MHD_OPTION.HTTPS_MEM_CERT, value: 0, ptr_value: UnsafeMutableRawPointer(tlsStrings[0])),
+                MHD_OptionItem(option: MHD_OPTION.HTTPS_MEM_KEY, value: 0, ptr_value: UnsafeMutableRawPointer(tlsStrings[1])),
+                MHD_OptionItem(option: MHD_OPTION.HTTPS_PRIORITIES, value: 0, ptr_value: UnsafeMutableRawPointer(tlsStrings[2])),
+            ]
+        }
+        options.append(MHD_OptionItem(option: MHD_OPTION.END, value: 0, ptr_value: nil))
         daemon = options.withUnsafeMutableBufferPointer { items in
             withVaList([MHD_OPTION.ARRAY.rawValue, items.baseAddress!, MHD_OPTION.END.rawValue]) { arguments in
                 MHD_start_daemon_va(flags, 0, nil, nil, accessHandler, context, arguments)
             }
         }
         guard daemon != nil else {
+            overdueSweep.cancel()
+            tlsStrings.forEach { free($0) }
+            if configuration.tls != nil {
+                throw ServerError.tls("libmicrohttpd \(version) refused the certificate or key (do they belong together?)")
+            }
             throw ServerError.cannotListen("libmicrohttpd \(version) refused to start the daemon")
         }
         // A quarter of the timeout: a late client is cut at most a quarter late.
@@ -96,9 +129,10 @@ final class HTTPDaemon: @unchecked Sendable {
         overdueSweep.schedule(deadline: .now() + interval, repeating: interval)
         overdueSweep.setEventHandler { [connections, log] in
             let closed = connections.closeOverdue()
-            if closed > 0 { log.write("closed \(closed) connections whose client took longer than \(Int(timeout)) s") }
+            if closed > 0 {
+                log.write("closed \(closed) connections whose client took longer than \(Int(timeout)) s", level: .warning)
+            }
         }
-        overdueSweep.resume()
     }
 
     /// Requests whose headers were read and whose answers were not yet sent.
@@ -111,25 +145,34 @@ final class HTTPDaemon: @unchecked Sendable {
     }
 
     /// Stops accepting connections, closes those between requests, lets requests already started
-    /// finish (for at most `grace`), then stops the threads.
+    /// finish (for at most `grace`), then stops the threads. The caller closes the listening
+    /// socket afterwards.
+    ///
+    /// With `refusingConnections`, the listening socket is shut down at once, so that new
+    /// connections are refused; without it, it is only left to another daemon that serves it
+    /// from now on (a certificate reload).
     ///
     /// The order matters to clients: requests are refused before anything is closed, and the
     /// listening socket refuses connections before idle ones are closed, so that a client that
     /// saw its idle connection close also finds the port closed.
-    func shutdown(grace: TimeInterval) {
+    func shutdown(grace: TimeInterval, refusingConnections: Bool = true) {
         guard let daemon, connections.beginDraining() else { return }
         overdueSweep.cancel()
-        let listener = MHD_quiesce_daemon(daemon)
-        // Refuse new connections now, but keep the descriptor until the threads stopped: a thread
-        // may still be about to call accept on it, and a closed number could be reused meanwhile.
-        if listener >= 0 { Glibc.shutdown(listener, Int32(SHUT_RDWR)) }
+        _ = MHD_quiesce_daemon(daemon)
+        // Keep the descriptor open until the threads stopped: a thread may still be about to call
+        // accept on it, and a closed number could be reused meanwhile.
+        if refusingConnections { Glibc.shutdown(listener, Int32(SHUT_RDWR)) }
         connections.closeConnectionsBetweenRequests()
         if !connections.awaitRequestsInFlight(0...0, until: Date(timeIntervalSinceNow: grace)) {
-            log.write("shutdown: \(connections.requestsInFlight) requests did not finish within \(grace) s")
+            log.write("shutdown: \(connections.requestsInFlight) requests did not finish within \(grace) s", level: .warning)
         }
         MHD_stop_daemon(daemon)
-        if listener >= 0 { Glibc.close(listener) }
+        Glibc.close(listener)
+        tlsStrings.forEach { free($0) }
     }
+
+    /// Connections open now, for metrics.
+    var openConnections: Int { connections.openConnections }
 
     // MARK: Callbacks, on libmicrohttpd's threads
 
@@ -221,8 +264,10 @@ final class HTTPDaemon: @unchecked Sendable {
         exchange.isAnswered = true
         connections.answerQueued(on: connection)
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - exchange.started) / 1_000_000
+        configuration.metrics?.observeRequest(route: response.route ?? "none", method: exchange.method, status: response.status,
+                                              seconds: milliseconds / 1000)
         log.access(method: exchange.method, path: exchange.rawPath, status: response.status, milliseconds: milliseconds,
-                   note: response.logNote)
+                   client: exchange.clientAddress(trusting: configuration.trustedProxies), note: response.logNote)
         let created = response.body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
                                             .RESPMEM_MUST_COPY)

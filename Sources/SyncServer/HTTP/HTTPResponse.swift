@@ -8,6 +8,9 @@ struct HTTPResponse: Sendable {
     /// Words for the access log beside method, path and status (the account, a replay); never
     /// article text or tokens. Not sent.
     var logNote: String?
+    /// The route template it answers (`/v1/articles/{id}`), for metrics; nil when the request
+    /// was refused before it was routed. Not sent.
+    var route: String?
 
     init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], logNote: String? = nil) {
         self.status = status

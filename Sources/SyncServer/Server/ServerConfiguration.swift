@@ -33,6 +33,15 @@ public struct ServerConfiguration: Sendable {
     /// /64) before its requests get 429 for a while, or nil for no limit. Per address, not per
     /// account, so that an attacker cannot lock a writer out.
     public var authenticationFailuresPerMinute: Int? = 20
+    /// `--metrics-listen`: a second address that serves `/metrics` (and nothing else) to
+    /// anyone who reaches it, or nil.
+    public var metricsListen: ListenAddress?
+    /// `--metrics-token-file`: the bearer token that `/metrics` on the sync address asks for, or
+    /// nil for no `/metrics` there.
+    public var metricsToken: String?
+    /// `--tls-cert`, `--tls-key`: serve HTTPS with this certificate chain and key (read again on
+    /// SIGHUP), or nil for plain HTTP (behind a reverse proxy that terminates TLS).
+    public var tlsFiles: (certificate: URL, key: URL)?
     /// `--rate-limit`: requests per second per account (bursts of twice as many, at least one), or
     /// nil for none.
     public var rateLimit: Double? = 200

@@ -8,6 +8,8 @@ public enum ServerError: Error, CustomStringConvertible {
     case unsupportedLibrary(String)
     /// A trusted proxy is not `ADDRESS` or `ADDRESS/PREFIX`.
     case invalidAddressRange(String)
+    /// The TLS certificate or key cannot be read or used.
+    case tls(String)
 
     /// One line for the operator.
     public var description: String {
@@ -16,6 +18,7 @@ public enum ServerError: Error, CustomStringConvertible {
         case let .cannotListen(reason): return "cannot listen: \(reason)"
         case let .unsupportedLibrary(reason): return reason
         case let .invalidAddressRange(text): return "'\(text)' is not an IP address or network (ADDRESS/PREFIX)"
+        case let .tls(reason): return "TLS: \(reason)"
         }
     }
 }

@@ -3,6 +3,8 @@ import SyncProtocol
 /// The paths the server answers, parsed from the raw request path.
 enum Route: Hashable, Sendable {
     case health
+    /// `/metrics`, for operators (not part of the sync API).
+    case metrics
     case articles
     case article(id: String)
     case changes
@@ -14,6 +16,10 @@ enum Route: Hashable, Sendable {
     /// which no ID check accepts.
     init?(_ target: RequestTarget) {
         guard let segments = target.segments else { return nil }
+        if segments == ["metrics"] {
+            self = .metrics
+            return
+        }
         guard segments.count >= 2, segments[0] == "v\(SyncPath.version)", segments.allSatisfy({ !$0.isEmpty }) else {
             return nil
         }
@@ -32,7 +38,7 @@ enum Route: Hashable, Sendable {
     var methods: [String] {
         switch self {
         case .article: return ["GET", "HEAD", "PUT", "DELETE"]
-        case .health, .articles, .changes, .operation: return ["GET", "HEAD"]
+        case .health, .metrics, .articles, .changes, .operation: return ["GET", "HEAD"]
         }
     }
 
@@ -40,6 +46,7 @@ enum Route: Hashable, Sendable {
     var template: String {
         switch self {
         case .health: return SyncPath.health
+        case .metrics: return "/metrics"
         case .articles: return SyncPath.articles
         case .article: return SyncPath.article("{id}")
         case .changes: return SyncPath.changes
@@ -47,6 +54,7 @@ enum Route: Hashable, Sendable {
         }
     }
 
-    /// Every route with a sample path, for the test that compares the server with the contract.
+    /// Every route of the sync API with a sample path, for the test that compares the server with
+    /// the contract (`/metrics` is for operators, not in it).
     static let all: [Route] = [.health, .articles, .article(id: "id"), .changes, .operation(key: "key")]
 }

@@ -15,11 +15,17 @@ final class SyncService: Sendable {
     /// Failed authentications per client address (`AddressRange.clientKey`).
     private let authenticationFailures: RateLimiter<String>?
     private let log: ServerLog
+    private let metrics: Metrics
+    /// The text of `/metrics`, with the connection counts of the moment.
+    private let exposition: @Sendable () -> String
 
-    init(storage: any SyncStorage, configuration: ServerConfiguration, log: ServerLog) {
+    init(storage: any SyncStorage, configuration: ServerConfiguration, log: ServerLog, metrics: Metrics = Metrics(),
+         exposition: @escaping @Sendable () -> String = { "" }) {
         self.storage = storage
         self.configuration = configuration
         self.log = log
+        self.metrics = metrics
+        self.exposition = exposition
         requestLimiter = storage.isShared ? nil : configuration.rateLimit.map { RateLimiter(rate: $0, burst: Self.burst($0)) }
         authenticationFailures = configuration.authenticationFailuresPerMinute.map {
             RateLimiter(rate: Double($0) / 60, burst: Double($0))
@@ -37,6 +43,12 @@ final class SyncService: Sendable {
     /// libmicrohttpd sends the headers without the body.
     func respond(to request: HTTPRequest) -> HTTPResponse {
         let route = Route(request.target)
+        var response = answer(request, route: route)
+        response.route = route?.template ?? "unknown"
+        return response
+    }
+
+    private func answer(_ request: HTTPRequest, route: Route?) -> HTTPResponse {
         let method = request.method == "HEAD" ? "GET" : request.method
         do {
             if let route, !route.methods.contains(request.method) {
@@ -44,6 +56,7 @@ final class SyncService: Sendable {
                                 headers: [(SyncHeader.allow, route.methods.joined(separator: ", "))])
             }
             if route == .health { return health() }
+            if route == .metrics { return try metricsAnswer(request) }
             let account = try authenticate(request)
             let response: HTTPResponse
             do {
@@ -55,8 +68,10 @@ final class SyncService: Sendable {
         } catch let rejection as Rejection {
             return rejection.response
         } catch {
-            log.write("error: \(request.method) \(route?.template ?? "(unknown path)"): \(error)")
-            if let storageError = error as? StorageError, storageError.isTransient {
+            log.write("\(request.method) \(route?.template ?? "(unknown path)"): \(error)", level: .error)
+            let transient = (error as? StorageError)?.isTransient == true
+            metrics.observeStorageError(transient: transient)
+            if transient {
                 return .problem(.unavailable("the storage is unreachable or busy"), headers: [(SyncHeader.retryAfter, "5")])
             }
             return .problem(.internalError)
@@ -79,6 +94,33 @@ final class SyncService: Sendable {
             return .problem(.methodNotAllowed(request.method, allowed: route.methods),
                             headers: [(SyncHeader.allow, route.methods.joined(separator: ", "))])
         }
+    }
+
+    /// `/metrics` on the sync address, for a scraper that sends the metrics token; without a
+    /// token configured there is no such route (a separate `metrics-listen` address serves it).
+    private func metricsAnswer(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let token = configuration.metricsToken else {
+            return .problem(.notFound("no route \(request.target.path)"))
+        }
+        let sent = request.header(SyncHeader.authorization).map { $0.split(separator: " ", maxSplits: 1) }
+        guard let sent, sent.count == 2, sent[0].lowercased() == "bearer",
+              AccountToken(text: String(sent[1])).hash == AccountToken(text: token).hash
+        else {
+            let client = AddressRange.clientKey(request.clientAddress)
+            if let authenticationFailures, let retryAfter = authenticationFailures.waitBeforeAdmitting(client) {
+                return .problem(.rateLimited(retryAfter: retryAfter), headers: [(SyncHeader.retryAfter, String(retryAfter))])
+            }
+            authenticationFailures?.charge(client)
+            return .problem(.unauthorized("send Authorization: Bearer <metrics token>"),
+                            headers: [(SyncHeader.wwwAuthenticate, "Bearer realm=\"quire-metrics\"")])
+        }
+        return Self.metricsResponse(exposition())
+    }
+
+    /// The exposition as Prometheus expects it.
+    static func metricsResponse(_ text: String) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [(SyncHeader.contentType, "text/plain; version=0.0.4; charset=utf-8")],
+                     body: Array(text.utf8))
     }
 
     // MARK: Authentication and limits
@@ -182,7 +224,8 @@ final class SyncService: Sendable {
                 do {
                     try storage.abandonOperation(claim, account: account)
                 } catch let abandonError {
-                    log.write("error: releasing idempotency key after a failed write (its lease will end): \(abandonError)")
+                    log.write("releasing idempotency key after a failed write (its lease will end): \(abandonError)",
+                              level: .error)
                 }
             }
             throw error
@@ -211,7 +254,7 @@ final class SyncService: Sendable {
             try storage.checkHealth()
             return try .json(200, status)
         } catch {
-            log.write("error: health check: \(error)")
+            log.write("health check: \(error)", level: .error)
             status.status = "unavailable"
             // HealthStatus holds strings and integers: JSONEncoder cannot fail on it.
             return try! .json(503, status, headers: [(SyncHeader.retryAfter, "5")])
@@ -233,7 +276,9 @@ final class SyncService: Sendable {
         }
         switch try storage.changes(account: account, since: since, limit: try pageLimit(request),
                                      maximumBytes: configuration.maximumPageBytes) {
-        case let .page(page): return try .json(200, page)
+        case let .page(page):
+            if let oldest = page.changes.first { metrics.observeFeedLag(seconds: Date().timeIntervalSince(oldest.changedAt)) }
+            return try .json(200, page)
         case .resyncRequired: return .problem(.resyncRequired)
         }
     }
