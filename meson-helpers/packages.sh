@@ -11,6 +11,7 @@ APP_PACKAGES=(
   libcairo2-dev
   libcmark-gfm-dev
   libcmark-gfm-extensions-dev
+  libcurl4-openssl-dev
   libfontconfig-dev
   libglib2.0-bin
   libglib2.0-dev-bin

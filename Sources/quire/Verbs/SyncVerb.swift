@@ -6,7 +6,7 @@ import SyncClient
 struct SyncVerb: Verb {
     static let name = "sync"
     static let summary = "Push the library's changes to its server and pull the server's"
-    static let usage = "[--library PATH] [--server URL --token T] [--timeout SECONDS] [--json]"
+    static let usage = "[--library PATH] [--server URL --token T] [--allow-insecure] [--ca-file FILE] [--timeout SECONDS] [--json]"
 
     let library: LibraryOption
     let account: AccountOption

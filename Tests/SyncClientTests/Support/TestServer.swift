@@ -35,14 +35,18 @@ final class TestServer: Sendable {
         return token.text
     }
 
-    /// A transport straight to the server (or to `port`, a proxy in front of it).
-    func transport(token: String, port: UInt16? = nil, timeout: TimeInterval = 10, maximumAnswerBytes: Int = 64 << 20)
-        -> URLSessionTransport
+    /// A transport straight to the server (or to `port`, a proxy in front of it); with
+    /// `authority`, over HTTPS trusting that CA file.
+    func transport(token: String, port: UInt16? = nil, timeout: TimeInterval = 10, maximumAnswerBytes: Int = 64 << 20,
+                   authority: URL? = nil) -> URLSessionTransport
     {
         URLSessionTransport(configuration: .init(
-            server: URL(string: "http://127.0.0.1:\(port ?? self.port)")!, token: token, requestTimeout: timeout,
-            maximumAnswerBytes: maximumAnswerBytes))
+            server: URL(string: "\(authority == nil ? "http" : "https")://127.0.0.1:\(port ?? self.port)")!, token: token,
+            requestTimeout: timeout, maximumAnswerBytes: maximumAnswerBytes, certificateAuthority: authority))
     }
+
+    /// The server's base URL.
+    func url(https: Bool = false) -> URL { URL(string: "\(https ? "https" : "http")://127.0.0.1:\(port)")! }
 
     /// Where a server on `folder` keeps its data.
     static func location(_ folder: URL) -> StorageLocation { .sqlite(directory: folder.appendingPathComponent("data")) }
