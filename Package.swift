@@ -109,8 +109,9 @@ let package = Package(
 
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "CSQLite", "CStoreFaults"]),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
-        // Depends on quire-server so that the executable the process tests spawn is built with them.
-        .testTarget(name: "SyncServerTests", dependencies: ["SyncProtocol", "SyncServer", "quire-server"]),
+        // Depends on quire-server so that the executable the process tests spawn is built with them,
+        // and on quire for the clients of the scale-out reference test.
+        .testTarget(name: "SyncServerTests", dependencies: ["SyncProtocol", "SyncServer", "quire-server", "quire"]),
         // Runs the transport and the worker against an in-process quire-server, directly and through
         // a fault proxy; depends on quire so that the `quire sync` processes the tests kill exist.
         .testTarget(

@@ -49,6 +49,12 @@ TEST_PACKAGES=(
   xvfb
 )
 
+# Packages the tests need whose installation would start a system service (nginx on port 80):
+# installed without starting it; the tests start their own, on loopback.
+SERVICE_TEST_PACKAGES=(
+  nginx
+)
+
 # Installs the named packages that are missing (apt-get as root, through sudo otherwise).
 ensure_packages() {
   local missing=()
@@ -62,4 +68,21 @@ ensure_packages() {
   echo "Installing Debian packages: ${missing[*]}"
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# Installs the named packages like ensure_packages, with Debian's policy-rc.d telling their
+# maintainer scripts not to start any service meanwhile.
+ensure_packages_without_starting() {
+  local as_root=()
+  [ "$(id -u)" -eq 0 ] || as_root=(sudo)
+  local policy=/usr/sbin/policy-rc.d
+  if [ -e "$policy" ]; then
+    ensure_packages "$@"
+    return
+  fi
+  "${as_root[@]}" sh -c "printf '#!/bin/sh\nexit 101\n' > $policy && chmod 755 $policy"
+  local status=0
+  ensure_packages "$@" || status=$?
+  "${as_root[@]}" rm -f "$policy"
+  return $status
 }

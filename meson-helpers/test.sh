@@ -4,6 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . meson-helpers/packages.sh
 ensure_packages "${APP_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+ensure_packages_without_starting "${SERVICE_TEST_PACKAGES[@]}"
 
 # A real PostgreSQL on loopback for the server's storage tests.
 QUIRE_TEST_POSTGRES_URL=$(meson-helpers/start-postgres.sh)
