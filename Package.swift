@@ -44,6 +44,10 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
+        // sd_notify, for quire-server as a systemd Type=notify service.
+        .systemLibrary(
+            name: "CSystemd", pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(
             name: "CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev", "libfontconfig-dev"])]),
@@ -94,7 +98,7 @@ let package = Package(
         // MARK: Executables
 
         .executableTarget(name: "quire", dependencies: ["QuireUI", "GtkKit", "Library", "ObjectGraph", "SyncClient"]),
-        .executableTarget(name: "quire-server", dependencies: ["SyncServer"]),
+        .executableTarget(name: "quire-server", dependencies: ["SyncServer", "CSystemd"]),
         .executableTarget(
             name: "quire-bench", dependencies: ["ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "CSQLite", "CPostgres"]),
 

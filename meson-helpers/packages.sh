@@ -24,6 +24,7 @@ APP_PACKAGES=(
   libsecret-1-dev
   libsqlite3-dev
   libssl-dev
+  libsystemd-dev
   pkg-config
 )
 

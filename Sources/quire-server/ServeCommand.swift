@@ -32,6 +32,7 @@ enum ServeCommand {
         // The one line on standard output, for scripts and tests that asked for port 0.
         let scheme = server.servesTLS ? "https" : "http"
         FileHandle.standardOutput.write(Data("quire-server listening on \(scheme)://\(server.address)\n".utf8))
+        ServiceManager.ready("serving \(scheme)://\(server.address)")
 
         while true {
             var number: Int32 = 0
@@ -43,13 +44,16 @@ enum ServeCommand {
                     log.write("SIGHUP: nothing to reload without tls-cert", level: .warning)
                     continue
                 }
+                ServiceManager.reloading()
                 do {
                     try server.reloadCertificate()
                 } catch {
                     log.write("SIGHUP: the certificate in use stays: \(error)", level: .error)
                 }
+                ServiceManager.ready("serving \(scheme)://\(server.address)")
                 continue
             }
+            ServiceManager.stopping()
             log.write("shutting down (signal \(number))")
             server.shutdown()
             log.write("stopped")

@@ -28,9 +28,10 @@ final class ServerProcess {
 
     /// Starts `quire-server serve` on an ephemeral port with `arguments` (storage options and
     /// limits) and waits for its "listening" line.
-    init(serve arguments: [String], logFile: URL) throws {
+    init(serve arguments: [String], logFile: URL, environment: [String: String] = [:]) throws {
         self.logFile = logFile
         process.executableURL = try Self.executable
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.arguments = ["serve", "--listen", "127.0.0.1:0"] + arguments
         guard FileManager.default.createFile(atPath: logFile.path, contents: nil) else {
             throw ProcessError("cannot create \(logFile.path)")
