@@ -38,6 +38,7 @@ TEST_PACKAGES=(
   desktop-file-utils
   gnome-keyring
   groff-base
+  help2man
   libglib2.0-bin
   meson
   ninja-build
