@@ -31,21 +31,25 @@ APP_PACKAGES=(
 # Running the test suite and the install check, on top of the app's packages.
 TEST_PACKAGES=(
   appstream
+  chrpath
   cmark-gfm
   curl
   dbus
   dbus-x11
   desktop-file-utils
+  dpkg-dev
   gnome-keyring
   groff-base
   help2man
   libglib2.0-bin
+  lintian
   meson
   ninja-build
   openssl
   poppler-utils
   postgresql
   python3-yaml
+  systemd
   xauth
   xdotool
   xvfb

@@ -15,6 +15,13 @@ swift build --build-tests
 # meson setup + meson install into a staging folder; the installed quire must run from there.
 meson-helpers/install-check.sh debug
 
+# The Debian packages: built, checked with lintian, installed here, served and synced, removed.
+if [ "$(id -u)" -eq 0 ]; then
+  meson-helpers/deb-check.sh
+else
+  echo "deb check: SKIPPED (installing packages needs root; the README's test command runs as root)"
+fi
+
 # GTK tests need a display and a session bus; the settings below keep them deterministic.
 # Swift Testing runs one test at a time: with every test at once (and even eight), runs on two
 # cores sometimes stalled for good with all threads idle and unrelated tests waiting; one at a time
