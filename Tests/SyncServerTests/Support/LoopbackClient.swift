@@ -120,34 +120,22 @@ final class LoopbackClient {
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var noDelay: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-        if sourceAddress != "127.0.0.1" {
-            var source = sockaddr_in()
-            source.sin_family = sa_family_t(AF_INET)
-            source.sin_addr.s_addr = inet_addr(sourceAddress)
-            let bound = withUnsafePointer(to: &source) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
+        // Bound to the source address first (any port), then connected to the server.
+        let steps: [(String, UInt16, String, (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32)] =
+            (sourceAddress == "127.0.0.1" ? [] : [(sourceAddress, 0, "bind", Glibc.bind)]) + [("127.0.0.1", port, "connect", Glibc.connect)]
+        for (host, port, name, call) in steps {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            address.sin_addr.s_addr = inet_addr(host)
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { call(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
-            guard bound == 0 else {
+            guard result == 0 else {
                 let code = errno
                 close(descriptor)
-                throw LoopbackError.system("bind", code)
+                throw LoopbackError.system(name, code)
             }
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
-            let code = errno
-            close(descriptor)
-            throw LoopbackError.system("connect", code)
         }
         return descriptor
     }
