@@ -97,8 +97,8 @@ struct ServerOption: Sendable {
         ServerOption(name: "rate-limit", placeholder: "PER_SECOND|off", defaultValue: "200",
                      summary: "requests per second per account, bursts of twice as many; 429 with Retry-After",
                      apply: { settings, text in
-                         guard text == "off" || (Double(text).map { $0 > 0 } ?? false) else {
-                             throw OptionError("must be requests per second per account, or off")
+                         guard text == "off" || (Double(text).map { $0 > 0 && $0 <= 1_000_000 } ?? false) else {
+                             throw OptionError("must be requests per second per account (at most 1000000), or off")
                          }
                          settings.configuration.rateLimit = Double(text)
                      },

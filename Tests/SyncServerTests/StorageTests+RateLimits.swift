@@ -22,6 +22,12 @@ extension StorageTests {
             // A long wait refills to the burst, not beyond.
             for _ in 0..<3 { #expect(try take(alice, at: 100) == nil) }
             #expect(try take(alice, at: 100) == 1)
+
+            // The largest rate allowed, after a year: no overflow anywhere.
+            let fast = { (offset: TimeInterval) in
+                try storage.takeRequestToken(account: bob, rate: 1_000_000, burst: 2_000_000, at: Self.start + offset)
+            }
+            #expect(try fast(0) == nil && fast(1) == nil && fast(365 * 86400) == nil)
         }
     }
 }

@@ -8,14 +8,19 @@ extension SQLConnection {
     func takeRequestToken(account: AccountID, ratePerSecond: Double, burst: Double, at date: Date)
         throws -> (availableMicro: Int64, admitted: Bool) {
         let one: Int64 = 1_000_000
-        let elapsed = dialect.greatest("0", "$3 - rate_buckets.updated_at")
-        let refilled = dialect.least("$2", "rate_buckets.available_micro + \(elapsed) * $4")
+        // Typed, or PostgreSQL infers 32-bit integers from the literals and a large burst overflows.
+        let (burstMicro, now, refill) = ("CAST($2 AS BIGINT)", "CAST($3 AS BIGINT)", "CAST($4 AS BIGINT)")
+        // At most a day's refill counts: enough to fill any bucket the rate limit allows (at most a
+        // million requests a second), and never large enough to overflow.
+        let elapsed = dialect.least(dialect.greatest("0", "\(now) - rate_buckets.updated_at"), "86400000")
+        let refilled = dialect.least(burstMicro, "rate_buckets.available_micro + \(elapsed) * \(refill)")
         let sql = """
-            INSERT INTO rate_buckets (account_id, available_micro, updated_at, admitted) VALUES ($1, $2 - \(one), $3, 1)
+            INSERT INTO rate_buckets (account_id, available_micro, updated_at, admitted)
+            VALUES ($1, \(burstMicro) - \(one), \(now), 1)
             ON CONFLICT (account_id) DO UPDATE SET
                 available_micro = CASE WHEN \(refilled) >= \(one) THEN \(refilled) - \(one) ELSE \(refilled) END,
                 admitted = CASE WHEN \(refilled) >= \(one) THEN 1 ELSE 0 END,
-                updated_at = $3
+                updated_at = \(now)
             RETURNING available_micro, admitted
             """
         let parameters: [SQLValue] = [.integer(account.rawValue), .integer(Int64(burst * Double(one))), SQLValue(date),
