@@ -91,9 +91,12 @@ let package = Package(
 
         // C: what Swift cannot import from GLib and GTK (fundamental types, instance macros).
         .target(name: "GtkShim", dependencies: ["CGtk"]),
-        .target(name: "GtkKit", dependencies: ["CGtk", "GtkShim", "ObjectGraph"]),
+        .target(name: "GtkKit", dependencies: ["CGtk", "GtkShim", "ObjectGraph"], exclude: ["README.md"]),
         // The .ui files and icons are compiled into a GResource bundle and embedded in the code.
-        .target(name: "QuireUI", dependencies: ["GtkKit", "Library", "ObjectGraph", "SyncClient", "CGtkSource"], plugins: ["CompileGResources"]),
+        // QuireUI reaches GTK through GtkKit only; CGtkSource is for GtkSourceView in Editor/.
+        .target(
+            name: "QuireUI", dependencies: ["GtkKit", "Library", "ObjectGraph", "SyncClient", "CGtkSource"],
+            exclude: ["README.md"], plugins: ["CompileGResources"]),
 
         // MARK: Executables
 

@@ -32,10 +32,10 @@ struct BenchmarkResult: Encodable, Sendable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
         try container.encode(unit, forKey: .unit)
-        try container.encode(value.rounded(toPlaces: 3), forKey: .value)
+        try container.encode(value.roundedToSignificantDigits, forKey: .value)
         try container.encodeIfPresent(baseline, forKey: .baseline)
-        try container.encodeIfPresent(baselineValue?.rounded(toPlaces: 3), forKey: .baselineValue)
-        try container.encodeIfPresent(ratio?.rounded(toPlaces: 4), forKey: .ratio)
+        try container.encodeIfPresent(baselineValue?.roundedToSignificantDigits, forKey: .baselineValue)
+        try container.encodeIfPresent(ratio?.roundedToSignificantDigits, forKey: .ratio)
     }
 }
 
@@ -111,6 +111,27 @@ func measureMilliseconds<Fixture>(
     return median(samples)
 }
 
+/// The median of `repetitions` runs of `body` after one warm-up, where `body` times itself and
+/// returns milliseconds: for work interleaved with untimed steps too small to be set-ups of their
+/// own (emptying a context before each of many quick fetches, say).
+func medianOfSelfTimed(repetitions: Int, _ body: () throws -> Double) rethrows -> Double {
+    precondition(repetitions >= 5, "DESIGN.md asks for the median of at least five repetitions")
+    var samples: [Double] = []
+    for run in 0...repetitions {
+        let elapsed = try body()
+        if run > 0 { samples.append(elapsed) }
+    }
+    return median(samples)
+}
+
+/// Milliseconds `body` takes once.
+@inline(__always)
+func timeMilliseconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+}
+
 /// `measureMilliseconds` for work that needs no per-repetition set-up.
 func measureMilliseconds(repetitions: Int, _ body: () throws -> Void) rethrows -> Double {
     try measureMilliseconds(repetitions: repetitions, setUp: {}, body)
@@ -156,8 +177,9 @@ enum ProcessMemory {
 }
 
 extension Double {
-    fileprivate func rounded(toPlaces places: Int) -> Double {
-        let scale = pow(10, Double(places))
-        return (self * scale).rounded() / scale
+    /// Six significant digits: enough for any figure here, from a fraction of a millisecond to
+    /// thousands per second, without printing binary noise.
+    fileprivate var roundedToSignificantDigits: Double {
+        Double(String(format: "%.6g", self)) ?? self
     }
 }

@@ -1,13 +1,15 @@
+import CSQLite
 import Foundation
 import ObjectGraph
 
-/// `quire-bench frc`: the fetched-results controller. `performFetch` against an ID fetch of the
-/// same request, newest first (the article list's order) and oldest first (`_ascending`); one
-/// change merged into the view context against fetching again; and the memory the results of a
-/// million rows take, measured in a process of its own.
+/// `quire-bench frc`: the fetched-results controller. `performFetch` against the raw C API reading
+/// the same rows' keys and sort values in the same order into preallocated arrays (`raw_sqlite`),
+/// newest first (the article list's order) and oldest first (`_ascending`); one change merged into
+/// the view context against fetching again; and the peak memory of a process that fetches a
+/// million rows into a controller.
 enum FRCSuite: BenchmarkSuite {
     static let name = "frc"
-    static let summary = "fetched-results controller: performFetch against an ID fetch, single changes against a refetch, memory at 1M rows"
+    static let summary = "fetched-results controller: performFetch against raw SQLite, single changes against a refetch, peak memory at 1M rows"
     static let defaultRows = 100_000
 
     /// The article list's request: newest first.
@@ -18,13 +20,16 @@ enum FRCSuite: BenchmarkSuite {
     static let changesPerRepetition = 50
     /// Set in the process `rss_1m` starts: the store to fetch.
     static let rssStoreVariable = "QUIRE_BENCH_FRC_RSS_STORE"
+    /// Set with it: the number of rows the child's controller must hold.
+    static let rssRowsVariable = "QUIRE_BENCH_FRC_RSS_ROWS"
 
     static func run(_ options: BenchmarkOptions) async throws -> [BenchmarkResult] {
-        if let store = ProcessInfo.processInfo.environment[rssStoreVariable] {
+        let environment = ProcessInfo.processInfo.environment
+        if let store = environment[rssStoreVariable], let rows = environment[rssRowsVariable].flatMap(Int.init) {
             // The process rss_1m measures: print the figure and stop (its own work folder, made
             // empty by main, goes with it).
             try? FileManager.default.removeItem(at: options.workDirectory)
-            print(try await residentMegabytesAfterFetch(store: URL(fileURLWithPath: store)))
+            print(try await peakMegabytesOfFetch(store: URL(fileURLWithPath: store), rows: rows))
             exit(0)
         }
         let small = options.rows
@@ -37,13 +42,14 @@ enum FRCSuite: BenchmarkSuite {
         var results: [BenchmarkResult] = []
         for (rows, store, name) in [(small, smallStore, "perform_fetch_100k"), (large, largeStore, "perform_fetch_1m")] {
             for (fetchRequest, suffix) in [(request, ""), (ascendingRequest, "_ascending")] {
-                let (idFetch, performFetch) = try await fetchTimes(of: fetchRequest, store: store, rows: rows, repetitions: options.repetitions)
+                let (raw, performFetch) = try await fetchTimes(of: fetchRequest, store: store, rows: rows, repetitions: options.repetitions)
                 results.append(
-                    BenchmarkResult(name: name + suffix, unit: "ms", value: performFetch, baseline: "id_fetch", baselineValue: idFetch))
+                    BenchmarkResult(name: name + suffix, unit: "ms", value: performFetch, baseline: "raw_sqlite", baselineValue: raw))
             }
         }
         results += try await changeTimes(store: smallStore, rows: small, repetitions: options.repetitions)
-        results.append(BenchmarkResult(name: "rss_1m", unit: "MB", value: try residentMegabytesInChild(store: largeStore)))
+        let peaks = try (0..<options.repetitions).map { _ in try peakMegabytesInChild(store: largeStore, rows: large) }
+        results.append(BenchmarkResult(name: "rss_1m", unit: "MB", value: median(peaks)))
         return results
     }
 
@@ -83,23 +89,25 @@ enum FRCSuite: BenchmarkSuite {
 
     // MARK: Fetching
 
-    /// The median milliseconds of an ID fetch of `request` and of a new controller's
-    /// `performFetch()`, measured in alternation. What a repetition fetched is released in the
-    /// next set-up, untimed.
+    /// The median milliseconds of the raw baseline and of a new controller's `performFetch()` of
+    /// `request`, measured in alternation. What a repetition fetched is released in the next
+    /// set-up, untimed.
     @MainActor
     static func fetchTimes(
         of request: FetchRequest<BenchArticle>, store: URL, rows: Int, repetitions: Int
-    ) throws -> (idFetch: Double, performFetch: Double) {
+    ) throws -> (raw: Double, performFetch: Double) {
         let (container, view) = try viewContext(store: store)
         defer { _ = container }
+        let ascending = request.sortDescriptors[0].ascending
+        let raw = try RawSortKeyReader(store: store, ascending: ascending)
         let kept = Retainer()
         return try measureAlternating(
             repetitions: repetitions,
             setUpFirst: { kept.releaseAll() },
             first: { _ in
-                let ids = try view.fetchObjectIDs(request)
-                guard ids.count == rows else { throw BenchmarkFailure.wrongCount(ids.count) }
-                kept.keep(ids)
+                let read = try raw.read(rows: rows)
+                guard read.keys.count == rows else { throw BenchmarkFailure.wrongCount(read.keys.count) }
+                kept.keep(read)
             },
             setUpSecond: { () -> FetchedResultsController<BenchArticle> in
                 kept.releaseAll()
@@ -221,35 +229,74 @@ enum FRCSuite: BenchmarkSuite {
         let output: String
     }
 
-    /// Runs this program again on the store with `rssStoreVariable` set, and returns the figure it prints.
-    static func residentMegabytesInChild(store: URL) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        process.arguments = [name]
+    /// Runs this program again on the store with `rssStoreVariable` set, and returns the figure it
+    /// prints.
+    static func peakMegabytesInChild(store: URL, rows: Int) throws -> Double {
         var environment = ProcessInfo.processInfo.environment
         environment[rssStoreVariable] = store.path
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let megabytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw ChildProcessFailure(status: process.terminationStatus, output: text)
+        environment[rssRowsVariable] = String(rows)
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let child = try ChildProcess(executable, arguments: [name], environment: environment, capturesOutput: true)
+        let text = try child.readOutput(timeout: 300)
+        let status = try child.waitForExit(timeout: 60)
+        guard status == 0, let megabytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw ChildProcessFailure(status: status, output: text)
         }
         return megabytes
     }
 
-    /// In the child: megabytes resident after a controller's `performFetch()` of every row of the
-    /// store, above what the process held before opening it.
+    /// In the child: the process's peak resident megabytes (VmHWM) once a controller's
+    /// `performFetch()` of every row of the store is done, with the count checked.
     @MainActor
-    static func residentMegabytesAfterFetch(store: URL) throws -> Double {
-        let empty = ProcessMemory.residentMegabytes()
+    static func peakMegabytesOfFetch(store: URL, rows: Int) throws -> Double {
         let (container, view) = try viewContext(store: store)
         let controller = try FetchedResultsController(fetchRequest: request, context: view)
         try controller.performFetch()
-        let resident = ProcessMemory.residentMegabytes()
+        guard controller.count == rows else { throw BenchmarkFailure.wrongCount(controller.count) }
+        let peak = ProcessMemory.peakResidentMegabytes()
         withExtendedLifetime((container, controller)) {}
-        return resident - empty
+        return peak
+    }
+}
+
+/// The `frc` baseline: the controller's query written on the C API (a connection without SQLite's
+/// mutexes, the statement prepared once, the same pragmas), reading each row's primary key and sort
+/// value into arrays reserved to the row count.
+final class RawSortKeyReader {
+    private var handle: OpaquePointer?
+    private var statement: OpaquePointer?
+
+    init(store: URL, ascending: Bool) throws {
+        guard sqlite3_open_v2(store.path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
+            throw RawStoreError(message: "cannot open \(store.path)")
+        }
+        let direction = ascending ? "ASC" : "DESC"
+        // The order the controller reads: the sort key, ties by primary key in the same direction.
+        let sql = "SELECT _pk, \"date\" FROM \"Article\" ORDER BY \"date\" \(direction), _pk \(direction)"
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw RawStoreError(message: String(cString: sqlite3_errmsg(handle)))
+        }
+    }
+
+    deinit {
+        sqlite3_finalize(statement)
+        sqlite3_close_v2(handle)
+    }
+
+    /// Every row's key and date, in order.
+    func read(rows: Int) throws -> (keys: [Int64], dates: [Double]) {
+        defer { sqlite3_reset(statement) }
+        var keys: [Int64] = []
+        var dates: [Double] = []
+        keys.reserveCapacity(rows)
+        dates.reserveCapacity(rows)
+        while true {
+            let code = sqlite3_step(statement)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else { throw RawStoreError(message: String(cString: sqlite3_errmsg(handle))) }
+            keys.append(sqlite3_column_int64(statement, 0))
+            dates.append(sqlite3_column_double(statement, 1))
+        }
+        return (keys, dates)
     }
 }

@@ -107,7 +107,7 @@ enum MigrateSuite: BenchmarkSuite {
 
     private static func withConnection<T>(_ path: String, _ body: (OpaquePointer?) throws -> T) throws -> T {
         var handle: OpaquePointer?
-        let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
+        let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
         defer { sqlite3_close(handle) }
         try check(opened, handle)
         return try body(handle)

@@ -15,7 +15,8 @@ import SyncServer
 /// - `push_1000_per_s`: edits per second that one `synchronize()` pushes when 1000 synced
 ///   articles each have one unsent edit, including the pull that follows (it brings the 1000
 ///   new revisions back and skips them) — what the writer waits for after a burst of work.
-///   Baseline: 1000 bare PUTs through the same transport with as many in flight as the worker.
+///   Baseline: 1000 bare `If-Match` PUTs of the same edits to existing articles, through the same
+///   transport with as many in flight as the worker.
 struct SyncSuite: BenchmarkSuite {
     static let name = "sync"
     static let summary = "sync worker against quire-server on loopback: first sync and push rates"
@@ -60,14 +61,15 @@ struct SyncSuite: BenchmarkSuite {
 
         var round = 0
         let milliseconds = try await measureMilliseconds(repetitions: options.repetitions, setUp: { () throws -> Library in
+            // The previous round's library goes here, untimed.
+            if round > 0 { try? FileManager.default.removeItem(at: firstSyncFolder(round, options)) }
             round += 1
-            return try Library(url: options.workDirectory.appendingPathComponent("first-sync-\(round)/library.quire"))
+            return try Library(url: firstSyncFolder(round, options).appendingPathComponent("library.quire"))
         }) { library in
             let summary = try await SyncWorker(library: library, transport: transport, configuration: worker).synchronize()
             guard summary.pulled.taken == rows else {
                 throw SyncBenchError("the first sync brought \(summary.pulled.taken) of \(rows) articles")
             }
-            try? FileManager.default.removeItem(at: library.url.deletingLastPathComponent())
         }
         let feedMilliseconds = try await measureMilliseconds(repetitions: options.repetitions, setUp: {}) {
             var cursor: Int64 = 0
@@ -85,6 +87,10 @@ struct SyncSuite: BenchmarkSuite {
         return BenchmarkResult(
             name: "first_sync_10k_per_s", unit: "per_s", value: Double(rows) / milliseconds * 1000,
             baseline: "feed_download", baselineValue: Double(rows) / feedMilliseconds * 1000)
+    }
+
+    private static func firstSyncFolder(_ round: Int, _ options: BenchmarkOptions) -> URL {
+        options.workDirectory.appendingPathComponent("first-sync-\(round)")
     }
 
     // MARK: Push
@@ -127,16 +133,22 @@ struct SyncSuite: BenchmarkSuite {
             }
         }
 
+        // The baseline edits existing articles as the push does: each PUT names the revision it
+        // replaces (If-Match), and the next round's PUT the revision this one made.
+        let articleIDs = (0..<edits).map { _ in UUID().uuidString }
+        var revisions = try await putConcurrently(articleIDs.enumerated().map { index, id in
+            WriteRequest(articleID: id, idempotencyKey: UUID().uuidString, action: .put(payload(index, round: 0), .absent))
+        }, through: baseline, inFlight: worker.maximumInFlight)
         var baselineRound = 0
         let baselineMilliseconds = try await measureMilliseconds(repetitions: options.repetitions, setUp: { () -> [WriteRequest] in
             baselineRound += 1
             let edited = baselineRound
-            return (0..<edits).map { index in
-                WriteRequest(articleID: UUID().uuidString, idempotencyKey: UUID().uuidString,
-                             action: .put(payload(index, round: edited), .absent))
+            return articleIDs.enumerated().map { index, id in
+                WriteRequest(articleID: id, idempotencyKey: UUID().uuidString,
+                             action: .put(payload(index, round: edited), .revision(revisions[id]!)))
             }
         }) { writes in
-            try await putConcurrently(writes, through: baseline, inFlight: worker.maximumInFlight)
+            revisions = try await putConcurrently(writes, through: baseline, inFlight: worker.maximumInFlight)
         }
         return BenchmarkResult(
             name: "push_1000_per_s", unit: "per_s", value: Double(edits) / milliseconds * 1000,
@@ -157,19 +169,29 @@ struct SyncSuite: BenchmarkSuite {
     }
 
     /// Sends `writes` with `inFlight` requests on the wire at once; every one must be applied.
-    private static func putConcurrently(_ writes: [WriteRequest], through transport: URLSessionTransport, inFlight: Int) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
+    /// Returns the revision each article is at now.
+    @discardableResult
+    private static func putConcurrently(
+        _ writes: [WriteRequest], through transport: URLSessionTransport, inFlight: Int
+    ) async throws -> [String: Int64] {
+        try await withThrowingTaskGroup(of: (String, Int64).self) { group in
             var pending = writes.makeIterator()
             func sendNext() {
                 guard let write = pending.next() else { return }
                 group.addTask {
-                    guard case .applied = try await transport.send(write) else {
+                    guard case .applied(let version, _) = try await transport.send(write), let revision = version.revision else {
                         throw SyncBenchError("PUT \(write.articleID) was not applied")
                     }
+                    return (write.articleID, revision)
                 }
             }
             for _ in 0..<inFlight { sendNext() }
-            while try await group.next() != nil { sendNext() }
+            var revisions: [String: Int64] = [:]
+            while let (articleID, revision) = try await group.next() {
+                revisions[articleID] = revision
+                sendNext()
+            }
+            return revisions
         }
     }
 }

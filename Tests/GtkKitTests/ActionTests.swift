@@ -46,6 +46,40 @@ final class ActionTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testAnActionWithAParameterGetsItsValue() {
+        MainActor.assumeIsolated {
+            var moved: [String] = []
+            let move = Action(name: "move-to-folder", parameter: String.self) { moved.append($0) }
+            move.activate(with: "Notes")
+            move.activate(with: "")
+            XCTAssertEqual(moved, ["Notes", ""])
+            XCTAssertNil(move.state(as: String.self), "an action with a parameter has no state")
+        }
+    }
+
+    func testAChoiceTakesOnlyTheStatesItAccepts() {
+        MainActor.assumeIsolated {
+            var sorted: [String] = []
+            let sort = Action(name: "sort", state: "updated", accepting: { ["updated", "title"].contains($0) }) { sorted.append($0) }
+            XCTAssertEqual(sort.state(as: String.self), "updated")
+            XCTAssertNil(sort.state, "not a toggle")
+            sort.activate(with: "title")
+            sort.activate(with: "nonsense")
+            XCTAssertEqual(sort.state(as: String.self), "title", "a refused state is ignored")
+            XCTAssertEqual(sorted, ["title"])
+            sort.setState("updated")
+            XCTAssertEqual(sort.state(as: String.self), "updated")
+            XCTAssertEqual(sorted, ["title"], "setState does not call the handler")
+
+            var starred: [Bool] = []
+            let favorite = Action(name: "favorite", state: false) { starred.append($0) }
+            favorite.setState(true)
+            XCTAssertEqual(favorite.state, true)
+            favorite.activate()
+            XCTAssertEqual(starred, [false], "activating flips the state set from outside")
+        }
+    }
+
     func testActionWithoutOwnerIsReleasedWithItsMap() {
         MainActor.assumeIsolated {
             weak var sentinel: Sentinel?

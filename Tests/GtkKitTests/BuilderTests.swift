@@ -102,4 +102,31 @@ final class BuilderTests: GtkTestCase, @unchecked Sendable {
             }
         }
     }
+
+    func testABundleRegisteredFromManyThreadsAtOnceIsRegisteredOnce() throws {
+        let folder = try makeTemporaryFolder()
+        try "<interface><object class=\"GtkLabel\" id=\"label\"/></interface>"
+            .write(to: folder.appending(path: "label.ui"), atomically: true, encoding: .utf8)
+        try """
+            <gresources><gresource prefix="/org/quire/GtkKitTests/concurrent">
+              <file>label.ui</file>
+            </gresource></gresources>
+            """.write(to: folder.appending(path: "test.gresource.xml"), atomically: true, encoding: .utf8)
+        let bundlePath = folder.appending(path: "test.gresource").path
+        try runTool([
+            "glib-compile-resources", "--sourcedir=\(folder.path)", "--target=\(bundlePath)",
+            folder.appending(path: "test.gresource.xml").path,
+        ])
+        let path = "/org/quire/GtkKitTests/concurrent/label.ui"
+        try MainActor.assumeIsolated {
+            do {
+                let bundle = try ResourceBundle(contentsOfFile: bundlePath)
+                DispatchQueue.concurrentPerform(iterations: 16) { _ in bundle.register() }
+                XCTAssertTrue(bundle.isVisible)
+                XCTAssertNoThrow(try Builder(resource: path))
+            }
+            // Registered twice, one registration would outlive the bundle's single unregister.
+            XCTAssertThrowsError(try Builder(resource: path), "released, the bundle's files are gone")
+        }
+    }
 }

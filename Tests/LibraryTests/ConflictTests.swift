@@ -15,18 +15,7 @@ import Testing
         let store = try TemporaryLibrary()
         let library = store.library
         var article = try await library.createArticle(base)
-        try store.inspect { context in
-            // As the sync worker leaves it: acknowledged at revision 3, with its base.
-            for operation in try context.fetch(FetchRequest<SyncOperation>()) { context.delete(operation) }
-            let stored = try #require(try context.fetch(FetchRequest<StoredArticle>()).first)
-            stored.serverRevision = 3
-            stored.syncState = .synced
-            let articleBase = ArticleBase(context: context)
-            articleBase.articleID = stored.id
-            articleBase.revision = 3
-            articleBase.content = base
-            try context.save()
-        }
+        try store.markSynced(article.id, at: 3, content: base)
         article = try await library.editArticle(article.id, body: "line one\nMY line two\n")
         try store.inspect { context in
             let operation = try #require(try context.fetch(FetchRequest<SyncOperation>()).first)

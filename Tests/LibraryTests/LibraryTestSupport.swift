@@ -19,6 +19,22 @@ struct TemporaryLibrary {
         return try context.performAndWait { try body(context) }
     }
 
+    /// Leaves the article as the sync worker does once the server acknowledged it at `revision`
+    /// with `content`: no outbox operation, synced, its base at that revision.
+    func markSynced(_ id: UUID, at revision: Int64, content: ArticleContent) throws {
+        try inspect { context in
+            for operation in try context.fetch(FetchRequest<SyncOperation>(predicate: \.articleID == id)) { context.delete(operation) }
+            let article = try context.fetch(FetchRequest<StoredArticle>(predicate: \.id == id)).first
+            article?.serverRevision = revision
+            article?.syncState = .synced
+            let base = ArticleBase(context: context)
+            base.articleID = id
+            base.revision = revision
+            base.content = content
+            try context.save()
+        }
+    }
+
     /// The outbox, in sequence order, as values.
     func outbox() throws -> [OutboxRow] {
         try inspect { context in

@@ -108,10 +108,13 @@ import Testing
             }
         }
         // A list of 100,000 articles must not be sorted whole for its first screen: each query reads
-        // its order from an index (a tie-break on the row key may still be sorted per key).
+        // its order from an index, tie-break included, in either direction. The title order (title
+        // ascending, then newest first) mixes directions, which an index read one way cannot give:
+        // SQLite sorts only each run of equal titles there.
         for (query, sql) in zip(queries, statements) {
             let plan = try QueryPlan.explain(sql, in: store.library.url)
-            #expect(!plan.contains("USE TEMP B-TREE FOR ORDER BY"), "\(query): \(plan)")
+            let directions = Set(query.fetchRequest.sortDescriptors.map(\.ascending))
+            #expect(!plan.contains(directions.count == 1 ? "TEMP B-TREE" : "TEMP B-TREE FOR ORDER BY"), "\(query): \(plan)")
             #expect(plan.contains("USING INDEX") || plan.contains("USING COVERING INDEX"), "\(query): \(plan)")
         }
     }

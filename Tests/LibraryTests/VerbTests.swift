@@ -135,6 +135,43 @@ import Testing
         #expect(try quire(["list", "--search", "rewritten"], library: url).output.contains("Swift everywhere"))
     }
 
+    /// IDs are printed one way by every verb: lower case, as RFC 4122 text.
+    @Test func everyVerbPrintsIDsInLowerCase() throws {
+        let (folder, url, ids) = try library()
+        defer { withExtendedLifetime(folder) {} }
+        #expect(ids.allSatisfy { $0 == $0.lowercased() && UUID(uuidString: $0) != nil }, "new")
+        let show = try quire(["show", "--json", ids[0].uppercased()], library: url)
+        let object = try JSONSerialization.jsonObject(with: Data(show.output.utf8)) as? [String: Any]
+        #expect(object?["id"] as? String == ids[0], "show --json")
+        let list = try quire(["list", "--json"], library: url)
+        let listed = try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]]
+        #expect(Set(listed?.compactMap { $0["id"] as? String } ?? []) == Set(ids), "list --json")
+        let archive = folder.appending("library.json")
+        #expect(try quire(["export", "--format", "json", "--out", archive.path], library: url).status == 0)
+        #expect(try String(contentsOf: archive, encoding: .utf8).contains("\"id\":\"\(ids[0])\""), "the archive")
+    }
+
+    /// A script's read-modify-write: the revision `show` prints is the one `edit --if-revision`
+    /// checks; a change in between is refused with exit status 75 and the revision it is at now.
+    @Test func editIfRevisionRefusesAChangeInBetween() throws {
+        let (folder, url, ids) = try library()
+        defer { withExtendedLifetime(folder) {} }
+        let json = try quire(["show", ids[0], "--json"], library: url)
+        let read = try #require(try LibraryArchive.makeDecoder().decode(ArchivedArticle.self, from: Data(json.output.utf8)).sync?.localRevision)
+        #expect(try quire(["show", ids[0]], library: url).output.contains("\nRevision: \(read)\n"))
+
+        let first = try quire(["edit", ids[0], "--body-file", "-", "--if-revision", "\(read)"], library: url, input: "Mine.\n")
+        #expect(first.status == 0, "\(first.error)")
+        let second = try quire(["edit", ids[0], "--body-file", "-", "--if-revision", "\(read)"], library: url, input: "Theirs.\n")
+        #expect(second.status == 75)
+        #expect(second.error == "quire edit: article \(ids[0]) is at revision \(read + 1) now, not \(read): it changed since it was read\n")
+        let after = try quire(["show", ids[0], "--json"], library: url)
+        #expect(try LibraryArchive.makeDecoder().decode(ArchivedArticle.self, from: Data(after.output.utf8)).body == "Mine.\n")
+        #expect(try quire(["edit", ids[0], "--title", "T", "--if-revision", "soon"], library: url).status == 64)
+        let help = try quire(["help", "edit"], library: nil)
+        #expect(help.output.contains("sync.localRevision in 'quire show --json ID'"), "\(help.output)")
+    }
+
     @Test func badInputExitsWithOneClearLine() throws {
         let (folder, url, _) = try library()
         defer { withExtendedLifetime(folder) {} }

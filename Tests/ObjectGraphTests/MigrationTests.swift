@@ -290,7 +290,9 @@ enum MigrationProcess {
 }
 
 @Suite struct MigrationProcessEntry {
-    @Test(.enabled(if: ProcessInfo.processInfo.environment[MigrationProcess.storeVariable] != nil))
+    @Test(.enabled(
+        if: ProcessInfo.processInfo.environment[MigrationProcess.storeVariable] != nil,
+        "entry point of the child process that the migration tests kill"))
     func migrate() throws {
         let url = URL(fileURLWithPath: try #require(ProcessInfo.processInfo.environment[MigrationProcess.storeVariable]))
         _ = try StoreMigrator(plan: try MigrationModel.plan(), store: url).runNow()

@@ -25,12 +25,13 @@ import Testing
         return (savedTitles, unsavedTitles)
     }
 
-    /// The fixture's titles sorted by `areInIncreasingOrder`, ties in insertion order.
-    private func expected(_ areInIncreasingOrder: (Row, Row) -> Bool) -> [String] {
+    /// The fixture's titles sorted by `areInIncreasingOrder`, ties in insertion order, reversed when
+    /// the sort's last key descends (store order follows the last key's direction).
+    private func expected(tiesAscend: Bool = true, _ areInIncreasingOrder: (Row, Row) -> Bool) -> [String] {
         LibraryFixture.rows.enumerated().sorted { lhs, rhs in
             if areInIncreasingOrder(lhs.element, rhs.element) { return true }
             if areInIncreasingOrder(rhs.element, lhs.element) { return false }
-            return lhs.offset < rhs.offset
+            return tiesAscend ? lhs.offset < rhs.offset : lhs.offset > rhs.offset
         }.map(\.element.title)
     }
 
@@ -39,7 +40,7 @@ import Testing
         #expect(ascending.saved == expected { $0.wordCount < $1.wordCount })
         #expect(ascending.unsaved == ascending.saved)
         let descending = try titles([.descending(\.createdAt)])
-        #expect(descending.saved == expected { $0.createdAt > $1.createdAt })
+        #expect(descending.saved == expected(tiesAscend: false) { $0.createdAt > $1.createdAt })
         #expect(descending.unsaved == descending.saved)
     }
 
@@ -50,6 +51,9 @@ import Testing
         let ties = try titles([.ascending(\.priority)])
         #expect(ties.saved == expected { $0.priority < $1.priority })
         #expect(ties.unsaved == ties.saved)
+        let descendingTies = try titles([.descending(\.priority)])
+        #expect(descendingTies.saved == expected(tiesAscend: false) { $0.priority > $1.priority })
+        #expect(descendingTies.unsaved == descendingTies.saved)
     }
 
     @Test func nilSortsFirstAscendingAndLastDescending() throws {
@@ -57,7 +61,7 @@ import Testing
         #expect(ascending.saved == expected { ($0.rating ?? -.infinity) < ($1.rating ?? -.infinity) })
         #expect(ascending.unsaved == ascending.saved)
         let descending = try titles([.descending(\.rating)])
-        #expect(descending.saved == expected { ($0.rating ?? -.infinity) > ($1.rating ?? -.infinity) })
+        #expect(descending.saved == expected(tiesAscend: false) { ($0.rating ?? -.infinity) > ($1.rating ?? -.infinity) })
         #expect(descending.unsaved == descending.saved)
     }
 

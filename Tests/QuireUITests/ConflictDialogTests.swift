@@ -468,6 +468,6 @@ final class ConflictDialogTests: QuireTestCase, @unchecked Sendable {
 
     @MainActor
     private func highlighted(_ tag: String, in buffer: SourceBuffer) -> [String] {
-        buffer.ranges(ofTag: tag).map { buffer.text(from: buffer.iter(at: $0.lowerBound), to: buffer.iter(at: $0.upperBound)) }
+        buffer.ranges(ofTag: tag).map { buffer.text(in: $0) }
     }
 }

@@ -544,8 +544,7 @@ func emitActivate(_ widget: Widget) {
 
 @MainActor
 private func selectedText(_ editor: EditorPane) -> String {
-    let selection = editor.buffer.selection
-    return editor.buffer.text(from: editor.buffer.iter(at: selection.lowerBound), to: editor.buffer.iter(at: selection.upperBound))
+    editor.buffer.text(in: editor.buffer.selection)
 }
 
 @MainActor

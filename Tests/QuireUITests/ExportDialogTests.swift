@@ -134,14 +134,14 @@ final class ExportDialogTests: TransferTestCase, @unchecked Sendable {
             let fraction = dialog.progressBar.property("fraction", as: Double.self)
             XCTAssertGreaterThan(fraction, 0)
             XCTAssertLessThan(fraction, 1)
-            XCTAssertTrue(dialog.progressLabel.labelText.hasSuffix(" of \(total) steps"), dialog.progressLabel.labelText)
+            XCTAssertTrue(dialog.progressLabel.text.hasSuffix(" of \(total) steps"), dialog.progressLabel.text)
             XCTAssertTrue(dialog.actions.activateAction(named: "cancel"))
             spinMainLoop { dialog.outcome != nil }
 
             XCTAssertEqual(dialog.outcome, .cancelled)
             XCTAssertEqual(try contents(of: folder), [], "no exported files and no staging folder")
             XCTAssertTrue(dialog.window.isOpen, "a cancelled export goes back to the choices")
-            XCTAssertTrue(dialog.messageLabel.labelText.contains("No files were written"))
+            XCTAssertTrue(dialog.messageLabel.text.contains("No files were written"))
             XCTAssertNil(dialog.toast)
         }
     }
@@ -159,7 +159,7 @@ final class ExportDialogTests: TransferTestCase, @unchecked Sendable {
             spinMainLoop { dialog.replaceConfirmation == nil }
             XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "old", "declining keeps the file")
             XCTAssertTrue(dialog.window.isOpen)
-            XCTAssertTrue(dialog.messageLabel.labelText.contains("already exists"))
+            XCTAssertTrue(dialog.messageLabel.text.contains("already exists"))
 
             XCTAssertTrue(dialog.actions.activateAction(named: "export"))
             spinMainLoop { dialog.replaceConfirmation != nil }
@@ -180,7 +180,13 @@ final class ExportDialogTests: TransferTestCase, @unchecked Sendable {
             XCTAssertTrue(message.contains("out.json"), message)
             XCTAssertTrue(dialog.window.isOpen)
             XCTAssertTrue(dialog.messageLabel.isVisible)
-            XCTAssertTrue(dialog.messageLabel.labelText.hasPrefix("Could not export"))
+            XCTAssertTrue(dialog.messageLabel.text.hasPrefix("Could not export"))
+            // Why, over the export dialog: the sentence, and the details behind an expander.
+            let error = try XCTUnwrap(dialog.errors.dialog)
+            XCTAssertEqual(error.window.transientFor?.objectPointer, dialog.window.objectPointer)
+            XCTAssertEqual(error.window.body, message)
+            XCTAssertTrue(error.detailsLabel.text.contains("out.json") && error.detailsLabel.text != message)
+            error.window.destroy()
         }
     }
 

@@ -12,14 +12,7 @@ class MainWindowTestCase: QuireTestCase, @unchecked Sendable {
     /// A library in a temporary folder, filled by `fill`.
     func makeLibrary(_ fill: @escaping @Sendable (Library) async throws -> Void) throws -> URL {
         let url = try makeTemporaryFolder().appending(path: "library.quire")
-        nonisolated(unsafe) var failure: (any Error)?
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            do { try await fill(try Library(url: url)) } catch { failure = error }
-            done.signal()
-        }
-        done.wait()
-        if let failure { throw failure }
+        try blocking { try await fill(try Library(url: url)) }
         return url
     }
 
@@ -49,6 +42,14 @@ class MainWindowTestCase: QuireTestCase, @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(20))
         }
         throw WaitTimedOut(what: "the condition on line \(line)")
+    }
+
+    /// Selects the listed article with this title, which opens it.
+    @MainActor
+    func open(_ title: String, in window: MainWindow) throws {
+        let index = try XCTUnwrap(titles(window).firstIndex(of: title), "\(title) is listed")
+        XCTAssertTrue(window.articleList.select(window.articleList.article(at: index).objectID))
+        XCTAssertEqual(window.session?.article.title, title)
     }
 
     @MainActor

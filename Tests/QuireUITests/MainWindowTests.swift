@@ -63,7 +63,7 @@ final class MainWindowTests: MainWindowTestCase, @unchecked Sendable {
             XCTAssertEqual(window.articleList.selectedID, session.objectID)
 
             gtk_editable_set_text(window.editor.titleText.opaquePointer, "Field notes")
-            gtk_text_buffer_insert_at_cursor(window.editor.buffer.textBuffer, "Low tide at six.", -1)
+            gtk_text_buffer_insert_at_cursor(window.editor.buffer.textBufferPointer, "Low tide at six.", -1)
             XCTAssertTrue(session.hasUnsavedChanges)
             // The autosave after the pause: article and outbox operation in the store.
             let id = session.articleID
@@ -87,6 +87,29 @@ final class MainWindowTests: MainWindowTestCase, @unchecked Sendable {
             window.sidebar.select(.trash)
             XCTAssertEqual(self.titles(window), ["Field notes"])
         }
+    }
+
+    func testQuittingRightAfterAnAutosaveLeavesNoRecoveryCopy() throws {
+        let url = try makeLibrary { library in
+            try await library.createArticle(ArticleContent(title: "Tide table", body: ""))
+        }
+        drive(url) { window in
+            XCTAssertTrue(window.articleList.select(window.articleList.article(at: 0).objectID))
+            let id = try XCTUnwrap(window.session?.articleID)
+            // The first edit's recovery copy is written at once, the next one two seconds later;
+            // the autosave comes a second after the last edit, and the test quits right after it.
+            window.editor.buffer.insertAtCursor("High")
+            try await self.until { try await window.library.unrecoveredDrafts().map(\.body) == ["High"] }
+            window.editor.buffer.insertAtCursor(" water at noon.")
+            try await self.until { try await window.library.article(id).body == "High water at noon." }
+        }
+        // Quitting waited for the copy's removal: none is left to be offered back as unsaved text.
+        let copies = try blocking {
+            try await Library(url: url).container.performBackgroundTask { context in
+                try context.count(for: FetchRequest<DraftRecovery>())
+            }
+        }
+        XCTAssertEqual(copies, 0)
     }
 
     func testFoldersAreCreatedRenamedAndArticlesMovedIntoThem() throws {
@@ -124,7 +147,7 @@ final class MainWindowTests: MainWindowTestCase, @unchecked Sendable {
         drive(url) { window in
             XCTAssertTrue(window.articleList.select(window.articleList.article(at: 0).objectID))
             let session = try XCTUnwrap(window.session)
-            gtk_text_buffer_insert_at_cursor(window.editor.buffer.textBuffer, "mine ", -1)
+            gtk_text_buffer_insert_at_cursor(window.editor.buffer.textBufferPointer, "mine ", -1)
             // Another writer of the same library changes the body; the view context merges it.
             try await window.library.editArticle(session.articleID, body: "theirs")
             try await self.until {
@@ -135,6 +158,26 @@ final class MainWindowTests: MainWindowTestCase, @unchecked Sendable {
             XCTAssertTrue(dialog.isA(adw_window_get_type()))
             XCTAssertTrue(dialog.activateAction("conflict.keep-mine"))
             try await self.until { try await window.library.article(session.articleID).body == "mine base" }
+        }
+    }
+
+    /// With nothing unsaved, a change made elsewhere (another program, a version the sync worker
+    /// took, a conflict resolved) shows in the editor, and the next edit is made on top of it
+    /// instead of sending the older text over it.
+    func testChangeOfTheOpenArticleElsewhereWithNothingUnsavedIsShownAndEditedOnTop() throws {
+        let url = try makeLibrary { library in
+            try await library.createArticle(ArticleContent(title: "Shared", body: "base\n"))
+        }
+        drive(url) { window in
+            XCTAssertTrue(window.articleList.select(window.articleList.article(at: 0).objectID))
+            let session = try XCTUnwrap(window.session)
+            XCTAssertFalse(session.hasUnsavedChanges)
+            try await window.library.editArticle(session.articleID, body: "base\ntheirs\n")
+            try await self.until { window.editor.body == "base\ntheirs\n" }
+            var end = GtkTextIter()
+            gtk_text_buffer_get_end_iter(window.editor.buffer.textBufferPointer, &end)
+            gtk_text_buffer_insert(window.editor.buffer.textBufferPointer, &end, "mine\n", -1)
+            try await self.until { try await window.library.article(session.articleID).body == "base\ntheirs\nmine\n" }
         }
     }
 

@@ -55,7 +55,7 @@ final class SyncUITests: QuireTestCase, @unchecked Sendable {
                 (SyncStatus(activity: .syncing, waitingChanges: 2, lastSynced: synced), "Syncing…", "Syncing", "2 changes wait to be sent."),
                 (SyncStatus(activity: .offline(since: Date()), waitingChanges: 3, lastSynced: synced,
                             lastProblem: SyncProblem(kind: .network, summary: "The server cannot be reached", detail: "connection refused")),
-                 "Offline", "The server cannot be reached", "connection refused"),
+                 "Offline", "The server cannot be reached", "3 changes wait to be sent."),
                 (SyncStatus(activity: .idle, waitingChanges: 1, lastSynced: synced), "1 change waiting", "1 change waiting", nil),
                 (SyncStatus(activity: .idle, waitingChanges: 4, lastSynced: synced), "4 changes waiting", "4 changes waiting", nil),
                 (SyncStatus(activity: .idle, failures: [SyncFailure(
@@ -72,6 +72,15 @@ final class SyncUITests: QuireTestCase, @unchecked Sendable {
                 XCTAssertEqual(labelText(button.label), word)
                 XCTAssertEqual(labelText(button.headlineLabel), heading)
                 if let detail { XCTAssertTrue(labelText(button.detailLabel).contains(detail), labelText(button.detailLabel)) }
+                // What went wrong technically is behind the popover's Details expander, not in its sentences.
+                let details = labelText(button.detailsLabel)
+                XCTAssertEqual(button.detailsExpander.isVisible, !details.isEmpty)
+                if status.lastProblem?.kind == .network { XCTAssertEqual(details, "connection refused") }
+                if let failure = status.failures.first {
+                    XCTAssertTrue(details.contains("tooLarge (413): the body is over the limit"), details)
+                    XCTAssertTrue(labelText(button.detailLabel).contains("larger than the server accepts"), labelText(button.detailLabel))
+                    XCTAssertFalse(labelText(button.detailLabel).contains("tooLarge"), "no code words in the sentences: \(failure.id)")
+                }
                 XCTAssertEqual(gtk_widget_has_css_class(button.widget.widgetPointer, "error") != 0, word == "Sync Error", word)
                 let lastSynced = labelText(button.lastSyncedLabel)
                 if status.lastSynced == nil {

@@ -14,7 +14,7 @@ class TransferTestCase: QuireTestCase, @unchecked Sendable {
     @MainActor
     struct Host {
         let window: Window
-        let toastOverlay: Widget
+        let toastOverlay: ToastOverlay
     }
 
     override func setUpWithError() throws {
@@ -32,8 +32,8 @@ class TransferTestCase: QuireTestCase, @unchecked Sendable {
     func makeHost() -> Host {
         let window = Window()
         window.defaultSize = (900, 640)
-        let overlay = Widget(owning: adw_toast_overlay_new())
-        gtk_window_set_child(window.windowPointer, overlay.widgetPointer)
+        let overlay = ToastOverlay()
+        window.child = overlay
         window.present()
         addTeardownBlock { @MainActor in window.destroy() }
         return Host(window: window, toastOverlay: overlay)

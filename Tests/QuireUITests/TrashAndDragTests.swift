@@ -242,14 +242,6 @@ final class TrashAndDragTests: MainWindowTestCase, @unchecked Sendable {
         var gamma = UUID()
     }
 
-    /// Selects the listed article with this title, which opens it.
-    @MainActor
-    private func open(_ title: String, in window: MainWindow) throws {
-        let index = try XCTUnwrap(titles(window).firstIndex(of: title), "\(title) is listed")
-        XCTAssertTrue(window.articleList.select(window.articleList.article(at: index).objectID))
-        XCTAssertEqual(window.session?.article.title, title)
-    }
-
     /// The article with `id` in the window's view context.
     @MainActor
     private func article(_ id: UUID, in window: MainWindow) throws -> StoredArticle {

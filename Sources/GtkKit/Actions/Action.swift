@@ -15,18 +15,47 @@ public final class Action: Object {
         connect(.activateAction) { _ in activate() }
     }
 
-    /// A toggle: an action with a boolean state. Activating it flips the state and calls
-    /// `changed` with the new value; menus show it as a check item.
-    public convenience init(name: String, state: Bool, changed: @escaping @MainActor (Bool) -> Void) {
-        self.init(owning: g_simple_action_new_stateful(name, nil, g_variant_new_boolean(state ? 1 : 0)))
+    /// An action with a parameter: `win.move-to-folder` activated with a folder's name, from a
+    /// menu item's target or ``activate(with:)``.
+    public convenience init<Value: VariantValue>(
+        name: String, parameter: Value.Type, _ activate: @escaping @MainActor (Value) -> Void
+    ) {
+        self.init(owning: Value.withVariantType { g_simple_action_new(name, $0) })
+        connect(.activateAction) { parameter in
+            guard let value = Value.value(in: parameter.map(OpaquePointer.init)) else { return }
+            activate(value)
+        }
+    }
+
+    /// An action with a state. A `Bool` state makes a toggle: activating it flips the state, and
+    /// menus show it as a check item. Any other type makes a choice among values (menus show radio
+    /// items, each with its value as target): activating it with a value asks for that state.
+    ///
+    /// A requested state that `accepting` refuses is ignored; otherwise the state changes and
+    /// `changed` is called with it. ``setState(_:)`` changes the state without calling `changed`.
+    ///
+    /// ```swift
+    /// let sidebar = Action(name: "show-sidebar", state: true) { shown in showSidebar(shown) }
+    /// let sort = Action(name: "sort", state: "updated", accepting: { Order(rawValue: $0) != nil }) { sort(by: $0) }
+    /// ```
+    public convenience init<Value: VariantValue>(
+        name: String, state: Value, accepting: @escaping @MainActor (Value) -> Bool = { _ in true },
+        changed: @escaping @MainActor (Value) -> Void
+    ) {
+        let initial = state.makeVariant()
+        if Value.self == Bool.self {
+            self.init(owning: g_simple_action_new_stateful(name, nil, initial))
+        } else {
+            self.init(owning: Value.withVariantType { g_simple_action_new_stateful(name, $0, initial) })
+        }
         // The handler only runs while the action exists, so an unretained pointer is safe and
         // avoids a cycle through the wrapper.
         let action = opaquePointer
         connect(.changeState) { requested in
-            guard let requested else { return }
-            let variant = OpaquePointer(requested)
+            guard let variant = requested.map(OpaquePointer.init), let value = Value.value(in: variant), accepting(value)
+            else { return }
             g_simple_action_set_state(action, variant)
-            changed(g_variant_get_boolean(variant) != 0)
+            changed(value)
         }
     }
 
@@ -42,13 +71,25 @@ public final class Action: Object {
     }
 
     /// The state of a toggle, nil for an action without a boolean state.
-    public var state: Bool? {
+    public var state: Bool? { state(as: Bool.self) }
+
+    /// The state as a `Value`, nil for an action without a state of that type.
+    public func state<Value: VariantValue>(as type: Value.Type) -> Value? {
         guard let state = g_action_get_state(actionPointer) else { return nil }
         defer { g_variant_unref(state) }
-        guard String(cString: g_variant_get_type_string(state)) == "b" else { return nil }
-        return g_variant_get_boolean(state) != 0
+        return Value.value(in: state)
+    }
+
+    /// Sets the state without calling the action's `changed` (to show a state that changed
+    /// elsewhere, such as the open article's star).
+    public func setState<Value: VariantValue>(_ value: Value) {
+        precondition(g_action_get_state_type(actionPointer) != nil, "\(name) has no state")
+        g_simple_action_set_state(actionPointer, value.makeVariant())
     }
 
     /// Activates the action as a menu item or shortcut would (nothing if disabled).
     public func activate() { g_action_activate(actionPointer, nil) }
+
+    /// Activates the action with a parameter, as a menu item with that target would.
+    public func activate<Value: VariantValue>(with value: Value) { g_action_activate(actionPointer, value.makeVariant()) }
 }

@@ -14,8 +14,8 @@ public struct GLibError: Error, CustomStringConvertible, Sendable {
     /// What GtkKit was doing, such as `loading /org/quire/Quire/window.ui`.
     public let operation: String
 
-    /// Takes over a `GError` filled in by a GLib call and frees it.
-    init(consuming error: UnsafeMutablePointer<GError>, operation: String) {
+    /// Takes over a `GError` filled in by a GLib call (or returned with `transfer full`) and frees it.
+    public init(consuming error: UnsafeMutablePointer<GError>, operation: String) {
         domain = String(cString: g_quark_to_string(error.pointee.domain))
         code = error.pointee.code
         message = String(cString: error.pointee.message)
@@ -35,7 +35,7 @@ public struct GLibError: Error, CustomStringConvertible, Sendable {
     /// Runs a GLib call that reports failure through a `GError **`, throwing the error it set.
     /// A NULL result without an error is reported too, rather than trusted.
     @discardableResult
-    static func check<T>(
+    public static func check<T>(
         _ operation: @autoclosure () -> String,
         _ call: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T?
     ) throws(GLibError) -> T {
@@ -45,6 +45,24 @@ public struct GLibError: Error, CustomStringConvertible, Sendable {
         guard let result else {
             throw GLibError(domain: "gtkkit", code: 0, message: "failed without saying why", operation: operation())
         }
+        return result
+    }
+
+    /// Runs a GLib call that reports failure through a `GError **` beside a result of its own (a
+    /// count, a `gboolean`), throwing the error when it set one and returning the result otherwise.
+    ///
+    /// ```swift
+    /// let replaced = try GLibError.catching("replacing every match") { error in
+    ///     gtk_source_search_context_replace_all(context, replacement, -1, error)
+    /// }
+    /// ```
+    @discardableResult
+    public static func catching<T>(
+        _ operation: @autoclosure () -> String, _ call: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> T
+    ) throws(GLibError) -> T {
+        var error: UnsafeMutablePointer<GError>?
+        let result = call(&error)
+        if let error { throw GLibError(consuming: error, operation: operation()) }
         return result
     }
 }

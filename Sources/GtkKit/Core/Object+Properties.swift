@@ -68,7 +68,18 @@ extension Object {
         return Value.load(from: &value)
     }
 
-    private func checkProperty(_ name: String) {
+    /// Keeps `targetProperty` of `target` equal to `property` of this object from now on (and the
+    /// other way round when `bidirectional`), starting with this object's value, as
+    /// `g_object_bind_property` does: `searchButton.bind("active", to: searchBar, "search-mode-enabled", bidirectional: true)`.
+    /// The binding ends when either object is finalized.
+    public func bind(_ property: String, to target: Object, _ targetProperty: String, bidirectional: Bool = false) {
+        checkProperty(property)
+        target.checkProperty(targetProperty)
+        let flags = G_BINDING_SYNC_CREATE.rawValue | (bidirectional ? G_BINDING_BIDIRECTIONAL.rawValue : 0)
+        g_object_bind_property(objectPointer, property, target.objectPointer, targetProperty, GBindingFlags(rawValue: flags))
+    }
+
+    fileprivate func checkProperty(_ name: String) {
         precondition(gtkshim_object_find_property(objectPointer, name) != nil, "\(typeName) has no property '\(name)'")
     }
 }

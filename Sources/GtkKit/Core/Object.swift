@@ -40,9 +40,9 @@ open class Object {
     /// builder, adding a reference of the wrapper's own.
     public required init(retaining pointer: UnsafeMutableRawPointer) {
         let object = pointer.assumingMemoryBound(to: GObject.self)
+        Self.checkType(of: object, for: Self.self)
         g_object_ref_sink(object)
         objectPointer = object
-        Self.checkType(of: object, for: Self.self)
     }
 
     /// Wraps a `(transfer full)` or floating instance that Swift imports as `OpaquePointer`.

@@ -16,7 +16,7 @@ import GtkShim
 /// ```swift
 /// let list = ListView(selection: selection, factory: factory)
 /// list.onActivate = { [weak self] id in self?.open(id) }
-/// gtk_scrolled_window_set_child(scrolled, list.widget.widgetPointer)
+/// scrolledWindow.child = list.widget
 /// ```
 @MainActor
 public final class ListView<Source: ListSource> {
@@ -35,6 +35,8 @@ public final class ListView<Source: ListSource> {
     public let widget: Widget
     /// The selection, over the list model.
     public let selection: SelectionModel<Source>
+    /// The `GtkListItemFactory` the rows come from.
+    private let factory: Object
     private var anchor: ScrollAnchor?
 
     /// A new `GtkListView` over `selection` with rows from `factory`.
@@ -48,6 +50,7 @@ public final class ListView<Source: ListSource> {
         precondition(listView.isA(gtk_list_view_get_type()), "\(listView.typeName) is not a GtkListView")
         widget = listView
         self.selection = selection
+        self.factory = factory.object
         gtk_list_view_set_factory(listView.opaquePointer, factory.object.opaquePointer)
         gtk_list_view_set_model(listView.opaquePointer, selection.object.opaquePointer)
         selection.model.presented.observe { [weak self] event in
@@ -62,13 +65,25 @@ public final class ListView<Source: ListSource> {
     /// The list model.
     public var model: ListModel<Source> { selection.model }
 
+    /// Leaves the list without rows until just after its window's next frame (the first, for a
+    /// window not shown yet). GTK 4.8's list view makes about 200 rows whatever its height;
+    /// making, binding and measuring them can take as long as the rest of a window, and would
+    /// hold back its first frame.
+    public func makeRowsAfterNextFrame() {
+        gtk_list_view_set_factory(widget.opaquePointer, nil)
+        widget.afterNextFrame { [weak self] in
+            guard let self else { return }
+            gtk_list_view_set_factory(widget.opaquePointer, factory.opaquePointer)
+        }
+    }
+
     /// Called when the writer activates a row (double click, or Enter), with its identity.
     public var onActivate: (@MainActor (Source.Identity) -> Void)? {
         didSet {
             activation?.disconnect()
             activation = nil
             guard onActivate != nil else { return }
-            activation = widget.connect(.rowActivated) { [weak self] position in
+            activation = widget.connect(.positionActivated) { [weak self] position in
                 guard let self, Int(position) < model.count else { return }
                 onActivate?(model.presented.identity(at: Int(position)))
             }
@@ -122,5 +137,5 @@ public final class ListView<Source: ListSource> {
 
 extension Signal where Handler == (UInt32) -> Void {
     /// `GtkListView::activate(position)`.
-    static var rowActivated: Self { Self("activate") }
+    static var positionActivated: Self { Self("activate") }
 }

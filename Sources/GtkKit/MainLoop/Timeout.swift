@@ -1,42 +1,56 @@
 import CGtk
 
-/// A one-shot GLib timeout on the main context: calls `body` once after an interval, unless it
-/// is cancelled first. Releasing the timeout cancels it, so keep it as long as it should fire.
+/// A GLib timeout on the main context: calls `body` once after an interval, or after every
+/// interval when it `repeats`, until it is cancelled. Releasing the timeout cancels it, so keep
+/// it as long as it should fire.
 ///
 /// ```swift
 /// autosave = Timeout(milliseconds: 800) { [weak self] in self?.save() }
+/// ticker = Timeout(milliseconds: 1, priority: .high, repeats: true) { [weak self] in self?.tick() }
 /// ```
 @MainActor
 public final class Timeout {
-    private var sourceID: guint = 0
-    /// Whether `body` has run.
-    public private(set) var hasFired = false
+    /// Where the timeout stands among the main loop's other work.
+    public enum Priority: Sendable {
+        /// Before drawing and input (`G_PRIORITY_HIGH`): for measuring the loop itself.
+        case high
+        /// With ordinary work (`G_PRIORITY_DEFAULT`).
+        case `default`
 
-    /// Schedules `body` to run once after `milliseconds` on the main loop.
-    public init(milliseconds: UInt32, _ body: @escaping @MainActor () -> Void) {
-        let fire: @MainActor () -> Void = { [weak self] in
-            self?.hasFired = true
-            self?.sourceID = 0
-            body()
-        }
-        let box = Unmanaged.passRetained(SignalHandlerBox(fire)).toOpaque()
-        sourceID = g_timeout_add_full(
-            G_PRIORITY_DEFAULT, milliseconds,
-            { data in
-                let fire = SignalHandlerBox<@MainActor () -> Void>.handler(from: data)
-                MainActor.assumeIsolated { fire() }
-                return 0  // G_SOURCE_REMOVE
-            }, box, { data in Unmanaged<AnyObject>.fromOpaque(data!).release() })
+        var glibPriority: Int32 { self == .high ? G_PRIORITY_HIGH : G_PRIORITY_DEFAULT }
     }
 
-    /// Whether the timeout is still waiting to fire.
-    public var isPending: Bool { sourceID != 0 }
+    private var source: MainLoopSource?
+    /// Whether `body` has run (at least once, for a repeating timeout).
+    public private(set) var hasFired = false
 
-    /// Stops the timeout if it has not fired yet.
+    /// Schedules `body` to run after `milliseconds` on the main loop: once, or again after every
+    /// interval when `repeats`.
+    public init(
+        milliseconds: UInt32, priority: Priority = .default, repeats: Bool = false, _ body: @escaping @MainActor () -> Void
+    ) {
+        let fire: @MainActor () -> Bool = { [weak self] in
+            self?.hasFired = true
+            if !repeats { self?.source?.forget() }
+            body()
+            return repeats
+        }
+        source = MainLoopSource(fire) { box, release in
+            g_timeout_add_full(
+                priority.glibPriority, milliseconds,
+                { data in
+                    let fire = SignalHandlerBox<@MainActor () -> Bool>.handler(from: data)
+                    return MainActor.assumeIsolated { fire() } ? 1 : 0  // G_SOURCE_CONTINUE : G_SOURCE_REMOVE
+                }, box, release)
+        }
+    }
+
+    /// Whether the timeout is still waiting to fire (a repeating one until it is cancelled).
+    public var isPending: Bool { source?.isAttached == true }
+
+    /// Stops the timeout if it has not fired yet, or a repeating one from now on.
     public func cancel() {
-        guard sourceID != 0 else { return }
-        g_source_remove(sourceID)
-        sourceID = 0
+        source?.remove()
     }
 
     isolated deinit {

@@ -2,7 +2,7 @@ import CGtk
 
 /// A `GMenuModel`, such as a primary menu defined in a `.ui` file.
 @MainActor
-public final class MenuModel: Object {
+public class MenuModel: Object {
     public override class var gType: GType { g_menu_model_get_type() }
 
     /// One item of a menu, with sections and submenus flattened away.
@@ -11,11 +11,14 @@ public final class MenuModel: Object {
         public var label: String?
         /// The detailed action name, such as `app.quit`.
         public var action: String?
+        /// The action's parameter, when it is a string (`win.sort` with `title`).
+        public var target: String?
 
         /// An item as a menu would hold it.
-        public init(label: String?, action: String?) {
+        public init(label: String?, action: String?, target: String? = nil) {
             self.label = label
             self.action = action
+            self.target = target
         }
     }
 
@@ -27,7 +30,8 @@ public final class MenuModel: Object {
             var items: [Item] = []
             let label = string(attribute: "label", at: index)
             let action = string(attribute: "action", at: index)
-            if label != nil || action != nil { items.append(Item(label: label, action: action)) }
+            let target = string(attribute: "target", at: index)
+            if label != nil || action != nil { items.append(Item(label: label, action: action, target: target)) }
             for link in ["section", "submenu"] {
                 if let linked = g_menu_model_get_item_link(modelPointer, index, link) {
                     items += MenuModel(owning: linked).items

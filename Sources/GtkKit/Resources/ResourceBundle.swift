@@ -1,14 +1,17 @@
 import CGtk
+import Synchronization
 
 /// A compiled GResource bundle (`glib-compile-resources`): the `.ui` files, CSS and icons a
 /// module ships inside its binary.
 ///
 /// Once registered, GTK finds its files by resource path: `Builder(resource:)`, icon lookups
 /// under the application's `/org/.../icons`, `gtk/help-overlay.ui` for the shortcuts window.
-/// GResource is immutable and reference-counted atomically, so a bundle may be shared freely.
-public final class ResourceBundle: @unchecked Sendable {
-    private let resource: OpaquePointer
-    private var isRegistered = false
+/// GResource is immutable and reference-counted atomically, so a bundle may be shared freely;
+/// registering takes a lock, so two threads registering one bundle register it once.
+public final class ResourceBundle: Sendable {
+    // The one value the compiler cannot check: GResource is immutable and thread-safe.
+    private nonisolated(unsafe) let resource: OpaquePointer
+    private let isRegistered = Mutex(false)
 
     /// Reads a bundle from base64 text, as the `CompileGResources` build plugin embeds it.
     public init(base64 encoded: String) throws(GLibError) {
@@ -28,17 +31,22 @@ public final class ResourceBundle: @unchecked Sendable {
     }
 
     deinit {
-        if isRegistered { g_resources_unregister(resource) }
+        if isRegistered.withLock({ $0 }) { g_resources_unregister(resource) }
         g_resource_unref(resource)
     }
 
     /// Makes the bundle's files visible to GTK and every `resource://` lookup in the process.
     /// Later calls do nothing; the bundle stays registered while it exists.
     public func register() {
-        guard !isRegistered else { return }
-        g_resources_register(resource)
-        isRegistered = true
+        isRegistered.withLock { isRegistered in
+            guard !isRegistered else { return }
+            g_resources_register(resource)
+            isRegistered = true
+        }
     }
+
+    /// Whether ``register()`` has made the files visible.
+    public var isVisible: Bool { isRegistered.withLock { $0 } }
 
     /// Whether the bundle holds a file at `path`, such as `/org/quire/Quire/gtk/help-overlay.ui`.
     public func contains(_ path: String) -> Bool {

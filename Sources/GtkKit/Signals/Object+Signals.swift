@@ -47,6 +47,18 @@ extension Object {
         return connect(signal.name, after: after, SignalSignature(.uint), handler, trampoline)
     }
 
+    /// Connects a handler of one `gint`, such as `GtkNativeDialog::response(response_id)`.
+    @discardableResult
+    public func connect(
+        _ signal: Signal<(Int32) -> Void>, after: Bool = false, _ handler: @escaping @MainActor (Int32) -> Void
+    ) -> SignalConnection {
+        let trampoline: @convention(c) (gpointer?, gint, gpointer?) -> Void = { _, value, data in
+            let handler = SignalHandlerBox<@MainActor (Int32) -> Void>.handler(from: data)
+            MainActor.assumeIsolated { handler(value) }
+        }
+        return connect(signal.name, after: after, SignalSignature(.int), handler, trampoline)
+    }
+
     /// Connects a handler of two `guint`s, such as
     /// `GtkSelectionModel::selection-changed(position, n_items)`.
     @discardableResult
@@ -200,6 +212,17 @@ extension Object {
             MainActor.assumeIsolated { handler(argument) }
         }
         return connect(signal.name, after: after, SignalSignature(.pointer), handler, trampoline)
+    }
+
+    /// Connects a handler of one object argument, wrapped as `Argument` (borrowed for the call,
+    /// with a reference of the wrapper's own), such as `GtkListBox::row-selected(row)`.
+    @discardableResult
+    public func connect<Argument: Object>(
+        _ signal: Signal<(Argument?) -> Void>, after: Bool = false, _ handler: @escaping @MainActor (Argument?) -> Void
+    ) -> SignalConnection {
+        connect(Signal<(UnsafeMutableRawPointer?) -> Void>(signal.name), after: after) { argument in
+            handler(argument.map { Argument(retaining: $0) })
+        }
     }
 
     /// Boxes `handler`, checks the signal's signature against the trampoline's and connects.

@@ -11,7 +11,7 @@ import CGtk
 ///
 /// ```swift
 /// extension Signal where Handler == (UInt32) -> Void {
-///     static var rowActivated: Self { Self("activate") }  // GtkListView::activate(position)
+///     static var positionActivated: Self { Self("activate") }  // GtkListView::activate(position)
 /// }
 /// button.connect(.clicked) { [weak self] in self?.save() }
 /// ```
@@ -21,9 +21,10 @@ import CGtk
 /// `(UInt32, UInt32, UInt32) -> Void`, `(Double) -> Void`, `(Double, Double) -> Void`,
 /// `(Double, Double) -> Bool`, `(Double, Double) -> UnsafeMutableRawPointer?` (an object returned
 /// with a reference for GTK), `(UnsafeMutableRawPointer?, Double, Double) -> Bool`,
-/// `(Int32, Double, Double) -> Void`,
-/// `(UInt32, UInt32, GdkModifierType) -> Bool`, `(String) -> Void` and
-/// `(UnsafeMutableRawPointer?) -> Void` (an object, boxed, variant or param-spec argument).
+/// `(Int32) -> Void`, `(Int32, Double, Double) -> Void`,
+/// `(UInt32, UInt32, GdkModifierType) -> Bool`, `(String) -> Void`,
+/// `(UnsafeMutableRawPointer?) -> Void` (an object, boxed, variant or param-spec argument) and
+/// `(T?) -> Void` for an object argument wrapped as the ``Object`` subclass `T`.
 /// `Bool` results are the signal's `gboolean` (true stops other handlers for event signals,
 /// vetoes for `close-request`).
 public struct Signal<Handler>: Sendable {

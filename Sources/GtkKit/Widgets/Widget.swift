@@ -20,13 +20,90 @@ open class Widget: Object {
         set { gtk_widget_set_visible(widgetPointer, newValue ? 1 : 0) }
     }
 
+    /// Whether the widget takes input; an insensitive widget is greyed out, and so is everything
+    /// inside it.
+    public var isSensitive: Bool {
+        get { gtk_widget_get_sensitive(widgetPointer) != 0 }
+        set { gtk_widget_set_sensitive(widgetPointer, newValue ? 1 : 0) }
+    }
+
+    /// The text of the widget's tooltip, nil for none.
+    public var tooltipText: String? {
+        get { gtk_widget_get_tooltip_text(widgetPointer).map { String(cString: $0) } }
+        set { gtk_widget_set_tooltip_text(widgetPointer, newValue) }
+    }
+
     /// Adds the CSS class `name` when `isOn`, removes it otherwise (a state such as `error`).
     public func setStyleClass(_ name: String, on isOn: Bool) {
         if isOn { gtk_widget_add_css_class(widgetPointer, name) } else { gtk_widget_remove_css_class(widgetPointer, name) }
     }
 
+    /// Whether the widget has the CSS class `name`.
+    public func hasStyleClass(_ name: String) -> Bool {
+        gtk_widget_has_css_class(widgetPointer, name) != 0
+    }
+
+    // MARK: Layout
+
+    /// The space before the widget at its start (left in left-to-right text), in pixels.
+    public var marginStart: Int {
+        get { Int(gtk_widget_get_margin_start(widgetPointer)) }
+        set { gtk_widget_set_margin_start(widgetPointer, gint(newValue)) }
+    }
+
+    /// The space after the widget at its end, in pixels.
+    public var marginEnd: Int {
+        get { Int(gtk_widget_get_margin_end(widgetPointer)) }
+        set { gtk_widget_set_margin_end(widgetPointer, gint(newValue)) }
+    }
+
+    /// Whether the widget takes the horizontal space its parent has to spare.
+    public var expandsHorizontally: Bool {
+        get { gtk_widget_get_hexpand(widgetPointer) != 0 }
+        set { gtk_widget_set_hexpand(widgetPointer, newValue ? 1 : 0) }
+    }
+
+    /// Whether the widget takes the vertical space its parent has to spare.
+    public var expandsVertically: Bool {
+        get { gtk_widget_get_vexpand(widgetPointer) != 0 }
+        set { gtk_widget_set_vexpand(widgetPointer, newValue ? 1 : 0) }
+    }
+
+    /// The size `text` takes in the widget's font, in pixels (to size a text column, say).
+    public func size(ofText text: String) -> (width: Int, height: Int) {
+        let layout = gtk_widget_create_pango_layout(widgetPointer, text)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        var width: Int32 = 0
+        var height: Int32 = 0
+        pango_layout_get_pixel_size(layout, &width, &height)
+        return (Int(width), Int(height))
+    }
+
+    /// Asks GTK to draw the widget again in the next frame.
+    public func queueDraw() { gtk_widget_queue_draw(widgetPointer) }
+
+    // MARK: Focus
+
+    /// Whether the widget has the keyboard focus of its window.
+    public var hasFocus: Bool { gtk_widget_has_focus(widgetPointer) != 0 }
+
+    /// Moves the keyboard focus to the widget (or into it, for a widget that passes focus on to
+    /// a child). Returns false when the widget cannot take it.
+    @discardableResult
+    public func grabFocus() -> Bool { gtk_widget_grab_focus(widgetPointer) != 0 }
+
+    /// Whether the widget is somewhere inside `ancestor` (not `ancestor` itself).
+    public func isInside(_ ancestor: Widget) -> Bool {
+        gtk_widget_is_ancestor(widgetPointer, ancestor.widgetPointer) != 0
+    }
+
     /// Whether the widget and all its ancestors are shown on screen.
     public var isMapped: Bool { gtk_widget_get_mapped(widgetPointer) != 0 }
+
+    /// Activates the widget as Enter or a click would: a button is clicked, a list row is
+    /// activated. Returns false for a widget that cannot be activated.
+    @discardableResult
+    public func activate() -> Bool { gtk_widget_activate(widgetPointer) != 0 }
 
     /// Activates an action reachable from this widget, such as `win.show-help-overlay` or
     /// `page.save`. Returns false if no such action is found.
@@ -49,6 +126,11 @@ open class Widget: Object {
     /// The widgets below this one, depth first, whose type is `type` or derives from it.
     public func descendants(ofType type: GType) -> [Widget] {
         children.flatMap { child in (child.isA(type) ? [child] : []) + child.descendants(ofType: type) }
+    }
+
+    /// The widgets below this one, depth first, that are `T`s: `row.descendants(ofType: Label.self)`.
+    public func descendants<T: Widget>(ofType type: T.Type) -> [T] {
+        descendants(ofType: type.gType).map { T(retaining: $0.objectPointer) }
     }
 
     /// Calls `body` once, after the widget's next frame has been drawn (for a widget not yet on

@@ -57,6 +57,17 @@ open class Window: Widget {
         }
     }
 
+    /// The widget with the keyboard focus in this window, if any.
+    public var focusedWidget: Widget? {
+        gtk_root_get_focus(opaquePointer).map { Widget(retaining: $0) }
+    }
+
+    /// What the window shows under its title bar.
+    public var child: Widget? {
+        get { gtk_window_get_child(windowPointer).map { Widget(retaining: $0) } }
+        set { gtk_window_set_child(windowPointer, newValue?.widgetPointer) }
+    }
+
     /// Shows the window and brings it to the front.
     public func present() { gtk_window_present(windowPointer) }
 

@@ -19,15 +19,47 @@ extension Conflict {
         conflict.baseRevision = baseRevision
         conflict.remoteRevision = remoteRevision
         conflict.detected = detected
-        let article = try context.fetch(FetchRequest<StoredArticle>(predicate: \.id == articleID, fetchLimit: 1)).first
+        let article = try ConflictResolver.article(articleID, in: context)
         article?.syncState = .conflicted
         return conflict
+    }
+
+    /// Re-reads this open conflict against the live article and its server side, in the caller's
+    /// transaction, and closes it when the sides agree without the writer: both deleted, equal, or
+    /// merged cleanly (the merge becomes the article's content and is pushed unless it is the
+    /// server's version), recorded as ``ConflictResolution/Kind/mergedAutomatically``.
+    ///
+    /// Local changes do this in the save that makes them (``LocalChanges``); the sync worker does it
+    /// after giving the conflict a newer server version.
+    @discardableResult
+    public func settleIfAgreed(at now: Date) throws -> ConflictSettlement {
+        guard resolved == nil else { return .open }
+        guard let context = managedObjectContext else { throw ObjectGraphError.objectDetached(objectID) }
+        return try ConflictResolver(context: context, now: now).settle(self, article: try ConflictResolver.article(articleID, in: context))
+    }
+
+    /// Settles the open conflicts of `articles` whose sides now agree (``settleIfAgreed(at:)``).
+    /// Only articles marked conflicted, or new in the context, can have one.
+    static func settleOpenConflicts(of articles: [StoredArticle], in context: ManagedObjectContext, at now: Date) throws {
+        let candidates = articles.filter { $0.syncState == .conflicted || $0.isInserted }
+        guard !candidates.isEmpty else { return }
+        var byID: [UUID: StoredArticle] = [:]
+        for article in candidates { byID[article.id] = article }
+        let ids = Array(byID.keys)
+        let resolver = ConflictResolver(context: context, now: now)
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = Array(ids[start..<min(ids.count, start + 500)])
+            let open = FetchRequest<Conflict>(predicate: .in(\.articleID, chunk) && .isNil(\.resolved), sortDescriptors: [.ascending(\.detected)])
+            for conflict in try context.fetch(open) {
+                try resolver.settle(conflict, article: byID[conflict.articleID])
+            }
+        }
     }
 }
 
 /// Conflict records: the sync worker records them, the writer resolves them. A resolution is one
 /// save: the article, its outbox operation (sent against the server revision it resolved) and the
-/// closed conflict.
+/// closed conflict. While a conflict is open, this device's side is the live article.
 extension Library {
     /// Records a conflict (see ``Conflict/record(articleID:base:local:remote:baseRevision:remoteRevision:detected:in:)``
     /// for the form that joins a transaction of the caller's).
@@ -37,35 +69,44 @@ extension Library {
         baseRevision: Int64?, remoteRevision: Int64?
     ) async throws -> ConflictSnapshot {
         try await write { context, now in
-            try Conflict.record(
+            let conflict = try Conflict.record(
                 articleID: articleID, base: base, local: local, remote: remote, baseRevision: baseRevision,
-                remoteRevision: remoteRevision, detected: now, in: context
-            ).snapshot
+                remoteRevision: remoteRevision, detected: now, in: context)
+            return conflict.snapshot(article: try ConflictResolver.article(articleID, in: context))
         }
     }
 
-    /// The conflicts waiting for the writer, oldest first.
+    /// The conflicts waiting for the writer, oldest first, each with this device's side as the
+    /// article stands now.
     public func openConflicts() async throws -> [ConflictSnapshot] {
         try await read { context in
-            try context.fetch(FetchRequest<Conflict>(predicate: .isNil(\.resolved), sortDescriptors: [.ascending(\.detected)]))
-                .map(\.snapshot)
+            let conflicts = try context.fetch(FetchRequest<Conflict>(predicate: .isNil(\.resolved), sortDescriptors: [.ascending(\.detected)]))
+            var articles: [UUID: StoredArticle] = [:]
+            let ids = Array(Set(conflicts.map(\.articleID)))
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let chunk = Array(ids[start..<min(ids.count, start + 500)])
+                for article in try context.fetch(FetchRequest<StoredArticle>(predicate: .in(\.id, chunk))) { articles[article.id] = article }
+            }
+            return conflicts.map { $0.snapshot(article: articles[$0.articleID]) }
         }
     }
 
-    /// One conflict, open or resolved.
+    /// One conflict, open (with this device's side as the article stands now) or resolved.
     public func conflict(_ id: UUID) async throws -> ConflictSnapshot {
         try await read { context in
             guard let conflict = try context.fetch(FetchRequest<Conflict>(predicate: \.id == id, fetchLimit: 1)).first else {
                 throw LibraryError.conflictNotFound(id)
             }
-            return conflict.snapshot
+            return conflict.snapshot(article: try ConflictResolver.article(conflict.articleID, in: context))
         }
     }
 
-    /// Carries out the writer's decision in one save: the article gets the chosen content, its
-    /// unsent and conflicted operations give way to one operation based on the server revision the
-    /// conflict holds (none when the server's version is taken), the base becomes the server's
-    /// version, and the conflict is closed.
+    /// Carries out the writer's decision in one save, against the article as it stands then:
+    /// the article gets the chosen content, its unsent and conflicted operations give way to one
+    /// operation based on the server revision the conflict holds (none when the server's version
+    /// is taken), the base becomes the server's version, and the conflict is closed. Keep Theirs
+    /// or a merged version over text of this device they would drop keeps it as a copy first
+    /// (``ConflictSides/keepsCopy(replacingWith:)``).
     @discardableResult
     public func resolveConflict(_ id: UUID, _ resolution: ConflictResolution) async throws -> ConflictOutcome {
         try await write { context, now in
@@ -74,141 +115,53 @@ extension Library {
     }
 }
 
-/// What a resolution left.
+/// What a resolution did.
 public struct ConflictOutcome: Sendable, Hashable {
+    /// The conflict resolved.
+    public var conflictID: UUID
+    /// The article concerned.
+    public var articleID: UUID
+    /// The resolution carried out.
+    public var resolution: ConflictResolution.Kind
+    /// What the conflict was about when it was resolved (from the live article).
+    public var kind: ConflictKind
+    /// The article's title when it was resolved (this device's, else the server's).
+    public var title: String
     /// The article after the resolution (nil when this device's deletion was kept and it is gone).
     public var article: ArticleSnapshot?
-    /// The new article holding this device's version, for ``ConflictResolution/keepBoth``.
+    /// The new article holding this device's version: for ``ConflictResolution/keepBoth``, and for
+    /// Keep Theirs or a merged version over text they would drop (``ConflictSides/keepsCopy(replacingWith:)``).
+    /// It sits where the article was: in the library, or in the trash.
     public var copy: ArticleSnapshot?
-}
+    /// What the next sync sends for the article: its content, its deletion, or nothing.
+    public var sends: SyncOperationChange?
 
-/// One resolution, inside the resolving save.
-private struct ConflictResolver {
-    let context: ManagedObjectContext
-    let now: Date
-
-    func resolve(_ id: UUID, _ resolution: ConflictResolution) throws -> ConflictOutcome {
-        guard let conflict = try context.fetch(FetchRequest<Conflict>(predicate: \.id == id, fetchLimit: 1)).first else {
-            throw LibraryError.conflictNotFound(id)
-        }
-        guard conflict.resolved == nil else { throw LibraryError.conflictAlreadyResolved(id) }
-        let articleID = conflict.articleID
-        var article = try context.fetch(FetchRequest<StoredArticle>(predicate: \.id == articleID, fetchLimit: 1)).first
-        let remote = conflict.remote
-        let remoteRevision = conflict.remoteRevision
-        func notApplicable(_ reason: String) -> LibraryError { .resolutionNotApplicable(conflict: id, reason: reason) }
-        // This device deleted the article and the server changed it: the choices are to delete it
-        // anyway (Keep Mine) or to keep the server's version (Keep Theirs).
-        let deletedHere = conflict.local == nil && remote != nil
-        let deletedHereChoices = "this device deleted the article and the server changed it; "
-            + "delete it anyway (keep mine) or keep the server's version (keep theirs)"
-
-        // Unsent and conflicted operations of the article give way to the resolution's.
-        let open = FetchRequest<SyncOperation>(
-            predicate: \.articleID == articleID && .in(\.state, [SyncOperationState.pending, .conflicted]))
-        for operation in try context.fetch(open) { context.delete(operation) }
-        var writer = try OperationWriter(context: context, now: now, articles: [])
-        let base: OperationWriter.WriteBase? = remote == nil ? .absent : remoteRevision.map { .revision($0) }
-        var copy: StoredArticle?
-
-        switch resolution {
-        case .keepMine:
-            if let mine = article, mine.trashed == nil {
-                guard let base else { throw notApplicable("the conflict holds no server revision to write over") }
-                writer.insert(articleID, .put, mine.payload, precondition: base)
-            } else if remote != nil, let remoteRevision {
-                // This device deleted it: the deletion goes over the server's edit.
-                writer.insert(articleID, .delete, nil, precondition: .revision(remoteRevision))
+    /// What happened, in a sentence for the writer (the app's toast, `quire resolve`).
+    public var summary: String {
+        let title = "“\(DisplayTitle.of(self.title))”"
+        var text: String
+        switch (resolution, sends) {
+        case (.keepMine, .delete?):
+            text = "Kept this device's deletion of \(title): it stays in the Trash, and the next sync deletes it on the server."
+        case (.keepMine, _):
+            text = "Kept this device's version of \(title); the next sync sends it to the server."
+        case (.restoreMine, _):
+            text = "Restored this device's version of \(title); the next sync puts it back on the server."
+        case (.merged, _), (.mergedAutomatically, _):
+            text = "Saved the merged version of \(title); the next sync sends it to the server."
+        case (.keepTheirs, _), (.acceptDelete, _), (.keepBoth, _):
+            if kind == .deletedOnServer || kind == .deletedOnBothSides {
+                text = "Accepted the server's deletion of \(title): it is in the Trash."
             } else {
-                throw notApplicable("both sides deleted the article; accept the deletion")
+                text = "Took the server's version of \(title)."
             }
-        case .keepTheirs, .acceptDelete:
-            if let remote {
-                guard resolution == .keepTheirs else {
-                    throw notApplicable(deletedHere ? deletedHereChoices : "the server did not delete the article")
-                }
-                article = try take(remote, into: article, articleID)
-            } else if let current = article, current.trashed == nil {
-                current.trashed = now
-            }
-        case .keepBoth:
-            guard let remote else { throw notApplicable("the server deleted the article; restore it or accept the deletion") }
-            guard !deletedHere else { throw notApplicable(deletedHereChoices) }
-            guard let mine = article else { throw notApplicable("this device deleted the article; there is no copy to keep") }
-            copy = try makeCopy(of: mine, writer: &writer)
-            article = try take(remote, into: mine, articleID)
-        case .merged(let content):
-            guard let base else { throw notApplicable("the conflict holds no server revision to write over") }
-            let merged = try article ?? makeArticle(articleID)
-            try merged.setContent(content, at: now)
-            merged.trashed = nil
-            merged.refreshDerivedFields()
-            try LocalChanges.checkSyncable(merged)
-            merged.updated = now
-            writer.insert(articleID, .put, merged.payload, precondition: base)
-            article = merged
-        case .restoreMine:
-            guard remote == nil else { throw notApplicable(deletedHere ? deletedHereChoices : "the server did not delete the article") }
-            guard let mine = article else { throw notApplicable("the article is not on this device") }
-            mine.trashed = nil
-            writer.insert(articleID, .put, mine.payload, precondition: .absent)
         }
-
-        try updateBase(articleID, to: remote, revision: remoteRevision)
-        if let article {
-            article.localRevision += 1
-            article.serverRevision = remote == nil ? nil : remoteRevision
-            let pushes = resolution != .keepTheirs && resolution != .acceptDelete && resolution != .keepBoth
-            article.syncState = pushes ? .modified : (remote == nil ? .localOnly : .synced)
+        if let copy {
+            let place = copy.trashed == nil ? "" : " in the Trash"
+            text += resolution == .keepBoth
+                ? " This device's version is kept as “\(DisplayTitle.of(copy.title))”\(place)."
+                : " This device's text, which it would have dropped, is kept as “\(DisplayTitle.of(copy.title))”\(place)."
         }
-        conflict.resolution = resolution.kind
-        conflict.resolved = now
-        return ConflictOutcome(article: article?.snapshot, copy: copy?.snapshot)
-    }
-
-    /// The article with the server's content, synced (created when this device had deleted it).
-    private func take(_ remote: ArticleContent, into article: StoredArticle?, _ articleID: UUID) throws -> StoredArticle {
-        let article = try article ?? makeArticle(articleID)
-        try article.setContent(remote, at: now)
-        article.trashed = nil
-        article.refreshDerivedFields()
-        article.updated = now
-        return article
-    }
-
-    private func makeArticle(_ id: UUID) throws -> StoredArticle {
-        let article = StoredArticle(context: context)
-        article.id = id
-        article.created = now
-        article.updated = now
-        return article
-    }
-
-    /// This device's version as a new local article, "Title (conflicted copy)".
-    private func makeCopy(of mine: StoredArticle, writer: inout OperationWriter) throws -> StoredArticle {
-        var content = mine.content
-        content.title = ConflictResolution.conflictedCopyTitle(of: content.title)
-        let copy = try makeArticle(UUID())
-        try copy.setContent(content, at: now)
-        copy.refreshDerivedFields()
-        try LocalChanges.checkSyncable(copy)
-        copy.localRevision = 1
-        copy.syncState = .localOnly
-        writer.insert(copy.id, .put, copy.payload, precondition: .absent)
-        return copy
-    }
-
-    /// The base becomes the server's version; a server deletion leaves no base (the next write
-    /// creates the article again).
-    private func updateBase(_ articleID: UUID, to remote: ArticleContent?, revision: Int64?) throws {
-        let existing = try context.fetch(FetchRequest<ArticleBase>(predicate: \.articleID == articleID, fetchLimit: 1)).first
-        guard let remote, let revision else {
-            if let existing { context.delete(existing) }
-            return
-        }
-        let base = existing ?? ArticleBase(context: context)
-        base.articleID = articleID
-        base.revision = revision
-        base.content = remote
+        return text
     }
 }

@@ -29,3 +29,10 @@ public struct ArticleContent: Sendable, Hashable, Codable {
         self.isFavorite = isFavorite
     }
 }
+
+extension ArticleContent {
+    /// The content as the server stores it: what an outbox `put` sends.
+    public var payload: ArticlePayload {
+        ArticlePayload(title: title, body: body, folder: folder, tags: tags, status: status, favorite: isFavorite)
+    }
+}

@@ -29,7 +29,8 @@ public struct ArticleSnapshot: Sendable, Hashable, Identifiable {
     /// The server's revision this article is based on; `nil` until the server has acknowledged it.
     /// Revisions are the per-article counters the server sends as `ETag`.
     public var serverRevision: Int64?
-    /// A counter the store bumps on every local save of the article.
+    /// The article's revision in this library: a counter bumped by every change the writer saves
+    /// and by other content the sync worker brings in (`quire edit --if-revision` checks it).
     public var localRevision: Int64
     /// How the article stands against the server.
     public var syncState: ArticleSyncState

@@ -11,22 +11,50 @@ extension Library {
     public func createArticle(
         _ content: ArticleContent = ArticleContent(title: "", body: ""), id: UUID = UUID()
     ) async throws -> ArticleSnapshot {
-        try await write { context, now in
-            let article = StoredArticle(context: context)
-            article.id = id
-            article.created = now
-            article.updated = now
-            try article.setContent(content, at: now)
-            try LocalChanges.record(in: context, at: now)
-            return article.snapshot
+        try await write { context, now in try Self.insertArticle(content, id: id, in: context, at: now).snapshot }
+    }
+
+    /// ``createArticle(_:id:)`` in the view context, saved before it returns: for the app, which
+    /// opens the new article at once, so that the next key the writer presses goes into its
+    /// title. Returns the article's object ID in the view context. On failure the view context
+    /// is rolled back and the error thrown.
+    @MainActor
+    public func createArticleInViewContext(
+        _ content: ArticleContent = ArticleContent(title: "", body: ""), id: UUID = UUID()
+    ) throws -> ManagedObjectID {
+        let context = viewContext
+        do {
+            let article = try Self.insertArticle(content, id: id, in: context, at: Self.now())
+            try context.save()
+            return article.objectID
+        } catch {
+            context.rollback()
+            throw error
         }
     }
 
-    /// Changes an article's title and/or body; returns the article as saved.
+    /// A new article with `content` and its outbox operation in `context`, not saved yet.
+    private static func insertArticle(_ content: ArticleContent, id: UUID, in context: ManagedObjectContext, at now: Date) throws -> StoredArticle {
+        let article = StoredArticle(context: context)
+        article.id = id
+        article.created = now
+        article.updated = now
+        try article.setContent(content, at: now)
+        try LocalChanges.record(in: context, at: now)
+        return article
+    }
+
+    /// Changes an article's title and/or body; returns the article as saved. With `ifRevision`,
+    /// only while the article is still at that revision (``ArticleSnapshot/localRevision``), so that
+    /// a read-modify-write never overwrites a change that came in between (another program's, or
+    /// one the sync worker pulled); otherwise throws ``LibraryError/revisionChanged(article:expected:current:)``.
     @discardableResult
-    public func editArticle(_ id: UUID, title: String? = nil, body: String? = nil) async throws -> ArticleSnapshot {
+    public func editArticle(_ id: UUID, title: String? = nil, body: String? = nil, ifRevision: Int64? = nil) async throws -> ArticleSnapshot {
         try await write { context, now in
             let article = try LibraryNames.article(id, in: context)
+            if let ifRevision, article.localRevision != ifRevision {
+                throw LibraryError.revisionChanged(article: id, expected: ifRevision, current: article.localRevision)
+            }
             if let title, title != article.title { article.title = title }
             if let body, body != article.body { article.body = body }
             try LocalChanges.record(in: context, at: now)

@@ -26,6 +26,9 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     case resolutionNotApplicable(conflict: UUID, reason: String)
     /// No recovered draft exists for this article.
     case draftNotFound(article: UUID)
+    /// The article is at another revision (``ArticleSnapshot/localRevision``) than the one the
+    /// caller read: it changed since.
+    case revisionChanged(article: UUID, expected: Int64, current: Int64)
 
     public var description: String {
         switch self {
@@ -42,6 +45,8 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
         case .conflictAlreadyResolved(let id): return "conflict \(id.uuidString.lowercased()) is resolved already"
         case .resolutionNotApplicable(let id, let reason): return "conflict \(id.uuidString.lowercased()): \(reason)"
         case .draftNotFound(let article): return "no recovered draft for article \(article.uuidString.lowercased())"
+        case .revisionChanged(let article, let expected, let current):
+            return "article \(article.uuidString.lowercased()) is at revision \(current) now, not \(expected): it changed since it was read"
         }
     }
 }

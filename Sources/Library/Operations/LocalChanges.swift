@@ -17,6 +17,12 @@ import SyncProtocol
 ///   operation was never sent (pending, no precondition, no lease) it is rewritten instead, exactly
 ///   as SyncClient's coalescing would merge the two, so an hour of autosaves offline leaves one
 ///   operation, not thousands.
+/// - re-reads the article's open conflict, whose local side is the live article: the change is
+///   part of "mine" (an edit, a restore that turns "deleted here" into an edit conflict, a move to
+///   the trash that turns an edit conflict into "deleted here"), and a conflict whose sides now
+///   agree (equal, merged cleanly, both deleted) is closed in the same save
+///   (``Conflict/settleIfAgreed(at:)``). Every local write of an article comes through here, so no
+///   change of the writer's can slip past an open conflict.
 ///
 /// Call it on the context's queue, then save the context. Every ``Library`` operation does; the
 /// editor does it before saving its draft context. If the save fails with a merge conflict (the
@@ -54,6 +60,7 @@ public enum LocalChanges {
             if article.syncState == .synced { article.syncState = .modified }
             writer.enqueue(for: article)
         }
+        try Conflict.settleOpenConflicts(of: articles, in: context, at: now)
         return articles.count
     }
 

@@ -10,7 +10,9 @@ public final class Conflict: ManagedObject {
     @Attribute("articleID") public var articleID: UUID
     /// The last synced content both sides started from; nil when there was none.
     @CodableAttribute("base") public var base: ArticleContent?
-    /// This device's version when the conflict was found; nil when deleted here.
+    /// This device's version when the conflict was found (nil: deleted here), and once resolved
+    /// the version it was resolved against. While the conflict is open, this device's side is the
+    /// live article (``ConflictSides``); this keeps what the writer could have seen at detection.
     @CodableAttribute("local") public var local: ArticleContent?
     /// The server's version; nil when deleted on the server.
     @CodableAttribute("remote") public var remote: ArticleContent?

@@ -39,7 +39,8 @@ public final class StoredArticle: ManagedObject {
     @Attribute("trashed") public var trashed: Date?
     /// The server revision its last synced state had; nil until the server acknowledged it.
     @Attribute("serverRevision") public var serverRevision: Int64?
-    /// Bumped by every local save of the article.
+    /// The article's revision in this library: bumped by every change the writer saves
+    /// (``LocalChanges``), by a conflict's resolution, and by other content the sync worker brings in.
     @Attribute("localRevision") public var localRevision: Int64
     /// How it stands against the server (the list's badge).
     @Attribute("syncState") public var syncState: ArticleSyncState
@@ -73,7 +74,7 @@ public final class StoredArticle: ManagedObject {
 
     /// The content the server stores for it: what an outbox `put` sends.
     public var payload: ArticlePayload {
-        ArticlePayload(title: title, body: body, folder: folder?.name, tags: tagNames, status: status, favorite: isFavorite)
+        content.payload
     }
 }
 

@@ -34,7 +34,7 @@ extension Library {
             let request = FetchRequest<Conflict>(
                 predicate: \.articleID == articleID && \.resolution == ConflictResolution.Kind.mergedAutomatically,
                 sortDescriptors: [.descending(\.detected)])
-            return try context.fetch(request).map(\.snapshot)
+            return try context.fetch(request).map { $0.snapshot(article: nil) }
         }
     }
 }

@@ -15,8 +15,10 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     public var entityName: String?
     /// Which objects match; nil matches every object of the entity.
     public var predicate: FetchPredicate<Result>?
-    /// The sort order; objects with equal keys keep their store order (primary key), and unsaved
-    /// inserted objects come after saved ones.
+    /// The sort order. Objects with equal keys keep their store order (primary key, unsaved
+    /// inserted objects after saved ones) in the direction of the last key, so that a descending
+    /// sort reads its index backwards to the end: ties of `.descending(\.date)` come newest
+    /// object first.
     public var sortDescriptors: [FetchSortDescriptor<Result>] = []
     /// At most this many objects (0: no limit).
     public var fetchLimit = 0
@@ -71,7 +73,8 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     ///         articles = try context.fetch(page.after(try context.keysetCursor(for: last, in: page)))
     ///     }
     ///
-    /// The sort keys must be required attributes of the entity; the primary key breaks ties.
+    /// The sort keys must be required attributes of the entity; the primary key breaks ties (in
+    /// the direction of the last key).
     public func after(_ cursor: KeysetCursor) -> FetchRequest {
         var request = self
         let condition = PredicateNode.keyset(KeysetCondition(

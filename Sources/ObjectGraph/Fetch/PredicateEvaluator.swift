@@ -77,15 +77,16 @@ struct PredicateEvaluator {
                 if !keyset.ascending[index] { order = -order }
                 if order != 0 { return order > 0 }
             }
-            // Unsaved objects sort after every saved one.
-            return object.key <= 0 || object.key > keyset.key
+            // Ties follow store order in the direction of the last key; unsaved objects rank after
+            // every saved one.
+            return StoreOrder.compare(object.key, keyset.key, ascending: StoreOrder.tiesAscend(keyset.ascending)) > 0
 
         case .fullText(let query):
             return try matchesFullText(query, on: object)
         }
     }
 
-    /// Orders two objects by sort keys, then store order (unsaved objects last, in insertion order).
+    /// Orders two objects by sort keys, then store order (see ``StoreOrder``).
     func areInIncreasingOrder(_ lhs: ManagedObject, _ rhs: ManagedObject, _ sort: [(path: [String], ascending: Bool, order: StringOrder)]) throws -> Bool {
         for key in sort where !FullTextRank.isRank(key.path) {
             guard case .attribute(let left) = try value(at: key.path, of: lhs),
@@ -100,12 +101,7 @@ struct PredicateEvaluator {
             if !key.ascending { order = -order }
             if order != 0 { return order < 0 }
         }
-        return Self.storeRank(lhs) < Self.storeRank(rhs)
-    }
-
-    /// Saved objects by primary key, then unsaved ones in the order they were inserted.
-    static func storeRank(_ object: ManagedObject) -> UInt64 {
-        object.key > 0 ? UInt64(object.key) : UInt64(Int64.max) + UInt64(-object.key)
+        return StoreOrder.compare(lhs.key, rhs.key, ascending: StoreOrder.tiesAscend(sort.lazy.map(\.ascending))) < 0
     }
 
     // MARK: Reading key paths

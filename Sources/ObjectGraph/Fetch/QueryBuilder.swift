@@ -79,7 +79,7 @@ struct QueryBuilder {
             // small covering index instead of every page of the table.
             break
         default:
-            order.append("\(scope.alias)._pk")
+            order.append("\(scope.alias)._pk" + (StoreOrder.tiesAscend(sort.lazy.map(\.ascending)) ? "" : " DESC"))
         }
         let columns: String
         switch selection {
@@ -367,7 +367,8 @@ struct QueryBuilder {
     }
 
     /// The rows after a cursor: `k1 >= v1 AND ((k1 > v1) OR (k1 = v1 AND k2 > v2) OR ... OR
-    /// (all equal AND _pk > key))`. The leading range lets SQLite walk an index on the first key in
+    /// (all equal AND _pk > key))`, each comparison in its key's direction (the key's in the last
+    /// key's, see ``StoreOrder``). The leading range lets SQLite walk an index on the first key in
     /// order and stop after the page.
     private mutating func keysetCondition(_ keyset: KeysetCondition, in scope: Scope) throws -> String {
         guard keyset.values.count == keyset.paths.count else {
@@ -406,7 +407,8 @@ struct QueryBuilder {
                 let comparison = keyset.ascending[index] ? ">" : "<"
                 parts.append("\(columns[index].sql) \(comparison) \(bind(columns[index].value))\(columns[index].collation)")
             } else {
-                parts.append("\(scope.alias)._pk > \(bind(.integer(keyset.key)))")
+                let comparison = StoreOrder.tiesAscend(keyset.ascending) ? ">" : "<"
+                parts.append("\(scope.alias)._pk \(comparison) \(bind(.integer(keyset.key)))")
             }
             terms.append("(" + parts.joined(separator: " AND ") + ")")
         }

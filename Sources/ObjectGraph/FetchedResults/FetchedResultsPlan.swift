@@ -7,17 +7,18 @@ struct FetchedResultsPlan {
     let sortPaths: [[String]]
     /// The empty columns of a new ``SortKeyTable``, one per sort descriptor.
     let columns: [SortKeyColumn]
-    /// `SELECT t0._pk, <sort values> FROM ... WHERE ... ORDER BY <sort>, t0._pk`.
+    /// `SELECT t0._pk, <sort values> FROM ... WHERE ... ORDER BY <sort>, t0._pk [DESC]` (ties in
+    /// ``StoreOrder``).
     let sql: String
     /// The same rows among `keyBatchSize` primary keys (parameters after `bindings`; unused ones
     /// bound NULL), unordered: how rows are evaluated as a fetch would evaluate them.
     let sqlForKeys: String
+    /// The same for one primary key (the parameter after `bindings`): one save of one object,
+    /// the usual change, binds one key instead of a list of mostly NULLs.
+    let sqlForKey: String
     /// The predicate's parameters.
     let bindings: [PrimitiveValue]
     let isSectioned: Bool
-    /// Whether `sql` returns rows with equal sort keys in descending key order, to be reversed
-    /// (see `init`).
-    let reversesTies: Bool
 
     init<Result: ManagedObject>(
         _ request: FetchRequest<Result>, sectionNameKeyPath: String?, context: ManagedObjectContext
@@ -67,17 +68,12 @@ struct FetchedResultsPlan {
                 columns.append(column)
             }
             let condition = try plan.predicate.map { try builder.condition($0, in: scope, negated: false) }
-            // Ties are in key order. When the first key descends, SQLite reads an index on it
-            // backwards, which gives equal values in descending key order; asking for ascending
-            // keys instead makes it sort every row (four times slower at a million rows). So ask
-            // for descending keys and reverse each run of ties while reading, where telling ties
-            // apart is cheap (no collation).
-            reversesTies = !firstSort.ascending && columns.allSatisfy { $0.order == .binary }
-            order.append("\(scope.alias)._pk" + (reversesTies ? " DESC" : ""))
+            order.append("\(scope.alias)._pk" + (StoreOrder.tiesAscend(columns.lazy.map(\.ascending)) ? "" : " DESC"))
             let select = "SELECT \(selected.joined(separator: ", ")) FROM \(scope.fromClause)"
             sql = select + (condition.map { " WHERE \($0)" } ?? "") + " ORDER BY " + order.joined(separator: ", ")
             let keys = "\(scope.alias)._pk IN (" + Array(repeating: "?", count: EntityModel.keyBatchSize).joined(separator: ", ") + ")"
             sqlForKeys = select + " WHERE " + (condition.map { "(\($0)) AND " } ?? "") + keys
+            sqlForKey = select + " WHERE " + (condition.map { "(\($0)) AND " } ?? "") + "\(scope.alias)._pk = ?"
         } catch let error as ObjectGraphError {
             throw .invalidFetchRequest(error)
         } catch {

@@ -1,10 +1,9 @@
 /// The rows of a fetched-results controller as it orders them: per slot, the row's key and its
 /// sort-key values (one ``SortKeyColumn`` per sort descriptor), and the slot of each key.
 ///
-/// A row's order is its sort keys, then its store order: saved rows by primary key, unsaved ones
-/// after every saved one in the order they were inserted, as a fetch orders them. Rows are
-/// compared by slot, so a row being placed is first given a slot of its own (which is not yet
-/// found by its key until ``index(_:)``); a row whose values change gets a new slot, and its old
+/// A row's order is its sort keys, then its store order in the direction of the last sort key
+/// (``StoreOrder``), as a fetch orders them. Rows are compared by slot, so a row being placed is
+/// first given a slot of its own (which is not yet found by its key until ``index(_:)``); a row whose values change gets a new slot, and its old
 /// slot keeps the values it was placed with until it is released.
 final class SortKeyTable {
     /// The key of each slot; 0 for a slot that is free.
@@ -13,22 +12,25 @@ final class SortKeyTable {
     private var freeSlots: [Int32] = []
     private var slots = SlotIndex()
 
-    /// Rows ``load(from:excluding:reversingTies:)`` reads before appending them to the table: a
+    /// Rows ``load(from:excluding:)`` reads before appending them to the table: a
     /// multiple of 64 (a word of nil bits), small enough to stay in the cache.
     static let loadChunk = 4096
+
+    /// Whether rows with equal sort keys run in ascending store order (see ``StoreOrder``).
+    let tiesAscend: Bool
 
     init(columns: [SortKeyColumn]) {
         precondition(!columns.isEmpty, "a controller's rows have at least one sort key")
         self.columns = columns
+        tiesAscend = StoreOrder.tiesAscend(columns.lazy.map(\.ascending))
     }
 
     // MARK: Rows
 
     /// Reads every row of the statement (the key in column 0, the sort-key values after it) into
     /// slots 0, 1, ... of an empty table, in order, skipping the keys in `excluded`, and makes them
-    /// found by their keys. With `reversingTies`, the statement returns rows with equal sort keys
-    /// in descending key order, and each such run is reversed. Returns the number of rows read.
-    func load(from statement: Statement, excluding excluded: Set<Int64>, reversingTies: Bool) throws -> Int {
+    /// found by their keys. Returns the number of rows read.
+    func load(from statement: Statement, excluding excluded: Set<Int64>) throws -> Int {
         precondition(keys.isEmpty, "rows are loaded into an empty table")
         // Local copies: the loop then mutates no class property, which would check exclusive
         // access on every write.
@@ -84,15 +86,6 @@ final class SortKeyTable {
                 if filled == chunk { flush() }
             }
             flush()
-        }
-        if reversingTies && keys.count > 1 {
-            // Equal values need not move between the slots of a run: only the keys are reversed.
-            var start = 0
-            for slot in 1...keys.count {
-                if slot < keys.count && columns.allSatisfy({ $0.compare(slot - 1, slot) == 0 }) { continue }
-                if slot - start > 1 { keys[start..<slot].reverse() }
-                start = slot
-            }
         }
         return keys.count
     }
@@ -160,22 +153,13 @@ final class SortKeyTable {
             let order = columns[column].compare(Int(lhs), Int(rhs))
             if order != 0 { return order }
         }
-        let left = Self.storeRank(keys[Int(lhs)])
-        let right = Self.storeRank(keys[Int(rhs)])
-        return left < right ? -1 : (left > right ? 1 : 0)
+        return StoreOrder.compare(keys[Int(lhs)], keys[Int(rhs)], ascending: tiesAscend)
     }
 
     /// How the first sort key of row `lhs` orders against that of `rhs`: what sections group by.
     @inline(__always)
     func compareFirstKey(_ lhs: Int32, _ rhs: Int32) -> Int {
         columns[0].compare(Int(lhs), Int(rhs))
-    }
-
-    /// Saved rows by primary key, then unsaved ones in the order they were inserted (temporary
-    /// keys count down from -1), as `PredicateEvaluator.storeRank` orders objects.
-    @inline(__always)
-    static func storeRank(_ key: Int64) -> UInt64 {
-        key > 0 ? UInt64(key) : UInt64(Int64.max) + UInt64(-key)
     }
 
     /// The value of sort key `column` of row `slot`.

@@ -1,5 +1,5 @@
-import CGtk
 import Foundation
+import GtkKit
 
 /// Measures how long the main thread goes without running its main loop: a high-priority GLib
 /// timeout asks to run every millisecond, and the longest gap between two runs (less that
@@ -13,25 +13,19 @@ final class MainThreadStallMonitor {
     /// The longest stall since the last reset, in milliseconds.
     private(set) var longestStall: Double = 0
     private var last = DispatchTime.now().uptimeNanoseconds
-    private var sources: [guint] = []
+    private var ticks: Timeout?
+    private var resets: UnixSignalWatch?
 
     /// Starts measuring.
     init() {
-        let box = Unmanaged.passUnretained(self).toOpaque()
-        sources.append(g_timeout_add_full(G_PRIORITY_HIGH, 1, { data in
-            MainActor.assumeIsolated { Unmanaged<MainThreadStallMonitor>.fromOpaque(data!).takeUnretainedValue().tick() }
-            return 1  // G_SOURCE_CONTINUE
-        }, box, nil))
-        sources.append(g_unix_signal_add_full(G_PRIORITY_HIGH, SIGUSR1, { data in
-            MainActor.assumeIsolated { Unmanaged<MainThreadStallMonitor>.fromOpaque(data!).takeUnretainedValue().reset() }
-            return 1
-        }, box, nil))
+        ticks = Timeout(milliseconds: 1, priority: .high, repeats: true) { [weak self] in self?.tick() }
+        resets = UnixSignalWatch(SIGUSR1, priority: .high) { [weak self] in self?.reset() }
     }
 
-    /// Stops measuring; the sources hold the monitor unretained, so they go first.
+    /// Stops measuring.
     func stop() {
-        for source in sources { g_source_remove(source) }
-        sources = []
+        ticks?.cancel()
+        resets?.cancel()
     }
 
     /// Forgets the stalls so far.

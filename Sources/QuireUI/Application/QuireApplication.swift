@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import GtkKit
 import Library
@@ -169,7 +168,7 @@ public final class QuireApplication {
                 try window.renderTexture().savePNG(to: path)
                 self?.closeAllWindows()
             } catch RenderError.nothingDrawn where attemptsLeft > 1 {
-                gtk_widget_queue_draw(window.widgetPointer)
+                window.queueDraw()
                 self?.takeScreenshot(of: window, to: path, attemptsLeft: attemptsLeft - 1)
             } catch {
                 self?.fail("cannot take the screenshot: \(error)")

@@ -1,4 +1,3 @@
-import CGtk
 import GtkKit
 import Library
 import ObjectGraph
@@ -36,8 +35,8 @@ final class ArticleList {
     /// Whether the writer can drag rows onto the sidebar.
     let rowsAreDraggable: Bool
     private let rowFactory: ListRowFactory<FetchedResultsListSource<StoredArticle>, ArticleRow>
-    private let stack: Widget
-    private let status: Widget
+    private let stack: Stack
+    private let status: StatusPage
     private var selectedObjectID: ManagedObjectID?
     private var changes: ContextObservation?
     /// The selected article an operation is taking out of the list, and its index then.
@@ -48,8 +47,8 @@ final class ArticleList {
     /// Attaches to the list view, stack and status page of the main window's builder file and
     /// fetches `query`. `rowsAreDraggable` lets the writer drag rows (not in a read-only library).
     init(
-        context: ManagedObjectContext, query: ArticleQuery, rowsAreDraggable: Bool, listView widget: Widget, stack: Widget,
-        status: Widget
+        context: ManagedObjectContext, query: ArticleQuery, rowsAreDraggable: Bool, listView widget: Widget, stack: Stack,
+        status: StatusPage
     ) throws {
         self.query = query
         self.rowsAreDraggable = rowsAreDraggable
@@ -67,14 +66,8 @@ final class ArticleList {
             row.show(source.object(at: index))
         }
         listView = ListView(listView: widget, selection: selection, factory: rowFactory)
-        // GTK 4.8's list view keeps 200 rows alive whatever its height; building, binding and
-        // measuring them takes about as long as opening the rest of the window, and would hold
-        // back its first frame. The list view gets its rows just after that frame instead.
-        gtk_list_view_set_factory(widget.opaquePointer, nil)
-        widget.afterNextFrame { [weak self] in
-            guard let self else { return }
-            gtk_list_view_set_factory(listView.widget.opaquePointer, rowFactory.object.opaquePointer)
-        }
+        // Rows would hold back the window's first frame; they arrive just after it.
+        listView.makeRowsAfterNextFrame()
         reportFailure = { [weak self] error in self?.failed?(error) }
         selection.onChanged = { [weak self] in self?.selectionDidChange() }
         fetch()
@@ -168,12 +161,13 @@ final class ArticleList {
 
     private func showEmptyStateIfNeeded() {
         let isEmpty = source.count == 0
-        gtk_stack_set_visible_child_name(stack.opaquePointer, isEmpty ? "empty" : "list")
+        stack.visibleChildName = isEmpty ? "empty" : "list"
         guard isEmpty else { return }
         let (title, description) = Self.emptyState(for: query)
-        adw_status_page_set_title(status.opaquePointer, title)
-        adw_status_page_set_description(status.opaquePointer, description)
-        adw_status_page_set_icon_name(status.opaquePointer, query.isSearching ? "system-search-symbolic" : query.filter == .trash ? "user-trash-symbolic" : "document-new-symbolic")
+        status.title = title
+        // The search text is the writer's: it shows as typed, not as markup.
+        status.descriptionMarkup = Markup.escape(description)
+        status.iconName = query.isSearching ? "system-search-symbolic" : query.filter == .trash ? "user-trash-symbolic" : "document-new-symbolic"
     }
 
     /// What the list says when a query selects nothing.
@@ -190,6 +184,6 @@ final class ArticleList {
     /// The status page's title, as shown when the list is empty.
     var emptyStateTitle: String? {
         guard source.count == 0 else { return nil }
-        return adw_status_page_get_title(status.opaquePointer).map { String(cString: $0) }
+        return status.title
     }
 }

@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import GtkKit
 import Library
@@ -13,10 +12,10 @@ final class ArticleRow: ListRowView {
     private(set) var dragSource: DragSource?
     /// The article a drag of the row carries: the one shown, unless it is in the Trash.
     private(set) var draggableArticleID: UUID?
-    private let titleLabel: Widget
-    private let dateLabel: Widget
-    private let excerptLabel: Widget
-    private let syncBadge: Widget
+    private let titleLabel: Label
+    private let dateLabel: Label
+    private let excerptLabel: Label
+    private let syncBadge: Image
 
     /// The height of every row: two lines of excerpt under the title.
     static let height = 76
@@ -43,12 +42,12 @@ final class ArticleRow: ListRowView {
     /// Shows an article; a fault of the list's batch, read here.
     func show(_ article: StoredArticle) {
         draggableArticleID = article.trashed == nil ? article.id : nil
-        gtk_label_set_label(titleLabel.opaquePointer, ConflictDialog.displayTitle(article.title))
-        gtk_label_set_label(excerptLabel.opaquePointer, article.excerpt)
-        gtk_label_set_label(dateLabel.opaquePointer, Self.dateText(article.updated))
+        titleLabel.text = ConflictDialog.displayTitle(article.title)
+        excerptLabel.text = article.excerpt
+        dateLabel.text = Self.dateText(article.updated)
         let badge = SyncBadge(state: article.syncState)
-        gtk_image_set_from_icon_name(syncBadge.opaquePointer, badge.iconName)
-        gtk_widget_set_tooltip_text(syncBadge.widgetPointer, badge.description)
+        syncBadge.iconName = badge.iconName
+        syncBadge.tooltipText = badge.description
         syncBadge.setStyleClass("warning", on: badge.isWarning)
     }
 

@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import GtkKit
 import Library
@@ -9,10 +8,10 @@ import Library
 final class ConflictChangeRow {
     /// The change the row decides.
     let change: MergeChoices.Change
-    /// The `AdwActionRow`.
-    let row: Widget
+    /// The row in the list of changes.
+    let row: ActionRow
     /// The toggle button of each side the change offers.
-    let buttons: [MergeChoices.Side: Widget]
+    let buttons: [MergeChoices.Side: ToggleButton]
     /// Called when the writer picks another side.
     var chosen: ((MergeChoices.Side) -> Void)?
 
@@ -20,7 +19,7 @@ final class ConflictChangeRow {
         self.change = change
         let builder = try Builder(resource: Quire.resourcePath + "conflicts/conflict-change-row.ui")
         row = try builder.object("row")
-        let all: [MergeChoices.Side: Widget] = [
+        let all: [MergeChoices.Side: ToggleButton] = [
             .mine: try builder.object("mine_button"), .theirs: try builder.object("theirs_button"),
             .both: try builder.object("both_button"),
         ]
@@ -29,14 +28,14 @@ final class ConflictChangeRow {
         all[.both]?.isVisible = offered.contains(.both)
 
         let (title, subtitle) = Self.describe(change, merge: merge, theirs: theirs)
-        row.setProperty("use-markup", false)
-        row.setProperty("title", title)
-        row.setProperty("subtitle", subtitle)
+        row.usesMarkup = false
+        row.title = title
+        row.subtitle = subtitle
 
-        buttons[side].map { gtk_toggle_button_set_active($0.pointer(), 1) }
+        buttons[side]?.isActive = true
         for (side, button) in buttons {
             button.connect(.toggled) { [weak self, weak button] in
-                guard let self, let button, gtk_toggle_button_get_active(button.pointer()) != 0 else { return }
+                guard let self, let button, button.isActive else { return }
                 self.chosen?(side)
             }
         }
@@ -44,7 +43,7 @@ final class ConflictChangeRow {
 
     /// The side whose button is pressed.
     var side: MergeChoices.Side? {
-        buttons.first { gtk_toggle_button_get_active($0.value.pointer()) != 0 }?.key
+        buttons.first { $0.value.isActive }?.key
     }
 
     /// The row's title and subtitle: which part of the article, and why the merge left it open.

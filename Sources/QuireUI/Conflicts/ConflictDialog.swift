@@ -1,5 +1,3 @@
-import CGtk
-import CGtkSource
 import Foundation
 import GtkKit
 import Library
@@ -10,8 +8,10 @@ import Library
 /// An edit conflict shows this device's version and the server's side by side with their changes
 /// highlighted (the base on request), a choice per conflicting change, and an editable merged
 /// result; its actions are Keep Mine, Keep Theirs, Keep Both, Save Merged and Decide Later. An
-/// edit-versus-delete conflict asks Restore Mine, Accept Delete or Decide Later. Closing the dialog
-/// any other way (Escape, the window manager) decides later.
+/// article changed here and deleted elsewhere asks Restore Mine, Accept Delete or Decide Later; one
+/// deleted here and changed elsewhere asks Delete Anyway, Keep Their Version or Decide Later.
+/// When Keep Theirs keeps this device's text as a copy (``ConflictSides/keepTheirsKeepsCopy``), the
+/// dialog says so. Closing the dialog any other way (Escape, the window manager) decides later.
 ///
 /// ```swift
 /// let dialog = try ConflictDialog(conflict: .edited(base: base, mine: mine, theirs: theirs), over: window)
@@ -46,6 +46,9 @@ public final class ConflictDialog {
         case edited(base: ArticleContent, mine: Version, theirs: Version)
         /// This device changed the article (`mine`) and the server deleted it: on `device`, at `time`.
         case deleted(mine: Version, device: String, time: Date)
+        /// This device deleted the article (moved it to the trash at `time`) and the server changed
+        /// it (`theirs`): delete it anyway, or keep their version.
+        case deletedHere(theirs: Version, time: Date)
     }
 
     /// What the writer decided: a resolution to carry out now, or to come back to the conflict later.
@@ -55,7 +58,7 @@ public final class ConflictDialog {
     }
 
     /// The dialog's window: an `AdwWindow` for an edit conflict, an `AdwMessageDialog` for an
-    /// edit-versus-delete conflict.
+    /// edit against a deletion.
     public let window: Window
     /// Called once with the writer's decision, before the window closes.
     public var decided: (@MainActor (Decision) -> Void)?
@@ -69,18 +72,27 @@ public final class ConflictDialog {
     private var retainedUntilDecided: ConflictDialog?
 
     /// Builds the dialog for `conflict` as a modal dialog of `parent`. Call ``present()`` to show it.
-    public init(conflict: Conflict, over parent: Window?) throws {
-        gtk_source_init()
+    /// `copyOnKeepTheirs` is the title under which Keep Theirs keeps this device's text, when it
+    /// keeps it (nil: Keep Theirs drops it, as the writer sees).
+    public init(conflict: Conflict, over parent: Window?, copyOnKeepTheirs: String? = nil) throws {
+        SourceBuffer.registerTypes()
         QuireResources.register()
         StyleSheet.addToDisplay(resource: Quire.resourcePath + "conflicts/conflicts.css")
+        // What each response of a deletion dialog decides.
+        var responses: [String: ConflictResolution] = [:]
         switch conflict {
         case let .edited(base, mine, theirs):
-            let view = try EditConflictView(base: base, mine: mine, theirs: theirs)
+            let view = try EditConflictView(base: base, mine: mine, theirs: theirs, copyOnKeepTheirs: copyOnKeepTheirs)
             editView = view
             window = view.window
         case let .deleted(mine, device, time):
             editView = nil
             window = try Self.deletedDialog(mine: mine, device: device, time: time)
+            responses = ["restore": .restoreMine, "delete": .acceptDelete]
+        case let .deletedHere(theirs, time):
+            editView = nil
+            window = try Self.deletedHereDialog(theirs: theirs, deleted: time, copyOnKeepTheirs: copyOnKeepTheirs)
+            responses = ["restore": .keepTheirs, "delete": .keepMine]
         }
         window.transientFor = parent
         if let editView {
@@ -94,11 +106,7 @@ public final class ConflictDialog {
             // Every way of closing a message dialog ends in a response (the close response,
             // "later", when no button was pressed), and the dialog closes itself.
             window.connect(.response) { [weak self] response in
-                let decision: Decision = switch response {
-                case "restore": .resolve(.restoreMine)
-                case "delete": .resolve(.acceptDelete)
-                default: .decideLater
-                }
+                let decision: Decision = responses[response].map(Decision.resolve) ?? .decideLater
                 self?.finish(decision, closing: false)
             }
         }
@@ -136,21 +144,44 @@ public final class ConflictDialog {
 
     // MARK: Edit versus delete
 
-    private static func deletedDialog(mine: Version, device: String, time: Date) throws -> Window {
-        let builder = try Builder(resource: Quire.resourcePath + "conflicts/deleted-article-dialog.ui")
-        let dialog = try builder.object("deleted_dialog", as: Window.self)
+    /// Changed here, deleted on `device`: Restore Mine or Accept Delete, this device's text shown.
+    private static func deletedDialog(mine: Version, device: String, time: Date) throws -> MessageDialog {
         let title = displayTitle(mine.content.title)
-        dialog.setProperty(
-            "body",
-            "“\(title)” was deleted on \(device) \(VersionTime.phrase(for: time)), but it was changed on "
+        return try messageDialog(
+            showing: mine,
+            body: "“\(title)” was deleted on \(device) \(VersionTime.phrase(for: time)), but it was changed on "
                 + "this device \(VersionTime.phrase(for: mine.time)). Restore your version on "
                 + "the server, or accept the deletion and move it to the Trash?")
-        let heading = try builder.object("deleted_title", as: Widget.self)
-        gtk_label_set_label(heading.opaquePointer, title)
+    }
+
+    /// Deleted here, changed on the server: Delete Anyway (this device's deletion goes over the
+    /// server's edit; the article stays in the Trash) or Keep Their Version (the article comes back
+    /// with the server's text, shown), the default.
+    private static func deletedHereDialog(theirs: Version, deleted: Date, copyOnKeepTheirs: String?) throws -> MessageDialog {
+        let title = displayTitle(theirs.content.title)
+        var body = "“\(title)” was deleted on this device \(VersionTime.phrase(for: deleted)), but it was changed on the "
+            + "server \(VersionTime.phrase(for: theirs.time)). Delete it anyway, or keep the server's version shown below?"
+        if let copyOnKeepTheirs {
+            body += " Keeping it also keeps this device's text in the Trash as “\(copyOnKeepTheirs)”."
+        }
+        let dialog = try messageDialog(showing: theirs, body: body)
+        dialog.heading = "Article Changed Elsewhere"
+        dialog.setLabel("_Delete Anyway", ofResponse: "delete")
+        dialog.setLabel("_Keep Their Version", ofResponse: "restore")
+        return dialog
+    }
+
+    /// The message dialog of an edit against a deletion (`deleted-article-dialog.ui`), showing one
+    /// side's version under `body`.
+    private static func messageDialog(showing version: Version, body: String) throws -> MessageDialog {
+        let builder = try Builder(resource: Quire.resourcePath + "conflicts/deleted-article-dialog.ui")
+        let dialog = try builder.object("deleted_dialog", as: MessageDialog.self)
+        dialog.body = body
+        try builder.object("deleted_title", as: Label.self).text = displayTitle(version.content.title)
         let buffer = try builder.object("deleted_buffer", as: SourceBuffer.self)
         buffer.highlightMarkdown()
         buffer.followStyle(storingIn: dialogConnections(of: dialog))
-        buffer.load(mine.content.body)
+        buffer.load(version.content.body)
         return dialog
     }
 

@@ -1,5 +1,3 @@
-import CGtk
-import CGtkSource
 import GtkKit
 import Library
 
@@ -30,21 +28,22 @@ final class EditConflictView {
     let theirsBuffer: SourceBuffer
     let baseBuffer: SourceBuffer
     let mergedBuffer: SourceBuffer
-    let mergedTitle: Widget
+    let mergedTitle: Text
     let baseColumn: Widget
-    private let views: [TextPane: Widget]
+    private let views: [TextPane: TextView]
     /// The merged result's text view.
-    var mergedView: Widget { views[.merged]! }
+    var mergedView: TextView { views[.merged]! }
     /// Where each body change sits in the merged text, by hunk id: marks that move with the
     /// writer's edits around them.
-    private var places: [Int: (start: UnsafeMutablePointer<GtkTextMark>, end: UnsafeMutablePointer<GtkTextMark>)] = [:]
-    private var scrollMarks: [TextPane: UnsafeMutablePointer<GtkTextMark>] = [:]
+    private var places: [Int: (start: TextMark, end: TextMark)] = [:]
+    private var scrollMarks: [TextPane: TextMark] = [:]
     private let connections = SignalConnections()
 
     /// The four texts the window shows.
     enum TextPane { case base, mine, theirs, merged }
 
-    init(base: ArticleContent, mine: ConflictDialog.Version, theirs: ConflictDialog.Version) throws {
+    /// `copyOnKeepTheirs`: the title under which Keep Theirs keeps this device's text, when it does.
+    init(base: ArticleContent, mine: ConflictDialog.Version, theirs: ConflictDialog.Version, copyOnKeepTheirs: String? = nil) throws {
         let merge = ArticleMerge(base: base, mine: mine.content, theirs: theirs.content)
         choices = MergeChoices(merge: merge)
         let builder = try Builder(resource: Quire.resourcePath + "conflicts/conflict-dialog.ui")
@@ -67,18 +66,22 @@ final class EditConflictView {
             buffer.addLineTag(Self.changedTag, background: "rgba(53, 132, 228, 0.16)")
             buffer.addLineTag(Self.conflictingTag, background: "rgba(229, 165, 10, 0.26)")
         }
-        try label(builder, "window_title", property: "subtitle", ConflictDialog.displayTitle(mine.content.title))
+        try builder.object("window_title", as: WindowTitle.self).subtitle = ConflictDialog.displayTitle(mine.content.title)
         try label(builder, "mine_device", mine.device)
         try label(builder, "mine_time", "Edited \(VersionTime.phrase(for: mine.time))")
         try label(builder, "theirs_device", theirs.device)
         try label(builder, "theirs_time", "Edited \(VersionTime.phrase(for: theirs.time))")
-        try label(builder, "summary_label", "This article was changed on this device and on \(theirs.device).")
+        var summary = "This article was changed on this device and on \(theirs.device)."
+        if let copyOnKeepTheirs { summary += " Keep Theirs also keeps this device’s text as “\(copyOnKeepTheirs)”." }
+        try label(builder, "summary_label", summary)
+        if let copyOnKeepTheirs {
+            try builder.object("keep_theirs_button", as: Button.self).tooltipText =
+                "Take the server’s version and keep this device’s text as “\(copyOnKeepTheirs)”"
+        }
         let changeCount = choices.changes.count
         try label(builder, "changes_heading", changeCount == 0 ? "No Conflicting Changes" : changeCount == 1 ? "1 Change to Decide" : "\(changeCount) Changes to Decide")
-        let keepBoth = try builder.object("keep_both_button", as: Widget.self)
-        gtk_widget_set_tooltip_text(
-            keepBoth.widgetPointer,
-            "Keep the server’s version and save this device’s as “\(ConflictResolution.conflictedCopyTitle(of: mine.content.title))”")
+        try builder.object("keep_both_button", as: Button.self).tooltipText =
+            "Keep the server’s version and save this device’s as “\(ConflictResolution.conflictedCopyTitle(of: mine.content.title))”"
 
         try showVersions(builder, base: base, mine: mine.content, theirs: theirs.content, merge: merge)
         showMergedResult()
@@ -88,8 +91,8 @@ final class EditConflictView {
 
     // MARK: Building
 
-    private func label(_ builder: Builder, _ id: String, property: String = "label", _ text: String) throws {
-        try builder.object(id, as: Widget.self).setProperty(property, text)
+    private func label(_ builder: Builder, _ id: String, _ text: String) throws {
+        try builder.object(id, as: Label.self).text = text
     }
 
     private func showVersions(
@@ -102,12 +105,12 @@ final class EditConflictView {
 
         let titleConflicts = !merge.title.isClean
         for (id, title) in [("base_title", base.title), ("mine_title", mine.title), ("theirs_title", theirs.title)] {
-            let label = try builder.object(id, as: Widget.self)
-            label.setProperty("label", ConflictDialog.displayTitle(title))
+            let label = try builder.object(id, as: Label.self)
+            label.text = ConflictDialog.displayTitle(title)
             if titleConflicts {
-                gtk_widget_add_css_class(label.widgetPointer, "quire-conflicting")
+                label.setStyleClass("quire-conflicting", on: true)
             } else if id != "base_title", title != base.title {
-                gtk_widget_add_css_class(label.widgetPointer, "quire-changed")
+                label.setStyleClass("quire-changed", on: true)
             }
         }
     }
@@ -120,9 +123,7 @@ final class EditConflictView {
     }
 
     private func showMergedResult() {
-        gtk_editable_set_enable_undo(mergedTitle.opaquePointer, 0)
-        gtk_editable_set_text(mergedTitle.opaquePointer, choices.title)
-        gtk_editable_set_enable_undo(mergedTitle.opaquePointer, 1)
+        mergedTitle.load(choices.title)
         let (text, places) = choices.body
         mergedBuffer.load(text)
         for (id, range) in places {
@@ -134,17 +135,16 @@ final class EditConflictView {
     }
 
     private func addChangeRows(_ builder: Builder, merge: ArticleMerge, theirs: String) throws {
-        let list = try builder.object("changes_list", as: Widget.self)
+        let list = try builder.object("changes_list", as: ListBox.self)
         for change in choices.changes {
             let row = try ConflictChangeRow(change: change, side: choices.side(for: change), merge: merge, theirs: theirs)
             row.chosen = { [weak self] side in self?.choose(side, for: change) }
-            gtk_list_box_append(list.opaquePointer, row.row.widgetPointer)
+            list.append(row.row)
             rows.append(row)
         }
         list.isVisible = !rows.isEmpty
         list.connect(.rowActivated) { [weak self] activated in
-            guard let self, let row = self.rows.first(where: { UnsafeMutableRawPointer($0.row.objectPointer) == activated })
-            else { return }
+            guard let self, let row = self.rows.first(where: { $0.row.objectPointer == activated?.objectPointer }) else { return }
             self.reveal(row.change)
         }
     }
@@ -165,7 +165,7 @@ final class EditConflictView {
 
     /// The content Save Merged saves: the merged result as it stands, edits included.
     var mergedContent: ArticleContent {
-        choices.content(title: String(cString: gtk_editable_get_text(mergedTitle.opaquePointer)), body: mergedBuffer.text)
+        choices.content(title: mergedTitle.text, body: mergedBuffer.text)
     }
 
     /// Applies a choice: the title is rebuilt from its choices, a body change's place in the
@@ -174,7 +174,7 @@ final class EditConflictView {
         choices.choose(side, for: change)
         switch change {
         case .title:
-            gtk_editable_set_text(mergedTitle.opaquePointer, choices.title)
+            mergedTitle.text = choices.title
         case .body(let hunk):
             guard let place = places[hunk.id] else { return }
             let range = mergedBuffer.offset(of: place.start)..<mergedBuffer.offset(of: place.end)
@@ -199,15 +199,9 @@ final class EditConflictView {
         guard let view = views[pane] else { return }
         let buffer = [TextPane.base: baseBuffer, .mine: mineBuffer, .theirs: theirsBuffer, .merged: mergedBuffer][pane]!
         // A mark, not an iterator: the view scrolls to it once its lines are laid out.
-        var position = buffer.iter(at: offset)
         let mark = scrollMarks[pane] ?? buffer.addMark(at: offset, leftGravity: true)
         scrollMarks[pane] = mark
-        gtk_text_buffer_move_mark(buffer.textBuffer, mark, &position)
-        gtk_text_view_scroll_to_mark(view.pointer(as: GtkTextView.self), mark, 0, 1, 0, 0.1)
+        buffer.move(mark, to: offset)
+        view.scroll(to: mark, alignment: (x: 0, y: 0.1))
     }
-}
-
-extension Signal where Handler == (UnsafeMutableRawPointer?) -> Void {
-    /// `GtkListBox::row-activated`; the argument is the `GtkListBoxRow`.
-    static var rowActivated: Self { Self("row-activated") }
 }

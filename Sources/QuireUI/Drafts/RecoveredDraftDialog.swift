@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import GtkKit
 import Library
@@ -15,15 +14,15 @@ final class RecoveredDraftDialog {
         case later
     }
 
-    /// The dialog's window (an `AdwMessageDialog`).
-    let window: Window
+    /// The dialog's window.
+    let window: MessageDialog
     private var waiting: CheckedContinuation<Decision, Never>?
 
     /// A dialog over `parent` for `draft`.
     init(draft: RecoveredDraft, over parent: Window?) throws {
         let builder = try Builder(resource: Quire.resourcePath + "drafts/recovered-draft-dialog.ui")
         window = try builder.object("recovered_dialog")
-        adw_message_dialog_set_body(window.pointer(as: AdwMessageDialog.self), Self.body(for: draft))
+        window.body = Self.body(for: draft)
         window.transientFor = parent
         window.connect(.response) { [weak self] response in
             let decision: Decision = switch response {

@@ -17,7 +17,8 @@ import ObjectGraph
 /// - When the article changed underneath (another program, the sync worker) in its title or
 ///   body, the save meets the change through the merge policy and the writer decides in the
 ///   ``ConflictDialog``: keep mine, take theirs, or keep both. Changes of anything else (a star,
-///   a folder) are taken in silently under the writer's text.
+///   a folder) are taken in silently under the writer's text. A change underneath while nothing
+///   is unsaved is shown in the editor instead (``showStoredContent()``, which the window calls).
 @MainActor
 final class DraftSession {
     /// The article's ID in the store.
@@ -93,6 +94,8 @@ final class DraftSession {
         do {
             try saveDraft()
             try saveViewContext()
+            // The save may have settled the article's conflict with a clean merge (LocalChanges).
+            try showStoredContent()
             editor.saveState = .saved
             return true
         } catch ObjectGraphError.mergeConflicts(let conflicts) {
@@ -107,17 +110,20 @@ final class DraftSession {
     }
 
     /// Saves and stops editing: the editor no longer writes into this draft. Once the text is
-    /// saved, its draft-recovery copy is removed.
-    func close() {
+    /// saved, its draft-recovery copy is removed by the returned task (nil when the text could
+    /// not be saved and the copy stays); whoever quits waits for it, or the next start would
+    /// offer back a copy older than the saved text.
+    @discardableResult
+    func close() -> Task<Void, Never>? {
         let saved = save()
         isClosed = true
         autosave?.cancel()
         editor.titleChanged = nil
         editor.bodyChanged = nil
-        guard saved else { return }
+        guard saved else { return nil }
         let (recorder, articleID) = (recorder, articleID)
         let report = report
-        Task {
+        return Task {
             do {
                 try await recorder.finish(articleID: articleID)
             } catch {
@@ -167,6 +173,19 @@ final class DraftSession {
             try LocalChanges.record(in: viewContext)
             try viewContext.save()
         }
+    }
+
+    /// Shows the article's title and body as the view context holds them when they changed
+    /// without the editor and the draft holds nothing unsaved: a save that settled the article's
+    /// conflict with a clean merge (``LocalChanges``), a conflict resolved from the banner, a
+    /// version the sync worker took or merged. Otherwise the next save would send the editor's
+    /// older text over them. (With unsaved text, the next save meets the change and asks.)
+    func showStoredContent() throws {
+        guard !isClosed, !draft.hasChanges, conflictDialog == nil else { return }
+        let stored = try viewContext.existingObject(with: objectID, as: StoredArticle.self)
+        guard stored.title != editor.title || stored.body != editor.body else { return }
+        try draft.refresh(article, mergeChanges: false)
+        editor.load(title: stored.title, body: stored.body)
     }
 
     /// Whether a conflict is a change of the article's title or body made elsewhere.

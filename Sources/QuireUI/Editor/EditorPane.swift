@@ -1,5 +1,3 @@
-import CGtk
-import CGtkSource
 import Foundation
 import GtkKit
 import Library
@@ -70,16 +68,16 @@ public final class EditorPane {
     /// each change; see ``WordCount``).
     public private(set) var wordCount = 0
 
-    let titleText: Widget
-    let bodyView: Widget
+    let titleText: Text
+    let bodyView: TextView
     let buffer: SourceBuffer
     let search: EditorSearch
-    private let scroller: Widget
-    private let readOnlyRevealer: Widget
-    private let readOnlyLabel: Widget
-    private let saveStateLabel: Widget
-    private let wordCountLabel: Widget
-    private let backgroundStyle = Object(owning: gtk_css_provider_new())
+    private let scroller: ScrolledWindow
+    private let readOnlyRevealer: Revealer
+    private let readOnlyLabel: Label
+    private let saveStateLabel: Label
+    private let wordCountLabel: Label
+    private let backgroundStyle = StyleSheet()
     private let connections = SignalConnections()
     private var editActions: [Action] = []
     private var isLoading = false
@@ -88,7 +86,7 @@ public final class EditorPane {
 
     /// Builds the pane from `editor/editor-pane.ui`, empty and editable.
     public init() throws {
-        gtk_source_init()
+        SourceBuffer.registerTypes()
         QuireResources.register()
         StyleSheet.addToDisplay(resource: Quire.resourcePath + "editor/editor.css")
         let builder = try Builder(resource: Quire.resourcePath + "editor/editor-pane.ui")
@@ -106,9 +104,7 @@ public final class EditorPane {
 
         buffer.highlightMarkdown()
         buffer.followStyle(storingIn: connections)
-        gtk_style_context_add_provider(
-            gtk_widget_get_style_context(widget.widgetPointer), OpaquePointer(backgroundStyle.objectPointer),
-            guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+        widget.add(backgroundStyle)
         matchBackgroundToScheme()
         buffer.connect(.notify("style-scheme")) { [weak self] _ in self?.matchBackgroundToScheme() }
 
@@ -121,7 +117,7 @@ public final class EditorPane {
     // MARK: Content
 
     /// The title as shown.
-    public var title: String { String(cString: gtk_editable_get_text(titleText.opaquePointer)) }
+    public var title: String { titleText.text }
 
     /// The body as shown.
     public var body: String { buffer.text }
@@ -131,10 +127,7 @@ public final class EditorPane {
     public func load(title: String, body: String) {
         isLoading = true
         defer { isLoading = false }
-        // Turning undo off and on again empties the title's history, so loading cannot be undone.
-        gtk_editable_set_enable_undo(titleText.opaquePointer, 0)
-        gtk_editable_set_text(titleText.opaquePointer, title)
-        gtk_editable_set_enable_undo(titleText.opaquePointer, 1)
+        titleText.load(title)
         buffer.load(body)
         saveState = .saved
         updateWordCountNow()
@@ -142,12 +135,12 @@ public final class EditorPane {
 
     /// Puts the keyboard focus in the title.
     public func focusTitle() {
-        gtk_widget_grab_focus(titleText.widgetPointer)
+        titleText.grabFocus()
     }
 
     /// Puts the keyboard focus in the body.
     public func focusBody() {
-        gtk_widget_grab_focus(bodyView.widgetPointer)
+        bodyView.grabFocus()
     }
 
     // MARK: Search
@@ -192,8 +185,7 @@ public final class EditorPane {
         }
         // The text view sets its horizontal adjustment's page size to its width on every
         // allocation: the moment to recentre the text column.
-        let horizontal = Object(retaining: gtk_scrolled_window_get_hadjustment(scroller.opaquePointer))
-        horizontal.connect(.notify("page-size")) { [weak self] _ in self?.scheduleMarginUpdate() }
+        scroller.horizontalAdjustment.connect(.notify("page-size")) { [weak self] _ in self?.scheduleMarginUpdate() }
     }
 
     /// Undoes in the title when it has the focus, otherwise in the body.
@@ -216,14 +208,13 @@ public final class EditorPane {
         }
     }
 
-    private var titleHasFocus: Bool { gtk_widget_has_focus(titleText.widgetPointer) != 0 }
+    private var titleHasFocus: Bool { titleText.hasFocus }
 
     private func applyReadOnly() {
-        let editable: gboolean = isReadOnly ? 0 : 1
-        gtk_text_view_set_editable(bodyView.pointer(as: GtkTextView.self), editable)
-        gtk_editable_set_editable(titleText.opaquePointer, editable)
-        gtk_label_set_label(readOnlyLabel.opaquePointer, readOnlyReason ?? "")
-        gtk_revealer_set_reveal_child(readOnlyRevealer.opaquePointer, isReadOnly ? 1 : 0)
+        bodyView.isEditable = !isReadOnly
+        titleText.isEditable = !isReadOnly
+        readOnlyLabel.text = readOnlyReason ?? ""
+        readOnlyRevealer.revealsChild = isReadOnly
         search.setReadOnly(isReadOnly)
         for action in editActions { action.isEnabled = !isReadOnly }
     }
@@ -236,14 +227,14 @@ public final class EditorPane {
         case .saving: "Saving…"
         case .unsaved: "Unsaved changes"
         }
-        gtk_label_set_label(saveStateLabel.opaquePointer, text)
+        saveStateLabel.text = text
     }
 
     /// The status line's save state text, as the writer reads it.
-    var saveStateText: String { String(cString: gtk_label_get_label(saveStateLabel.opaquePointer)) }
+    var saveStateText: String { saveStateLabel.text }
 
     /// The status line's word count text, as the writer reads it.
-    var wordCountText: String { String(cString: gtk_label_get_label(wordCountLabel.opaquePointer)) }
+    var wordCountText: String { wordCountLabel.text }
 
     /// Counts after a short pause, so a burst of typing in a long article counts once.
     private func scheduleWordCount() {
@@ -259,7 +250,7 @@ public final class EditorPane {
 
     private func showWordCount() {
         let number = NumberFormatter.localizedString(from: NSNumber(value: wordCount), number: .decimal)
-        gtk_label_set_label(wordCountLabel.opaquePointer, wordCount == 1 ? "1 word" : "\(number) words")
+        wordCountLabel.text = wordCount == 1 ? "1 word" : "\(number) words"
     }
 
     // MARK: Layout
@@ -278,33 +269,23 @@ public final class EditorPane {
     private func updateMargins() {
         let width = bodyView.width
         guard width > 0 else { return }
-        let layout = gtk_widget_create_pango_layout(bodyView.widgetPointer, String(repeating: "0", count: 10))
-        var characterWidth: Int32 = 0
-        pango_layout_get_pixel_size(layout, &characterWidth, nil)
-        g_object_unref(UnsafeMutableRawPointer(layout))
-        let column = Int(characterWidth) * Self.columnCharacters / 10
+        let column = bodyView.size(ofText: String(repeating: "0", count: 10)).width * Self.columnCharacters / 10
         let minimum = width < 600 ? 18 : 36
-        let margin = Int32(max(minimum, (width - column) / 2))
-        let view = bodyView.pointer(as: GtkTextView.self)
-        guard gtk_text_view_get_left_margin(view) != margin else { return }
-        gtk_text_view_set_left_margin(view, margin)
-        gtk_text_view_set_right_margin(view, margin)
-        gtk_widget_set_margin_start(titleText.widgetPointer, margin)
-        gtk_widget_set_margin_end(titleText.widgetPointer, margin)
+        let margin = max(minimum, (width - column) / 2)
+        guard bodyView.leftMargin != margin else { return }
+        bodyView.leftMargin = margin
+        bodyView.rightMargin = margin
+        titleText.marginStart = margin
+        titleText.marginEnd = margin
     }
 
     /// The left and right margin of the text column, in pixels.
-    var textMargin: Int { Int(gtk_text_view_get_left_margin(bodyView.pointer(as: GtkTextView.self))) }
+    var textMargin: Int { bodyView.leftMargin }
 
     /// Paints the whole pane in the style scheme's text background, so title and status line
     /// sit on the same surface as the text.
     private func matchBackgroundToScheme() {
         let css = buffer.schemeBackground.map { ".quire-editor-pane { background-color: \($0); }" } ?? ""
-        gtk_css_provider_load_from_data(backgroundStyle.pointer(as: GtkCssProvider.self), css, -1)
+        backgroundStyle.load(css: css)
     }
-}
-
-extension Signal where Handler == () -> Void {
-    /// `GtkTextBuffer::changed` and `GtkEditable::changed`, after every change of the text.
-    static var changed: Self { Self("changed") }
 }

@@ -1,23 +1,23 @@
-import CGtk
 import CGtkSource
 import GtkKit
 
 /// The editor's find and replace: the search bar of `EditorPane.ui` over a
 /// `GtkSourceSearchContext`, which finds, counts and highlights matches as the writer types and
-/// keeps them current while the text changes.
+/// keeps them current while the text changes. The search context is GtkSourceView's, called
+/// here directly (see ``SourceBuffer``); the widgets are GtkKit's.
 ///
 /// Its actions live in the pane's `editor` group: `find-next`, `find-previous`, `replace`,
 /// `replace-all`, and the toggles `search-case-sensitive`, `search-whole-words`, `search-regex`.
 @MainActor
 final class EditorSearch {
-    private let bar: Widget
-    private let entry: Widget
-    private let matchLabel: Widget
-    private let replaceToggle: Widget
-    private let replaceRevealer: Widget
-    private let replaceEntry: Widget
+    private let bar: SearchBar
+    private let entry: SearchEntry
+    private let matchLabel: Label
+    private let replaceToggle: ToggleButton
+    private let replaceRevealer: Revealer
+    private let replaceEntry: Entry
     private let buffer: SourceBuffer
-    private let view: Widget
+    private let view: TextView
     private let settings: Object
     private let context: Object
     private let connections = SignalConnections()
@@ -26,7 +26,7 @@ final class EditorSearch {
     /// Called with the bar's visibility whenever it changes (the pane enables `hide-search`).
     var visibilityChanged: ((Bool) -> Void)?
 
-    init(builder: Builder, buffer: SourceBuffer, view: Widget, actions: ActionGroup) throws {
+    init(builder: Builder, buffer: SourceBuffer, view: TextView, actions: ActionGroup) throws {
         bar = try builder.object("search_bar")
         entry = try builder.object("search_entry")
         matchLabel = try builder.object("match_label")
@@ -39,7 +39,7 @@ final class EditorSearch {
         gtk_source_search_settings_set_wrap_around(settings.pointer(), 1)
         self.settings = settings
         context = Object(owning: gtk_source_search_context_new(buffer.sourceBuffer, settings.pointer()))
-        gtk_search_bar_connect_entry(bar.opaquePointer, entry.opaquePointer)
+        bar.connect(entry: entry)
 
         entry.connect(.searchChanged) { [weak self] in self?.searchTextChanged() }
         entry.connect(.activate) { [weak self] in self?.findNext() }
@@ -84,21 +84,21 @@ final class EditorSearch {
     // MARK: State
 
     /// Whether the search bar is shown.
-    var isVisible: Bool { gtk_search_bar_get_search_mode(bar.opaquePointer) != 0 }
+    var isVisible: Bool { bar.isSearchModeEnabled }
 
     /// Whether the replace row is shown.
-    var isReplaceVisible: Bool { gtk_toggle_button_get_active(replaceToggle.pointer()) != 0 }
+    var isReplaceVisible: Bool { replaceToggle.isActive }
 
     /// The text searched for.
     var searchText: String {
-        get { String(cString: gtk_editable_get_text(entry.opaquePointer)) }
-        set { gtk_editable_set_text(entry.opaquePointer, newValue) }
+        get { entry.text }
+        set { entry.text = newValue }
     }
 
     /// The replacement text.
     var replacementText: String {
-        get { String(cString: gtk_editable_get_text(replaceEntry.opaquePointer)) }
-        set { gtk_editable_set_text(replaceEntry.opaquePointer, newValue) }
+        get { replaceEntry.text }
+        set { replaceEntry.text = newValue }
     }
 
     /// How many matches the text holds; nil while GtkSourceView is still counting them (it
@@ -109,17 +109,17 @@ final class EditorSearch {
     }
 
     /// What the match label shows: "2 of 7", "7 matches", "No matches", or why the pattern is wrong.
-    var matchSummary: String { String(cString: gtk_label_get_label(matchLabel.opaquePointer)) }
+    var matchSummary: String { matchLabel.text }
 
     /// Whether the search entry is marked as failing (no match, or a bad pattern).
-    var showsError: Bool { gtk_widget_has_css_class(entry.widgetPointer, "error") != 0 }
+    var showsError: Bool { entry.hasStyleClass("error") }
 
     /// Read-only text cannot be replaced: the replace row and its actions are disabled.
     func setReadOnly(_ readOnly: Bool) {
         isReadOnly = readOnly
         for action in replaceActions { action.isEnabled = !readOnly }
-        gtk_widget_set_sensitive(replaceToggle.widgetPointer, readOnly ? 0 : 1)
-        if readOnly { gtk_toggle_button_set_active(replaceToggle.pointer(), 0) }
+        replaceToggle.isSensitive = !readOnly
+        if readOnly { replaceToggle.isActive = false }
     }
 
     // MARK: Showing and hiding
@@ -129,18 +129,18 @@ final class EditorSearch {
     func show(replacing: Bool) {
         let selection = buffer.selection
         if !selection.isEmpty {
-            let selected = buffer.text(from: buffer.iter(at: selection.lowerBound), to: buffer.iter(at: selection.upperBound))
+            let selected = buffer.text(in: selection)
             if !selected.contains("\n") { searchText = selected }
         }
-        gtk_search_bar_set_search_mode(bar.opaquePointer, 1)
-        gtk_toggle_button_set_active(replaceToggle.pointer(), replacing && !isReadOnly ? 1 : 0)
-        gtk_widget_grab_focus(entry.widgetPointer)
-        gtk_editable_select_region(entry.opaquePointer, 0, -1)
+        bar.isSearchModeEnabled = true
+        replaceToggle.isActive = replacing && !isReadOnly
+        entry.grabFocus()
+        entry.selectAll()
     }
 
     /// Hides the bar; the focus returns to the text.
     func hide() {
-        gtk_search_bar_set_search_mode(bar.opaquePointer, 0)
+        bar.isSearchModeEnabled = false
     }
 
     private func searchModeChanged() {
@@ -150,13 +150,13 @@ final class EditorSearch {
         if visible {
             applySearchText()
         } else {
-            gtk_widget_grab_focus(view.widgetPointer)
+            view.grabFocus()
         }
     }
 
     private func revealReplace() {
-        gtk_revealer_set_reveal_child(replaceRevealer.opaquePointer, isReplaceVisible ? 1 : 0)
-        if isReplaceVisible, isVisible { gtk_widget_grab_focus(replaceEntry.widgetPointer) }
+        replaceRevealer.revealsChild = isReplaceVisible
+        if isReplaceVisible, isVisible { replaceEntry.grabFocus() }
     }
 
     // MARK: Finding
@@ -189,7 +189,7 @@ final class EditorSearch {
         guard gtk_source_search_context_backward(contextPointer, &start, &matchStart, &matchEnd, &wrapped) != 0 else {
             return
         }
-        select((Int(gtk_text_iter_get_offset(&matchStart))..<Int(gtk_text_iter_get_offset(&matchEnd))))
+        select(matchStart.offset..<matchEnd.offset)
     }
 
     private func match(forwardFrom iter: GtkTextIter) -> Range<Int>? {
@@ -200,14 +200,13 @@ final class EditorSearch {
         guard gtk_source_search_context_forward(contextPointer, &start, &matchStart, &matchEnd, &wrapped) != 0 else {
             return nil
         }
-        return Int(gtk_text_iter_get_offset(&matchStart))..<Int(gtk_text_iter_get_offset(&matchEnd))
+        return matchStart.offset..<matchEnd.offset
     }
 
     private func select(_ match: Range<Int>?) {
         guard let match else { return updateMatchLabel() }
         buffer.select(match)
-        gtk_text_view_scroll_to_mark(
-            view.pointer(as: GtkTextView.self), gtk_text_buffer_get_insert(buffer.textBuffer), 0.2, 0, 0, 0)
+        view.scroll(to: buffer.cursorMark, margin: 0.2)
         updateMatchLabel()
     }
 
@@ -224,13 +223,12 @@ final class EditorSearch {
     private func updateMatchLabel() {
         var summary = ""
         var isError = false
-        if let error = gtk_source_search_context_get_regex_error(contextPointer) {
+        if let error = gtk_source_search_context_get_regex_error(contextPointer).map({ GLibError(consuming: $0, operation: "searching") }) {
             summary = "Invalid pattern"
-            gtk_widget_set_tooltip_text(entry.widgetPointer, String(cString: error.pointee.message))
-            g_error_free(error)
+            entry.tooltipText = error.message
             isError = true
         } else if let count = matchCount {
-            gtk_widget_set_tooltip_text(entry.widgetPointer, nil)
+            entry.tooltipText = nil
             let position = selectedMatchPosition
             if count == 0 {
                 summary = "No matches"
@@ -241,7 +239,7 @@ final class EditorSearch {
                 summary = count == 1 ? "1 match" : "\(count) matches"
             }
         }
-        gtk_label_set_label(matchLabel.opaquePointer, summary)
+        matchLabel.text = summary
         entry.setStyleClass("error", on: isError)
     }
 
@@ -255,11 +253,15 @@ final class EditorSearch {
         guard selectedMatchPosition > 0 else { return findNext() }
         var start = buffer.iter(at: selection.lowerBound)
         var end = buffer.iter(at: selection.upperBound)
-        var error: UnsafeMutablePointer<GError>?
-        gtk_source_search_context_replace(contextPointer, &start, &end, replacementText, -1, &error)
-        if let error { return showReplaceError(error) }
-        gtk_widget_set_tooltip_text(replaceEntry.widgetPointer, nil)
-        buffer.select(Int(gtk_text_iter_get_offset(&end))..<Int(gtk_text_iter_get_offset(&end)))
+        do {
+            try GLibError.catching("replacing a match") { error in
+                gtk_source_search_context_replace(contextPointer, &start, &end, replacementText, -1, error)
+            }
+        } catch {
+            return showReplaceError(error)
+        }
+        replaceEntry.tooltipText = nil
+        buffer.select(end.offset..<end.offset)
         findNext()
     }
 
@@ -267,31 +269,23 @@ final class EditorSearch {
     @discardableResult
     func replaceAll() -> Int {
         guard !isReadOnly, !searchText.isEmpty else { return 0 }
-        var error: UnsafeMutablePointer<GError>?
-        let count = gtk_source_search_context_replace_all(contextPointer, replacementText, -1, &error)
-        if let error {
+        let count: UInt32
+        do {
+            count = try GLibError.catching("replacing every match") { error in
+                gtk_source_search_context_replace_all(contextPointer, replacementText, -1, error)
+            }
+        } catch {
             showReplaceError(error)
             return 0
         }
-        gtk_widget_set_tooltip_text(replaceEntry.widgetPointer, nil)
+        replaceEntry.tooltipText = nil
         updateMatchLabel()
         return Int(count)
     }
 
-    private func showReplaceError(_ error: UnsafeMutablePointer<GError>) {
-        gtk_label_set_label(matchLabel.opaquePointer, "Invalid replacement")
-        gtk_widget_set_tooltip_text(replaceEntry.widgetPointer, String(cString: error.pointee.message))
-        g_error_free(error)
+    /// Shows why the replacement pattern is wrong: GLib's sentence about the regular expression.
+    private func showReplaceError(_ error: GLibError) {
+        matchLabel.text = "Invalid replacement"
+        replaceEntry.tooltipText = error.message
     }
-}
-
-extension Signal where Handler == () -> Void {
-    /// `GtkSearchEntry::search-changed`, after a short pause in typing.
-    static var searchChanged: Self { Self("search-changed") }
-    /// `GtkSearchEntry::next-match` (Ctrl+G in the entry).
-    static var nextMatch: Self { Self("next-match") }
-    /// `GtkSearchEntry::previous-match` (Ctrl+Shift+G in the entry).
-    static var previousMatch: Self { Self("previous-match") }
-    /// `GtkToggleButton::toggled`.
-    static var toggled: Self { Self("toggled") }
 }

@@ -1,11 +1,11 @@
-import CGtk
 import Foundation
 import GtkKit
 import Library
 
-/// A message dialog about a library that cannot be used as it is (a ``LibraryProblem``): its
-/// title, its message, the technical detail under "Details", and one button per choice the writer
-/// has. ``LibraryStartup`` and ``LibraryConditionAlert`` pick the choices.
+/// A message dialog about a library that cannot be used as it is (a ``LibraryProblem``): an
+/// ``ErrorDialog`` with its title, its message, the technical detail under "Details", and one
+/// button per choice the writer has. ``LibraryStartup`` and ``LibraryConditionAlert`` pick the
+/// choices.
 ///
 /// ```swift
 /// let dialog = try LibraryProblemDialog(problem, choices: [.quit, .openReadOnly], over: window)
@@ -34,7 +34,7 @@ final class LibraryProblemDialog {
     }
 
     let problem: LibraryProblem
-    let window: Window
+    let window: MessageDialog
     /// The writer's answer, once given.
     private(set) var choice: Choice?
     private var waiting: [CheckedContinuation<Choice, Never>] = []
@@ -44,26 +44,15 @@ final class LibraryProblemDialog {
     /// A dialog for `problem` offering `choices` (the last one is the suggested default), modal over `parent`.
     init(_ problem: LibraryProblem, choices: [Choice], over parent: Window?) throws {
         precondition(!choices.isEmpty, "a problem dialog needs a way out")
-        QuireResources.register()
         self.problem = problem
-        let builder = try Builder(resource: Quire.resourcePath + "recovery/library-problem-dialog.ui")
-        window = try builder.object("problem_dialog", as: Window.self)
-        window.transientFor = parent
-        let dialog = window.pointer(as: AdwMessageDialog.self)
-        adw_message_dialog_set_heading(dialog, problem.title)
-        adw_message_dialog_set_body(dialog, problem.message)
+        window = try ErrorDialog(heading: problem.title, sentence: problem.message, details: problem.detail, over: parent).window
+        let suggested = choices.count > 1 ? choices.last : nil
         for choice in choices {
-            adw_message_dialog_add_response(dialog, choice.rawValue, choice.label)
+            window.addResponse(choice.rawValue, label: choice.label, appearance: choice == suggested ? .suggested : .default)
         }
-        if let suggested = choices.last, choices.count > 1 {
-            adw_message_dialog_set_response_appearance(dialog, suggested.rawValue, ADW_RESPONSE_SUGGESTED)
-            adw_message_dialog_set_default_response(dialog, suggested.rawValue)
-        }
+        window.defaultResponse = suggested?.rawValue
         let closing = choices.first { [.quit, .dismiss, .continueReadOnly].contains($0) } ?? choices[0]
-        adw_message_dialog_set_close_response(dialog, closing.rawValue)
-        let details = try builder.object("problem_details", as: Widget.self)
-        gtk_widget_set_visible(details.widgetPointer, problem.detail.isEmpty ? 0 : 1)
-        gtk_label_set_label(try builder.object("problem_detail", as: Widget.self).opaquePointer, problem.detail)
+        window.closeResponse = closing.rawValue
         window.connect(.response) { [weak self] response in
             self?.answer(Choice(rawValue: response) ?? closing)
         }

@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import GtkKit
 import Library
@@ -19,17 +18,16 @@ final class RecoveryReportDialog {
         QuireResources.register()
         self.report = report
         let builder = try Builder(resource: Quire.resourcePath + "recovery/recovery-report-dialog.ui")
-        window = try builder.object("report_dialog", as: Window.self)
+        let dialog = try builder.object("report_dialog", as: MessageDialog.self)
+        window = dialog
         window.transientFor = parent
-        adw_message_dialog_set_body(window.pointer(as: AdwMessageDialog.self), report.summary)
-        gtk_label_set_label(try builder.object("report_quarantine", as: Widget.self).opaquePointer, report.quarantine.path)
+        dialog.body = report.summary
+        try builder.object("report_quarantine", as: Label.self).text = report.quarantine.path
         let count = report.articleTitles.count
-        gtk_label_set_label(
-            try builder.object("report_articles_heading", as: Widget.self).opaquePointer,
-            count == 1 ? "1 article in the recovered library" : "\(count) articles in the recovered library")
-        gtk_label_set_label(
-            try builder.object("report_articles", as: Widget.self).opaquePointer,
-            report.articleTitles.map { $0.allSatisfy(\.isWhitespace) ? "Untitled" : $0 }.joined(separator: "\n"))
+        try builder.object("report_articles_heading", as: Label.self).text =
+            count == 1 ? "1 article in the recovered library" : "\(count) articles in the recovered library"
+        try builder.object("report_articles", as: Label.self).text =
+            report.articleTitles.map(ConflictDialog.displayTitle).joined(separator: "\n")
         let quarantine = report.quarantine
         window.connect(.response) { [weak self] response in
             if response == "show-folder" { Self.showFolder(quarantine) }
@@ -64,10 +62,10 @@ final class RecoveryReportDialog {
     /// Opens the folder in the file manager. A desktop without one leaves the path in the dialog,
     /// where the writer can copy it.
     private static func showFolder(_ folder: URL) {
-        var error: UnsafeMutablePointer<GError>?
-        if g_app_info_launch_default_for_uri(folder.absoluteString, nil, &error) == 0 {
-            FileHandle.standardError.write(Data("quire: cannot show \(folder.path): \(error.map { String(cString: $0.pointee.message) } ?? "unknown error")\n".utf8))
-            g_clear_error(&error)
+        do {
+            try AppInfo.launchDefault(forURI: folder.absoluteString)
+        } catch {
+            FileHandle.standardError.write(Data("quire: cannot show \(folder.path): \(error.message)\n".utf8))
         }
     }
 }

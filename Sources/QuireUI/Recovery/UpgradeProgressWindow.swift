@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import GtkKit
 import ObjectGraph
@@ -17,10 +16,10 @@ final class UpgradeProgressWindow {
     /// Every report shown, in order.
     private(set) var shown: [MigrationProgress] = []
 
-    private let heading: Widget
-    private let explanation: Widget
-    private let progressBar: Widget
-    private let step: Widget
+    private let heading: Label
+    private let explanation: Label
+    private let progressBar: ProgressBar
+    private let step: Label
     private var finished = false
 
     /// A window, not yet shown, modal over `parent`.
@@ -28,10 +27,10 @@ final class UpgradeProgressWindow {
         QuireResources.register()
         let builder = try Builder(resource: Quire.resourcePath + "recovery/upgrade-progress-window.ui")
         window = try builder.object("upgrade_window", as: Window.self)
-        heading = try builder.object("upgrade_heading", as: Widget.self)
-        explanation = try builder.object("upgrade_explanation", as: Widget.self)
-        progressBar = try builder.object("upgrade_progress", as: Widget.self)
-        step = try builder.object("upgrade_step", as: Widget.self)
+        heading = try builder.object("upgrade_heading")
+        explanation = try builder.object("upgrade_explanation")
+        progressBar = try builder.object("upgrade_progress")
+        step = try builder.object("upgrade_step")
         window.transientFor = parent
         window.connect(.closeRequest) { [weak self] in
             guard let self, !self.finished else { return false }
@@ -42,17 +41,17 @@ final class UpgradeProgressWindow {
     }
 
     /// The step's words under the bar, as the writer reads them.
-    var stepText: String { String(cString: gtk_label_get_label(step.opaquePointer)) }
+    var stepText: String { step.text }
 
     /// How much of the bar is filled, from 0 to 1.
-    var fraction: Double { gtk_progress_bar_get_fraction(progressBar.opaquePointer) }
+    var fraction: Double { progressBar.fraction }
 
     /// Shows how far the upgrade is, presenting the window the first time.
     func show(_ progress: MigrationProgress) {
         guard !finished else { return }
         shown.append(progress)
-        gtk_label_set_label(step.opaquePointer, progress.phase.description + "…")
-        gtk_progress_bar_set_fraction(progressBar.opaquePointer, min(max(progress.fractionCompleted, 0), 1))
+        step.text = progress.phase.description + "…"
+        progressBar.fraction = min(max(progress.fractionCompleted, 0), 1)
         if !window.isVisible { window.present() }
     }
 
@@ -60,10 +59,10 @@ final class UpgradeProgressWindow {
     func showWorking(heading text: String, explanation detail: String) {
         guard !finished else { return }
         window.title = text
-        gtk_label_set_label(heading.opaquePointer, text)
-        gtk_label_set_label(explanation.opaquePointer, detail)
-        gtk_label_set_label(step.opaquePointer, "")
-        gtk_progress_bar_pulse(progressBar.opaquePointer)
+        heading.text = text
+        explanation.text = detail
+        step.text = ""
+        progressBar.pulse()
         if !window.isVisible { window.present() }
     }
 

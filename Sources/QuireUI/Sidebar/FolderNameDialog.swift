@@ -1,12 +1,11 @@
-import CGtk
 import GtkKit
 
 /// Asks the writer for a folder's name, for a new folder or to rename one.
 @MainActor
 final class FolderNameDialog {
-    /// The dialog's window (an `AdwMessageDialog`).
-    let window: Window
-    private let entry: Widget
+    /// The dialog's window.
+    let window: MessageDialog
+    private let entry: Entry
     private var retainedUntilAnswered: FolderNameDialog?
 
     /// A dialog over `parent` with a heading ("New Folder"), a button label ("Create") and the
@@ -16,13 +15,13 @@ final class FolderNameDialog {
         let builder = try Builder(resource: Quire.resourcePath + "sidebar/folder-name-dialog.ui")
         window = try builder.object("folder_dialog")
         entry = try builder.object("name_entry")
-        adw_message_dialog_set_heading(window.pointer(as: AdwMessageDialog.self), heading)
-        adw_message_dialog_set_response_label(window.pointer(as: AdwMessageDialog.self), "save", action)
-        gtk_editable_set_text(entry.opaquePointer, name)
+        window.heading = heading
+        window.setLabel(action, ofResponse: "save")
+        entry.text = name
         window.transientFor = parent
         window.connect(.response) { [weak self] response in
             guard let self else { return }
-            let name = String(cString: gtk_editable_get_text(entry.opaquePointer)).trimmingCharacters(in: .whitespacesAndNewlines)
+            let name = entry.text.trimmingCharacters(in: .whitespacesAndNewlines)
             retainedUntilAnswered = nil
             if response == "save", !name.isEmpty { answered(name) }
         }
@@ -32,6 +31,6 @@ final class FolderNameDialog {
     func present() {
         retainedUntilAnswered = self
         window.present()
-        gtk_widget_grab_focus(entry.widgetPointer)
+        entry.grabFocus()
     }
 }

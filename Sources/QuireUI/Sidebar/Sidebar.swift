@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import GtkKit
 import Library
@@ -23,19 +22,17 @@ final class Sidebar {
     private(set) var folders: [FolderSummary] = []
     /// The drop targets of the places that take dragged articles, as last listed.
     private(set) var dropTargets: [SidebarItem: DropTarget] = [:]
-    private let listBox: Widget
+    private let listBox: ListBox
     private let acceptsArticleDrops: Bool
     private var isRebuilding = false
 
     /// Attaches to the list box and lists the places without folders. With `acceptsArticleDrops`
     /// false (a read-only library) no place takes dragged articles.
-    init(listBox: Widget, acceptsArticleDrops: Bool) {
+    init(listBox: ListBox, acceptsArticleDrops: Bool) {
         self.listBox = listBox
         self.acceptsArticleDrops = acceptsArticleDrops
         StyleSheet.addToDisplay(resource: Quire.resourcePath + "sidebar/sidebar.css")
-        listBox.connect(Signal<(UnsafeMutableRawPointer?) -> Void>("row-selected")) { [weak self] row in
-            self?.rowSelected(row.map { OpaquePointer($0) })
-        }
+        listBox.connect(.rowSelected) { [weak self] row in self?.rowSelected(row) }
         show(folders: [])
     }
 
@@ -44,21 +41,17 @@ final class Sidebar {
     func show(folders: [FolderSummary], selecting item: SidebarItem? = nil) {
         self.folders = folders
         isRebuilding = true
-        let box = OpaquePointer(listBox.widgetPointer)
-        while let row = gtk_list_box_get_row_at_index(box, 0) {
-            gtk_list_box_remove(box, UnsafeMutableRawPointer(row).assumingMemoryBound(to: GtkWidget.self))
-        }
+        listBox.removeAll()
         items = [.all, .favorites] + folders.map { .folder($0.name) } + [.trash]
         let counts = Dictionary(folders.map { ($0.name, $0.articleCount) }, uniquingKeysWith: { first, _ in first })
         dropTargets = [:]
         for item in items {
-            let row = gtk_list_box_row_new()!
-            let content = Self.makeRowContent(item, count: item.folderName.flatMap { counts[$0] })
-            gtk_list_box_row_set_child(UnsafeMutableRawPointer(row).assumingMemoryBound(to: GtkListBoxRow.self), content)
+            let row = ListBoxRow()
+            row.child = Self.makeRowContent(item, count: item.folderName.flatMap { counts[$0] })
             // The drop target goes on the row, whose :drop(active) state the style sheet outlines.
-            gtk_list_box_append(box, row)
+            listBox.append(row)
             if acceptsArticleDrops && item.takesArticleDrops {
-                dropTargets[item] = DropTarget(on: Widget(retaining: row), accepting: ArticleDrag.contentType) { [weak self] string in
+                dropTargets[item] = DropTarget(on: row, accepting: ArticleDrag.contentType) { [weak self] string in
                     guard let self, let id = ArticleDrag.articleID(in: string) else { return false }
                     return articleDropped?(id, item) ?? false
                 }
@@ -72,23 +65,19 @@ final class Sidebar {
     func select(_ item: SidebarItem) {
         let item = items.contains(item) ? item : .all
         let index = items.firstIndex(of: item) ?? 0
-        if let row = gtk_list_box_get_row_at_index(OpaquePointer(listBox.widgetPointer), gint(index)) {
-            gtk_list_box_select_row(OpaquePointer(listBox.widgetPointer), row)
-        }
+        if let row = listBox.row(at: index) { listBox.select(row) }
         setSelected(item)
     }
 
     /// The count a folder's row shows, as the writer reads it.
     func countText(ofFolder name: String) -> String? {
-        guard let index = items.firstIndex(of: .folder(name)),
-              let row = gtk_list_box_get_row_at_index(OpaquePointer(listBox.widgetPointer), gint(index)) else { return nil }
-        let labels = Widget(retaining: UnsafeMutableRawPointer(row)).descendants(ofType: gtk_label_get_type())
-        return labels.last.map { String(cString: gtk_label_get_label($0.opaquePointer)) }
+        guard let index = items.firstIndex(of: .folder(name)), let row = listBox.row(at: index) else { return nil }
+        return row.descendants(ofType: Label.self).last?.text
     }
 
-    private func rowSelected(_ row: OpaquePointer?) {
+    private func rowSelected(_ row: ListBoxRow?) {
         guard !isRebuilding, let row else { return }
-        let index = Int(gtk_list_box_row_get_index(UnsafeMutablePointer(row)))
+        let index = row.index
         guard items.indices.contains(index) else { return }
         setSelected(items[index])
     }
@@ -99,22 +88,20 @@ final class Sidebar {
         selectionChanged?(item)
     }
 
-    private static func makeRowContent(_ item: SidebarItem, count: Int?) -> UnsafeMutablePointer<GtkWidget> {
-        let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
-        gtk_widget_set_margin_start(box, 6)
-        gtk_widget_set_margin_end(box, 6)
-        let image = gtk_image_new_from_icon_name(item.iconName)!
-        let label = gtk_label_new(item.title)!
-        gtk_label_set_xalign(OpaquePointer(label), 0)
-        gtk_label_set_ellipsize(OpaquePointer(label), PANGO_ELLIPSIZE_END)
-        gtk_widget_set_hexpand(label, 1)
-        let row = UnsafeMutableRawPointer(box).assumingMemoryBound(to: GtkBox.self)
-        gtk_box_append(row, image)
-        gtk_box_append(row, label)
+    private static func makeRowContent(_ item: SidebarItem, count: Int?) -> Widget {
+        let box = Box(.horizontal, spacing: 12)
+        box.marginStart = 6
+        box.marginEnd = 6
+        let label = Label(item.title)
+        label.horizontalAlignment = 0
+        label.ellipsizesAtEnd = true
+        label.expandsHorizontally = true
+        box.append(Image(iconName: item.iconName))
+        box.append(label)
         if let count {
-            let countLabel = gtk_label_new(NumberFormatter.localizedString(from: NSNumber(value: count), number: .decimal))!
-            gtk_widget_add_css_class(countLabel, "dim-label")
-            gtk_box_append(row, countLabel)
+            let countLabel = Label(NumberFormatter.localizedString(from: NSNumber(value: count), number: .decimal))
+            countLabel.setStyleClass("dim-label", on: true)
+            box.append(countLabel)
         }
         return box
     }

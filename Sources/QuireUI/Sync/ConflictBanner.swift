@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import GtkKit
 import Library
@@ -7,12 +6,14 @@ import SyncClient
 /// The banner under the main window's header bar while conflicts wait: "2 articles have
 /// conflicting changes" and Resolve, which opens the conflict dialog for each open conflict in
 /// turn and commits each decision through ``Library/resolveConflict(_:_:)`` (the article, its
-/// outbox operation and the closed conflict in one save; the worker then sends it).
+/// outbox operation and the closed conflict in one save; the worker then sends it). Each dialog
+/// shows this device's side as the article stands when it opens, and says when Keep Theirs keeps
+/// this device's text as a copy; what each decision did is handed to ``resolved``.
 ///
 /// ```swift
 /// let banner = try ConflictBanner(session: session)
 /// banner.parent = mainWindow
-/// gtk_box_prepend(contentBox, banner.widget.widgetPointer)
+/// contentBox.prepend(banner.widget)
 /// ```
 ///
 /// The count follows the session's status (the worker counts conflicts after every cycle) and is
@@ -20,8 +21,8 @@ import SyncClient
 /// `conflicts.resolve` is the Resolve button.
 @MainActor
 public final class ConflictBanner {
-    /// The banner (a `GtkRevealer`), to place under the header bar.
-    public let widget: Widget
+    /// The banner, to place under the header bar.
+    public let widget: Revealer
     /// The `conflicts` actions: `resolve`.
     public let actions: ActionGroup
     /// The window the conflict dialogs are modal to.
@@ -30,10 +31,20 @@ public final class ConflictBanner {
     public private(set) var count = 0
     /// The dialog shown now, while resolving.
     public private(set) var dialog: ConflictDialog?
-    /// The last resolution that failed, with why; shown in the banner until the next count.
+    /// What last failed (reading the conflicts, or a resolution), with why in the writer's words;
+    /// shown in the banner, with the details in its tooltip, until the next count.
     public private(set) var failure: String?
+    /// The technical details of ``failure``.
+    private var failureDetails: String?
+    /// What the last resolution did (its ``ConflictOutcome/summary`` is the sentence for the writer).
+    public private(set) var lastOutcome: ConflictOutcome?
+    /// Called before the first dialog opens: the main window saves the open article, so that the
+    /// dialogs show what the writer typed.
+    public var beforeResolving: (@MainActor () -> Void)?
+    /// Called with what each resolution did: the main window shows its summary in a toast.
+    public var resolved: (@MainActor (ConflictOutcome) -> Void)?
 
-    let label: Widget
+    let label: Label
     private let session: SyncSession
     private var observation: UUID?
     private var resolving: Task<Void, Never>?
@@ -60,17 +71,17 @@ public final class ConflictBanner {
     }
 
     /// Whether the banner is shown.
-    public var isShown: Bool { gtk_revealer_get_reveal_child(widget.opaquePointer) != 0 }
+    public var isShown: Bool { widget.revealsChild }
 
     /// The banner's text as shown.
-    public var text: String { String(cString: gtk_label_get_label(label.opaquePointer)) }
+    public var text: String { label.text }
 
     /// Counts the open conflicts in the library and shows or hides the banner.
     public func refresh() async {
         do {
             show(count: try await session.library.openConflicts().count)
         } catch {
-            failure = "Conflicts could not be read: \(error)"
+            fail("Conflicts could not be read.", error)
             show(count: count)
         }
     }
@@ -93,40 +104,44 @@ public final class ConflictBanner {
 
     private func resolveEach() async {
         failure = nil
+        failureDetails = nil
+        beforeResolving?()
         let conflicts: [ConflictSnapshot]
         do {
             conflicts = try await session.library.openConflicts()
         } catch {
-            failure = "Conflicts could not be read: \(error)"
+            fail("Conflicts could not be read.", error)
             await refresh()
             return
         }
-        for conflict in conflicts {
+        for listed in conflicts {
             do {
-                let deletedHere = conflict.local == nil && conflict.remote != nil
+                // Read again as the dialog opens: an earlier decision or the writer may have changed it.
+                let conflict = try await session.library.conflict(listed.id)
+                guard conflict.resolved == nil else { continue }
                 let shown = try await Self.dialogConflict(for: conflict, in: session.library)
-                let presented = try ConflictDialog(conflict: shown, over: parent)
-                if deletedHere { Self.askDeleteAnywayOrKeepTheirs(presented, shown) }
+                let presented = try ConflictDialog(conflict: shown, over: parent, copyOnKeepTheirs: Self.copyOnKeepTheirs(conflict))
                 dialog = presented
                 presented.present()
                 let decision = await presented.awaitDecision()
                 dialog = nil
                 guard case let .resolve(resolution) = decision else { continue }
-                try await session.library.resolveConflict(conflict.id, deletedHere ? Self.deletedHereResolution(resolution) : resolution)
+                let outcome = try await session.library.resolveConflict(conflict.id, resolution)
+                lastOutcome = outcome
+                resolved?(outcome)
             } catch {
                 dialog = nil
-                failure = "“\(ConflictDialog.displayTitle(conflict.local?.title ?? conflict.remote?.title ?? ""))” could not be resolved: \(error)"
+                fail("“\(ConflictDialog.displayTitle(listed.title))” could not be resolved.", error)
             }
         }
         await refresh()
         session.syncNow()
     }
 
-    /// The dialog's view of a conflict: this device's version (labelled with the article's last
-    /// change) and the server's (labelled with when the conflict was found). An article deleted
-    /// here and changed on the server is an edit-versus-delete conflict seen from the other side:
-    /// the deletion dialog shows the server's version, deleted on this device when it went to
-    /// the trash (``askDeleteAnywayOrKeepTheirs(_:_:)`` words it).
+    /// The dialog's view of a conflict, from this device's side as the article stands: this
+    /// device's version (labelled with the article's last change) and the server's (labelled with
+    /// when the conflict was found); for an article deleted here, the server's version and when
+    /// it went to the trash.
     static func dialogConflict(for conflict: ConflictSnapshot, in library: Library) async throws -> ConflictDialog.Conflict {
         // An article this device deleted (and emptied from the trash) is no longer there to ask.
         let article: ArticleSnapshot?
@@ -135,50 +150,38 @@ public final class ConflictBanner {
         } catch LibraryError.articleNotFound {
             article = nil
         }
-        let empty = ArticleContent(title: conflict.base?.title ?? conflict.remote?.title ?? "", body: "")
+        let empty = ArticleContent(title: conflict.title, body: "")
         guard let remote = conflict.remote else {
             let mine = ConflictDialog.Version(content: conflict.local ?? empty, device: "This device", time: article?.updated ?? conflict.detected)
             return .deleted(mine: mine, device: "the server", time: conflict.detected)
         }
         let theirs = ConflictDialog.Version(content: remote, device: "Server", time: conflict.detected)
         guard let local = conflict.local else {
-            return .deleted(mine: theirs, device: "this device", time: article?.trashed ?? conflict.detected)
+            return .deletedHere(theirs: theirs, time: article?.trashed ?? conflict.detected)
         }
         let mine = ConflictDialog.Version(content: local, device: "This device", time: article?.updated ?? conflict.detected)
         return .edited(base: conflict.base ?? empty, mine: mine, theirs: theirs)
     }
 
-    /// Turns the deletion dialog built for an article deleted here and changed on the server into
-    /// the question that fits it: Delete Anyway (this device's deletion goes over the server's
-    /// edit) or Keep Their Version (the article comes back with the server's text, the default).
-    static func askDeleteAnywayOrKeepTheirs(_ dialog: ConflictDialog, _ shown: ConflictDialog.Conflict) {
-        guard case let .deleted(theirs, _, deleted) = shown else { return }
-        let message = dialog.window.pointer(as: AdwMessageDialog.self)
-        dialog.window.setProperty("heading", "Article Changed Elsewhere")
-        dialog.window.setProperty(
-            "body",
-            "“\(ConflictDialog.displayTitle(theirs.content.title))” was deleted on this device "
-                + "\(VersionTime.phrase(for: deleted)), but it was changed on the server "
-                + "\(VersionTime.phrase(for: theirs.time)). Delete it anyway, or keep the server's version shown below?")
-        adw_message_dialog_set_response_label(message, "delete", "_Delete Anyway")
-        adw_message_dialog_set_response_label(message, "restore", "_Keep Their Version")
+    /// The title under which Keep Theirs keeps this device's text, when it keeps it.
+    static func copyOnKeepTheirs(_ conflict: ConflictSnapshot) -> String? {
+        guard conflict.sides.keepTheirsKeepsCopy, let current = conflict.sides.current else { return nil }
+        return ConflictResolution.conflictedCopyTitle(of: current.title)
     }
 
-    /// What the deletion dialog's answers mean for an article deleted here and changed on the
-    /// server: "delete" keeps this device's deletion, "restore" brings back the server's version.
-    static func deletedHereResolution(_ answer: ConflictResolution) -> ConflictResolution {
-        switch answer {
-        case .acceptDelete: .keepMine
-        case .restoreMine: .keepTheirs
-        default: answer
-        }
+    /// Records what failed: `what`, then why as the writer reads it (``ErrorExplanation``).
+    private func fail(_ what: String, _ error: any Error) {
+        let explanation = ErrorExplanation(error, libraryPath: session.library.url.path)
+        failure = "\(what) \(explanation.sentence)"
+        failureDetails = explanation.details
     }
 
     private func show(count: Int) {
         self.count = count
         var text = count == 1 ? "1 article has conflicting changes" : "\(count) articles have conflicting changes"
         if let failure { text += " — \(failure)" }
-        gtk_label_set_label(label.opaquePointer, text)
-        gtk_revealer_set_reveal_child(widget.opaquePointer, count > 0 || failure != nil ? 1 : 0)
+        label.text = text
+        label.tooltipText = failure == nil ? nil : failureDetails
+        widget.revealsChild = count > 0 || failure != nil
     }
 }

@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import GtkKit
 import SyncClient
@@ -20,15 +19,15 @@ public final class SyncPreferencesWindow {
     /// The `account` actions: `sign-in`, `sign-out`.
     public let actions: ActionGroup
     /// What the last sign-in or sign-out said, as the window shows it.
-    public var message: String { String(cString: gtk_label_get_label(messageLabel.opaquePointer)) }
+    public var message: String { messageLabel.text }
 
-    let serverRow: Widget
-    let tokenRow: Widget
-    let authorityRow: Widget
-    let insecureSwitch: Widget
-    let storageRow: Widget
-    let accountRow: Widget
-    private let messageLabel: Widget
+    let serverRow: EntryRow
+    let tokenRow: PasswordEntryRow
+    let authorityRow: EntryRow
+    let insecureSwitch: Switch
+    let storageRow: ActionRow
+    let accountRow: ActionRow
+    private let messageLabel: Label
     private let session: SyncSession
     private var pending: Task<Void, Never>?
 
@@ -51,7 +50,7 @@ public final class SyncPreferencesWindow {
         actions.addAction("sign-in") { [weak self] in self?.signIn() }
         actions.addAction("sign-out") { [weak self] in self?.signOut() }
         let storage = session.settings.storage.description
-        adw_action_row_set_subtitle(storageRow.pointer(as: AdwActionRow.self), storage.prefix(1).uppercased() + storage.dropFirst())
+        storageRow.subtitle = storage.prefix(1).uppercased() + storage.dropFirst()
         if let account = session.account {
             serverText = account.server.absoluteString
             authorityText = account.certificateAuthority?.path ?? ""
@@ -62,26 +61,26 @@ public final class SyncPreferencesWindow {
 
     /// The server URL as typed.
     public var serverText: String {
-        get { String(cString: gtk_editable_get_text(serverRow.opaquePointer)) }
-        set { gtk_editable_set_text(serverRow.opaquePointer, newValue) }
+        get { serverRow.text }
+        set { serverRow.text = newValue }
     }
 
     /// The token as typed (never filled in from the keyring).
     public var tokenText: String {
-        get { String(cString: gtk_editable_get_text(tokenRow.opaquePointer)) }
-        set { gtk_editable_set_text(tokenRow.opaquePointer, newValue) }
+        get { tokenRow.text }
+        set { tokenRow.text = newValue }
     }
 
     /// The certificate authority file as typed; empty for the system's authorities.
     public var authorityText: String {
-        get { String(cString: gtk_editable_get_text(authorityRow.opaquePointer)) }
-        set { gtk_editable_set_text(authorityRow.opaquePointer, newValue) }
+        get { authorityRow.text }
+        set { authorityRow.text = newValue }
     }
 
     /// Whether Allow Unencrypted HTTP is on.
     public var allowsInsecureHTTP: Bool {
-        get { gtk_switch_get_active(insecureSwitch.opaquePointer) != 0 }
-        set { gtk_switch_set_active(insecureSwitch.opaquePointer, newValue ? 1 : 0) }
+        get { insecureSwitch.isActive }
+        set { insecureSwitch.isActive = newValue }
     }
 
     /// Waits until the running sign-in or sign-out has finished.
@@ -117,7 +116,8 @@ public final class SyncPreferencesWindow {
             do {
                 try await body()
             } catch {
-                say("\(error)")
+                let explanation = ErrorExplanation(error, libraryPath: session.library.url.path)
+                say(explanation.sentence, details: explanation.details)
             }
             showAccount()
             pending = nil
@@ -126,11 +126,13 @@ public final class SyncPreferencesWindow {
 
     private func showAccount() {
         let account = session.account
-        adw_action_row_set_subtitle(accountRow.pointer(as: AdwActionRow.self), account.map { "Signed in to \($0.server.absoluteString)" } ?? "Not signed in")
+        accountRow.subtitle = account.map { "Signed in to \($0.server.absoluteString)" } ?? "Not signed in"
         actions.action(named: "sign-out")?.isEnabled = account != nil
     }
 
-    private func say(_ text: String) {
-        gtk_label_set_label(messageLabel.opaquePointer, text)
+    /// Shows `text` under the form; an error's technical `details` go in its tooltip.
+    private func say(_ text: String, details: String? = nil) {
+        messageLabel.text = text
+        messageLabel.tooltipText = details
     }
 }

@@ -1,15 +1,15 @@
-import CGtk
 import Foundation
 import GtkKit
 import SyncClient
 
 /// The header bar's sync status: synced, syncing, offline, "N changes waiting", an error or
-/// "Sync off", as a word and an icon; its popover gives the details (the error's, the refused
-/// changes), when the library last caught up, and Sync now.
+/// "Sync off", as a word and an icon; its popover says what is wrong in the writer's words (which
+/// changes the server refused, and why), with the technical details behind an expander, when the
+/// library last caught up, and Sync now.
 ///
 /// ```swift
 /// let status = try SyncStatusButton(session: session)
-/// adw_header_bar_pack_end(headerBar, status.widget.widgetPointer)
+/// statusSlot.append(status.widget)
 /// ```
 ///
 /// Its action `sync.sync-now` (the popover's button) calls ``SyncSession/syncNow()``; the main
@@ -17,16 +17,18 @@ import SyncClient
 @MainActor
 public final class SyncStatusButton {
     /// The button to place in a header bar.
-    public let widget: Widget
+    public let widget: MenuButton
     /// The `sync` actions: `sync-now`.
     public let actions: ActionGroup
-    let label: Widget
-    let headlineLabel: Widget
-    let detailLabel: Widget
-    let lastSyncedLabel: Widget
-    private let iconStack: Widget
-    private let icon: Widget
-    private let spinner: Widget
+    let label: Label
+    let headlineLabel: Label
+    let detailLabel: Label
+    let detailsExpander: Expander
+    let detailsLabel: Label
+    let lastSyncedLabel: Label
+    private let iconStack: Stack
+    private let icon: Image
+    private let spinner: Spinner
     private let session: SyncSession
     private var observation: UUID?
 
@@ -39,6 +41,8 @@ public final class SyncStatusButton {
         label = try builder.object("status_label")
         headlineLabel = try builder.object("headline_label")
         detailLabel = try builder.object("detail_label")
+        detailsExpander = try builder.object("details_expander")
+        detailsLabel = try builder.object("details_label")
         lastSyncedLabel = try builder.object("last_synced_label")
         iconStack = try builder.object("status_icon_stack")
         icon = try builder.object("status_icon")
@@ -55,12 +59,13 @@ public final class SyncStatusButton {
     }
 
     /// What the button says for a status: its word, icon name (nil: the spinner), and the
-    /// popover's heading and details.
+    /// popover's heading, its sentences for the writer, and the technical details.
     struct Presentation: Equatable {
         var word: String
         var iconName: String?
         var heading: String
         var detail: String
+        var details: String = ""
         var isError: Bool
     }
 
@@ -75,19 +80,19 @@ public final class SyncStatusButton {
         case .offline:
             return Presentation(
                 word: "Offline", iconName: "network-offline-symbolic", heading: "The server cannot be reached",
-                detail: [waitingPhrase(status.waitingChanges).map { $0 + " Your edits are kept and sent when the server is back." },
-                         status.lastProblem?.detail].compactMap { $0 }.joined(separator: "\n"),
-                isError: false)
+                detail: waitingPhrase(status.waitingChanges).map { $0 + " Your edits are kept and sent when the server is back." } ?? "",
+                details: status.lastProblem?.detail ?? "", isError: false)
         case let .waiting(count):
             return Presentation(word: changesPhrase(count) + " waiting", iconName: "document-send-symbolic",
                                 heading: changesPhrase(count) + " waiting", detail: waitingPhrase(count) ?? "", isError: false)
         case let .error(summary):
-            var lines = status.failures.map { failure in
-                "“\(failure.articleTitle ?? "An article")”: \(failure.rejection)"
+            let lines = status.failures.map { failure in
+                "“\(failure.articleTitle ?? "An article")”: \(ErrorExplanation(failure.rejection).sentence)"
             }
-            if let problem = status.lastProblem, !problem.isNetwork { lines.append(problem.detail) }
+            var details = status.failures.map { "\($0.id): \($0.rejection)" }
+            if let problem = status.lastProblem, !problem.isNetwork { details.append(problem.detail) }
             return Presentation(word: "Sync Error", iconName: "dialog-warning-symbolic", heading: summary,
-                                detail: lines.joined(separator: "\n"), isError: true)
+                                detail: lines.joined(separator: "\n"), details: details.joined(separator: "\n"), isError: true)
         case .off:
             return Presentation(word: "Sync Off", iconName: "network-offline-symbolic", heading: "Sync is off",
                                 detail: "Sign in to a Quire server in Preferences to sync this library.", isError: false)
@@ -97,23 +102,24 @@ public final class SyncStatusButton {
     /// Shows `status`.
     func show(_ status: SyncStatus) {
         let presentation = Self.presentation(of: status)
-        gtk_label_set_label(label.opaquePointer, presentation.word)
-        gtk_label_set_label(headlineLabel.opaquePointer, presentation.heading)
-        gtk_label_set_label(detailLabel.opaquePointer, presentation.detail)
+        label.text = presentation.word
+        headlineLabel.text = presentation.heading
+        detailLabel.text = presentation.detail
         detailLabel.isVisible = !presentation.detail.isEmpty
-        gtk_label_set_label(lastSyncedLabel.opaquePointer, status.lastSynced.map { "Last synced \(VersionTime.phrase(for: $0))" }
-                            ?? "Not synced yet")
+        detailsLabel.text = presentation.details
+        detailsExpander.isVisible = !presentation.details.isEmpty
+        lastSyncedLabel.text = status.lastSynced.map { "Last synced \(VersionTime.phrase(for: $0))" } ?? "Not synced yet"
         if let iconName = presentation.iconName {
-            gtk_image_set_from_icon_name(icon.opaquePointer, iconName)
-            gtk_spinner_stop(spinner.opaquePointer)
-            gtk_stack_set_visible_child_name(iconStack.opaquePointer, "icon")
+            icon.iconName = iconName
+            spinner.isSpinning = false
+            iconStack.visibleChildName = "icon"
         } else {
-            gtk_spinner_start(spinner.opaquePointer)
-            gtk_stack_set_visible_child_name(iconStack.opaquePointer, "spinner")
+            spinner.isSpinning = true
+            iconStack.visibleChildName = "spinner"
         }
         widget.setStyleClass("error", on: presentation.isError)
         actions.action(named: "sync-now")?.isEnabled = status.activity != .stopped
-        gtk_widget_set_tooltip_text(widget.widgetPointer, presentation.heading)
+        widget.tooltipText = presentation.heading
     }
 
     private static func changesPhrase(_ count: Int) -> String {

@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import GtkKit
 import Library
@@ -8,6 +7,7 @@ import Library
 /// combined document), then a destination from the file chooser. The export runs off the main
 /// thread with a progress bar and Cancel; an existing file is replaced only after the writer
 /// agrees; when it is done the dialog closes and a toast on the main window offers "Open Folder".
+/// A failure keeps the dialog open and says why in an ``ErrorDialog`` over it.
 ///
 /// ```swift
 /// try await ExportDialog.present(
@@ -24,7 +24,7 @@ public final class ExportDialog {
         case exported(ExportResult)
         /// The writer cancelled while it ran; nothing was written.
         case cancelled
-        /// It failed with this message; nothing was written.
+        /// It failed, for the reason this sentence gives (``ErrorExplanation``); nothing was written.
         case failed(String)
     }
 
@@ -36,7 +36,9 @@ public final class ExportDialog {
     public var finished: (@MainActor (Outcome) -> Void)?
 
     let library: Library
-    let toastOverlay: Widget
+    let toastOverlay: ToastOverlay
+    /// Shows why an export failed, over the dialog.
+    let errors: ErrorPresenter
     let fileChooser: FileChooser
     let openFolder: @MainActor (URL) throws -> Void
     /// The writer's choices so far.
@@ -44,23 +46,23 @@ public final class ExportDialog {
     /// The export running now.
     private(set) var running: Task<Void, Never>?
     /// The replace confirmation, while it asks.
-    private(set) var replaceConfirmation: Window?
+    private(set) var replaceConfirmation: MessageDialog?
     /// The toast the last successful export left.
     private(set) var toast: TransferToast?
 
     let actions: ActionGroup
-    let pages: Widget
-    let scopeRow: Widget
-    let folderRow: Widget
-    let formatRow: Widget
-    let combinedRow: Widget
-    let combinedSwitch: Widget
-    let metadataRow: Widget
-    let metadataSwitch: Widget
-    let destinationNote: Widget
-    let messageLabel: Widget
-    let progressBar: Widget
-    let progressLabel: Widget
+    let pages: Stack
+    let scopeRow: ComboRow
+    let folderRow: ComboRow
+    let formatRow: ComboRow
+    let combinedRow: ActionRow
+    let combinedSwitch: Switch
+    let metadataRow: ActionRow
+    let metadataSwitch: Switch
+    let destinationNote: Label
+    let messageLabel: Label
+    let progressBar: ProgressBar
+    let progressLabel: Label
     private let connections = SignalConnections()
 
     /// Reads the library's folders, then shows the dialog over `parent`. The toast goes on
@@ -68,7 +70,7 @@ public final class ExportDialog {
     /// window, offered as the first scope when not empty.
     @discardableResult
     public static func present(
-        library: Library, over parent: Window, toastOverlay: Widget, selection: [UUID] = []
+        library: Library, over parent: Window, toastOverlay: ToastOverlay, selection: [UUID] = []
     ) async throws -> ExportDialog {
         let folders = try await library.folders().map(\.name)
         let dialog = try ExportDialog(library: library, over: parent, toastOverlay: toastOverlay, selection: selection, folders: folders)
@@ -79,7 +81,7 @@ public final class ExportDialog {
     /// Builds the dialog for a library with `folders`; call ``present()`` to show it. The file
     /// chooser and the way "Open Folder" opens a folder can be replaced (tests cannot drive either).
     init(
-        library: Library, over parent: Window?, toastOverlay: Widget, selection: [UUID], folders: [String],
+        library: Library, over parent: Window?, toastOverlay: ToastOverlay, selection: [UUID], folders: [String],
         fileChooser: FileChooser = .native, openFolder: @escaping @MainActor (URL) throws -> Void = TransferToast.launchFileManager
     ) throws {
         QuireResources.register()
@@ -104,10 +106,11 @@ public final class ExportDialog {
         progressLabel = try builder.object("progress_label")
         actions = ActionGroup(prefix: "export", on: window)
         window.transientFor = parent
+        errors = ErrorPresenter(libraryPath: library.url.path, over: window)
 
-        scopeRow.setComboItems(choices.scopes.map(\.label), selected: choices.scopes.firstIndex(of: choices.scope) ?? 0)
-        folderRow.setComboItems(folders)
-        formatRow.setComboItems(ExportChoices.FormatChoice.allCases.map(\.label))
+        scopeRow.setItems(choices.scopes.map(\.label), selected: choices.scopes.firstIndex(of: choices.scope) ?? 0)
+        folderRow.setItems(folders)
+        formatRow.setItems(ExportChoices.FormatChoice.allCases.map(\.label))
         for row in [scopeRow, folderRow, formatRow] {
             row.connect(.notify("selected")) { [weak self] _ in self?.readChoices() }.store(in: connections)
         }
@@ -130,15 +133,15 @@ public final class ExportDialog {
 
     /// Takes the choices from the widgets and shows only the rows that apply.
     private func readChoices() {
-        choices.scope = choices.scopes[min(scopeRow.comboSelection, choices.scopes.count - 1)]
-        choices.folder = choices.folders.indices.contains(folderRow.comboSelection) ? choices.folders[folderRow.comboSelection] : nil
-        choices.format = ExportChoices.FormatChoice(rawValue: formatRow.comboSelection) ?? .markdown
-        choices.isCombined = combinedSwitch.isSwitchedOn
-        choices.includesSyncMetadata = metadataSwitch.isSwitchedOn
+        choices.scope = choices.scopes[min(scopeRow.selected, choices.scopes.count - 1)]
+        choices.folder = choices.folders.indices.contains(folderRow.selected) ? choices.folders[folderRow.selected] : nil
+        choices.format = ExportChoices.FormatChoice(rawValue: formatRow.selected) ?? .markdown
+        choices.isCombined = combinedSwitch.isActive
+        choices.includesSyncMetadata = metadataSwitch.isActive
         folderRow.isVisible = choices.scope == .folder
         combinedRow.isVisible = choices.offersCombined
         metadataRow.isVisible = choices.offersSyncMetadata
-        destinationNote.labelText = choices.writesFolder
+        destinationNote.text = choices.writesFolder
             ? "Next, choose a folder: each article becomes one .\(choices.format.fileExtension) file in it."
             : "Next, choose the name and place of the .\(choices.format.fileExtension) file."
         actions.action(named: "export")?.isEnabled = running == nil && choices.exportScope != nil
@@ -147,11 +150,11 @@ public final class ExportDialog {
     /// Changes the choices as the writer would, through the widgets (for tests).
     func choose(scope: ExportChoices.ScopeChoice? = nil, format: ExportChoices.FormatChoice? = nil,
                 combined: Bool? = nil, syncMetadata: Bool? = nil, folder: String? = nil) {
-        if let scope, let index = choices.scopes.firstIndex(of: scope) { scopeRow.comboSelection = index }
-        if let folder, let index = choices.folders.firstIndex(of: folder) { folderRow.comboSelection = index }
-        if let format { formatRow.comboSelection = format.rawValue }
-        if let combined { combinedSwitch.isSwitchedOn = combined }
-        if let syncMetadata { metadataSwitch.isSwitchedOn = syncMetadata }
+        if let scope, let index = choices.scopes.firstIndex(of: scope) { scopeRow.selected = index }
+        if let folder, let index = choices.folders.firstIndex(of: folder) { folderRow.selected = index }
+        if let format { formatRow.selected = format.rawValue }
+        if let combined { combinedSwitch.isActive = combined }
+        if let syncMetadata { metadataSwitch.isActive = syncMetadata }
     }
 
     /// Asks the file chooser for the destination, then exports there.
@@ -180,9 +183,9 @@ public final class ExportDialog {
         let choices = self.choices
         let library = self.library
         messageLabel.showMessage(nil)
-        progressBar.setProperty("fraction", 0.0)
-        progressLabel.labelText = "Preparing…"
-        gtk_stack_set_visible_child_name(pages.opaquePointer, "progress")
+        progressBar.fraction = 0
+        progressLabel.text = "Preparing…"
+        pages.visibleChildName = "progress"
         actions.action(named: "export")?.isEnabled = false
         let relay = ProgressRelay<ExportProgress> { [weak self] progress in self?.show(progress) }
         running = Task { [weak self] in
@@ -205,13 +208,13 @@ public final class ExportDialog {
 
     private func show(_ progress: ExportProgress) {
         guard running != nil else { return }
-        progressBar.setProperty("fraction", progress.fractionCompleted)
-        progressLabel.labelText = "\(progress.completed) of \(progress.total) steps"
+        progressBar.fraction = progress.fractionCompleted
+        progressLabel.text = "\(progress.completed) of \(progress.total) steps"
     }
 
     private func finish(_ result: Result<ExportResult, any Error>, destination: URL) {
         running = nil
-        gtk_stack_set_visible_child_name(pages.opaquePointer, "options")
+        pages.visibleChildName = "options"
         readChoices()
         let outcome: Outcome
         switch result {
@@ -231,8 +234,9 @@ public final class ExportDialog {
                 askToReplace(path, destination: destination)
                 return
             }
-            outcome = .failed(String(describing: error))
-            messageLabel.showMessage("Could not export: \(error)", isError: true)
+            outcome = .failed(errors.explain(error).sentence)
+            messageLabel.showMessage("Could not export. No files were written.", isError: true)
+            errors.present("Could not export", error)
         }
         self.outcome = outcome
         finished?(outcome)
@@ -251,13 +255,11 @@ public final class ExportDialog {
                 + "and other exported files may too. Replacing overwrites them with the exported articles."
             : "A file with this name already exists in “\(existing.deletingLastPathComponent().lastPathComponent)”. "
                 + "Replacing overwrites its contents."
-        let dialog = Window(retaining: adw_message_dialog_new(window.windowPointer, heading, body))
-        let message = dialog.pointer(as: AdwMessageDialog.self)
-        adw_message_dialog_add_response(message, "cancel", "_Cancel")
-        adw_message_dialog_add_response(message, "replace", "_Replace")
-        adw_message_dialog_set_response_appearance(message, "replace", ADW_RESPONSE_DESTRUCTIVE)
-        adw_message_dialog_set_default_response(message, "cancel")
-        adw_message_dialog_set_close_response(message, "cancel")
+        let dialog = MessageDialog(heading: heading, body: body, over: window)
+        dialog.addResponse("cancel", label: "_Cancel")
+        dialog.addResponse("replace", label: "_Replace", appearance: .destructive)
+        dialog.defaultResponse = "cancel"
+        dialog.closeResponse = "cancel"
         dialog.connect(.response) { [weak self] response in
             guard let self else { return }
             self.replaceConfirmation = nil

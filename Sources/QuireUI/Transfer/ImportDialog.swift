@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import GtkKit
 import Library
@@ -14,7 +13,8 @@ import Library
 /// ```
 ///
 /// Imported articles are ordinary local edits, saved a batch at a time: cancelling keeps the
-/// batches already saved, and the toast says how many. Once presented, the dialog keeps itself
+/// batches already saved, and the toast says how many. A failure keeps the dialog open and says
+/// why in an ``ErrorDialog`` over it. Once presented, the dialog keeps itself
 /// alive until its window closes.
 @MainActor
 public final class ImportDialog {
@@ -24,7 +24,7 @@ public final class ImportDialog {
         case imported(articles: Int, failures: Int)
         /// The writer cancelled after `articles` were saved.
         case cancelled(articles: Int)
-        /// Reading or saving failed with this message.
+        /// Reading or saving failed, for the reason this sentence gives (``ErrorExplanation``).
         case failed(String)
     }
 
@@ -36,7 +36,9 @@ public final class ImportDialog {
     public var finished: (@MainActor (Outcome) -> Void)?
 
     let library: Library
-    let toastOverlay: Widget
+    let toastOverlay: ToastOverlay
+    /// Shows why reading or importing failed, over the dialog.
+    let errors: ErrorPresenter
     let fileChooser: FileChooser
     /// What the chosen files hold, once read.
     private(set) var scan: ImportScan?
@@ -50,26 +52,26 @@ public final class ImportDialog {
     /// The toast the import left.
     private(set) var toast: TransferToast?
     /// The preview's rows, articles then failures, as shown.
-    private(set) var articleRows: [Widget] = []
-    private(set) var failureRows: [Widget] = []
+    private(set) var articleRows: [ActionRow] = []
+    private(set) var failureRows: [ActionRow] = []
 
     let actions: ActionGroup
-    let pages: Widget
-    let messageLabel: Widget
-    let existingGroup: Widget
-    let existingRow: Widget
-    let articlesGroup: Widget
-    let articlesList: Widget
-    let failuresGroup: Widget
-    let failuresList: Widget
-    let progressTitle: Widget
-    let progressBar: Widget
-    let progressLabel: Widget
+    let pages: Stack
+    let messageLabel: Label
+    let existingGroup: PreferencesGroup
+    let existingRow: ComboRow
+    let articlesGroup: PreferencesGroup
+    let articlesList: ListBox
+    let failuresGroup: PreferencesGroup
+    let failuresList: ListBox
+    let progressTitle: Label
+    let progressBar: ProgressBar
+    let progressLabel: Label
     private let connections = SignalConnections()
 
     /// Shows the dialog over `parent`; the toast goes on `toastOverlay` (an `AdwToastOverlay`).
     @discardableResult
-    public static func present(library: Library, over parent: Window, toastOverlay: Widget) throws -> ImportDialog {
+    public static func present(library: Library, over parent: Window, toastOverlay: ToastOverlay) throws -> ImportDialog {
         let dialog = try ImportDialog(library: library, over: parent, toastOverlay: toastOverlay)
         dialog.present()
         return dialog
@@ -77,7 +79,7 @@ public final class ImportDialog {
 
     /// Builds the dialog; call ``present()`` to show it. The file chooser can be replaced (tests
     /// cannot drive the native one).
-    init(library: Library, over parent: Window?, toastOverlay: Widget, fileChooser: FileChooser = .native) throws {
+    init(library: Library, over parent: Window?, toastOverlay: ToastOverlay, fileChooser: FileChooser = .native) throws {
         QuireResources.register()
         self.library = library
         self.toastOverlay = toastOverlay
@@ -97,9 +99,10 @@ public final class ImportDialog {
         progressLabel = try builder.object("progress_label")
         actions = ActionGroup(prefix: "import", on: window)
         window.transientFor = parent
+        errors = ErrorPresenter(libraryPath: library.url.path, over: window)
 
         for group in [existingGroup, articlesGroup, failuresGroup] { group.isVisible = false }
-        existingRow.setComboItems(ExistingArticlePolicy.allCases.map(\.choiceLabel))
+        existingRow.setItems(ExistingArticlePolicy.allCases.map(\.choiceLabel))
         existingRow.connect(.notify("selected")) { [weak self] _ in self?.replan() }.store(in: connections)
         actions.addAction("choose-files") { [weak self] in
             self?.choose(FileRequest(title: "Import Files", acceptLabel: "_Open", kind: .openFiles(fileExtensions: ["md", "markdown", "json"])))
@@ -157,11 +160,11 @@ public final class ImportDialog {
                 self.scan = scan
                 self.contents = contents
                 self.replan()
-                gtk_stack_set_visible_child_name(self.pages.opaquePointer, "preview")
+                self.pages.visibleChildName = "preview"
             case .failure(is CancellationError):
-                gtk_stack_set_visible_child_name(self.pages.opaquePointer, self.plan == nil ? "start" : "preview")
+                self.pages.visibleChildName = self.plan == nil ? "start" : "preview"
             case .failure(let error):
-                self.end(.failed("Could not read the files: \(error)"))
+                self.fail("Could not read the files", error, saved: 0)
             }
             self.updateActions()
         }
@@ -170,8 +173,8 @@ public final class ImportDialog {
 
     /// The policy the writer picked for existing articles.
     var policy: ExistingArticlePolicy {
-        get { ExistingArticlePolicy.allCases[min(existingRow.comboSelection, ExistingArticlePolicy.allCases.count - 1)] }
-        set { existingRow.comboSelection = ExistingArticlePolicy.allCases.firstIndex(of: newValue) ?? 0 }
+        get { ExistingArticlePolicy.allCases[min(existingRow.selected, ExistingArticlePolicy.allCases.count - 1)] }
+        set { existingRow.selected = ExistingArticlePolicy.allCases.firstIndex(of: newValue) ?? 0 }
     }
 
     /// Plans the import with the current policy and shows the preview.
@@ -182,36 +185,31 @@ public final class ImportDialog {
         self.plan = plan
         self.preview = preview
         existingGroup.isVisible = preview.asksAboutExisting
-        existingGroup.setProperty(
-            "description",
-            preview.existingCount == 1
-                ? "One imported article is already in the library, with other content."
-                : "\(preview.existingCount) imported articles are already in the library, with other content.")
+        existingGroup.groupDescription = preview.existingCount == 1
+            ? "One imported article is already in the library, with other content."
+            : "\(preview.existingCount) imported articles are already in the library, with other content."
         messageLabel.showMessage(preview.headline)
-        for row in articleRows { gtk_list_box_remove(articlesList.opaquePointer, row.widgetPointer) }
-        for row in failureRows { gtk_list_box_remove(failuresList.opaquePointer, row.widgetPointer) }
+        for row in articleRows { articlesList.remove(row) }
+        for row in failureRows { failuresList.remove(row) }
         articleRows = preview.lines.map(makeRow)
         if preview.moreLines > 0 {
             articleRows.append(makeRow(ImportPreview.Line(kind: .unchanged, title: "And \(preview.moreLines) more", detail: "")))
         }
         failureRows = preview.failures.map(makeRow)
-        for row in articleRows { gtk_list_box_append(articlesList.opaquePointer, row.widgetPointer) }
-        for row in failureRows { gtk_list_box_append(failuresList.opaquePointer, row.widgetPointer) }
+        for row in articleRows { articlesList.append(row) }
+        for row in failureRows { failuresList.append(row) }
         articlesGroup.isVisible = !articleRows.isEmpty
         failuresGroup.isVisible = !failureRows.isEmpty
         updateActions()
     }
 
-    private func makeRow(_ line: ImportPreview.Line) -> Widget {
-        let row = Widget(owning: adw_action_row_new())
-        // Titles and reasons come from files: show them as text, not Pango markup.
-        row.setProperty("use-markup", false)
-        row.setProperty("title", line.title)
-        row.setProperty("subtitle", line.detail)
-        row.setProperty("subtitle-lines", Int32(3))
-        let icon = Widget(owning: gtk_image_new_from_icon_name(line.kind.iconName))
-        adw_action_row_add_prefix(row.pointer(as: AdwActionRow.self), icon.widgetPointer)
-        if line.kind == .failure { gtk_widget_add_css_class(icon.widgetPointer, "error") }
+    private func makeRow(_ line: ImportPreview.Line) -> ActionRow {
+        // Titles and reasons come from files: the row shows them as text, not Pango markup.
+        let row = ActionRow(title: line.title, subtitle: line.detail)
+        row.subtitleLines = 3
+        let icon = Image(iconName: line.kind.iconName)
+        row.addPrefix(icon)
+        icon.setStyleClass("error", on: line.kind == .failure)
         return row
     }
 
@@ -227,15 +225,15 @@ public final class ImportDialog {
         let writes = plan.writes
         showProgress(title: "Importing…", detail: "0 of \(writes.count) articles")
         progressBar.isVisible = true
-        progressBar.setProperty("fraction", 0.0)
+        progressBar.fraction = 0
         let relay = ProgressRelay<Int> { [weak self] saved in
             guard let self, self.running != nil else { return }
-            self.progressBar.setProperty("fraction", writes.isEmpty ? 1 : Double(saved) / Double(writes.count))
-            self.progressLabel.labelText = "\(saved) of \(writes.count) articles"
+            self.progressBar.fraction = writes.isEmpty ? 1 : Double(saved) / Double(writes.count)
+            self.progressLabel.text = "\(saved) of \(writes.count) articles"
         }
         running = Task { [weak self] in
             var saved = 0
-            var outcome: Outcome
+            let outcome: Outcome
             do {
                 var part = plan
                 var start = 0
@@ -254,7 +252,10 @@ public final class ImportDialog {
             } catch is CancellationError {
                 outcome = .cancelled(articles: saved)
             } catch {
-                outcome = .failed("Could not import: \(error)" + (saved > 0 ? " (\(saved) articles were imported before)" : ""))
+                guard let self else { return }
+                self.running = nil
+                self.fail("Could not import", error, saved: saved)
+                return
             }
             guard let self else { return }
             self.running = nil
@@ -264,29 +265,36 @@ public final class ImportDialog {
     }
 
     private func showProgress(title: String, detail: String) {
-        progressTitle.labelText = title
-        progressLabel.labelText = detail
-        gtk_stack_set_visible_child_name(pages.opaquePointer, "progress")
+        progressTitle.text = title
+        progressLabel.text = detail
+        pages.visibleChildName = "progress"
     }
 
-    /// Records the outcome; a finished or cancelled import closes the dialog and leaves a toast,
-    /// a failure stays in the dialog.
+    /// A failure: the dialog stays open on its preview page and says what happened, and an
+    /// ``ErrorDialog`` over it says why. Batches saved before the failure stay imported.
+    private func fail(_ heading: String, _ error: any Error, saved: Int) {
+        let outcome = Outcome.failed(errors.explain(error).sentence)
+        self.outcome = outcome
+        pages.visibleChildName = "preview"
+        let kept = saved > 0 ? ImportPreview.count(saved, "article was", "articles were") + " imported before it stopped." : "Nothing was imported."
+        messageLabel.showMessage("\(heading). \(kept)", isError: true)
+        updateActions()
+        finished?(outcome)
+        errors.present(heading, error)
+    }
+
+    /// Records the outcome of an import that ran to its end or was cancelled: the dialog closes
+    /// and leaves a toast that says how many articles came in.
     private func end(_ outcome: Outcome) {
         self.outcome = outcome
-        let title: String
-        switch outcome {
+        let title = switch outcome {
         case .imported(let articles, let failures):
-            title = "Imported " + ImportPreview.count(articles, "article", "articles")
+            "Imported " + ImportPreview.count(articles, "article", "articles")
                 + (failures > 0 ? "; " + ImportPreview.count(failures, "file", "files") + " could not be imported" : "")
         case .cancelled(let articles):
-            title = "Import cancelled after " + ImportPreview.count(articles, "article", "articles")
-        case .failed(let message):
-            // The message shows on the preview page, over whatever preview there is.
-            gtk_stack_set_visible_child_name(pages.opaquePointer, "preview")
-            messageLabel.showMessage(message, isError: true)
-            updateActions()
-            finished?(outcome)
-            return
+            "Import cancelled after " + ImportPreview.count(articles, "article", "articles")
+        case .failed(let sentence):
+            sentence
         }
         let toast = TransferToast(title: title, folder: nil)
         toast.show(on: toastOverlay)

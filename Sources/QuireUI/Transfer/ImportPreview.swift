@@ -89,7 +89,7 @@ struct ImportPreview: Sendable, Hashable {
     }
 
     /// The error without the path, which the line's title already names.
-    private static func reason(_ failure: ImportError) -> String {
+    static func reason(_ failure: ImportError) -> String {
         let text = failure.description
         let prefix = failure.path + ":"
         guard text.hasPrefix(prefix) else { return text }

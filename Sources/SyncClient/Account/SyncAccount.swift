@@ -82,6 +82,8 @@ public enum AccountError: Error, Sendable, Hashable, CustomStringConvertible {
     case insecureServer(String)
     /// The CA file cannot be read, or holds no PEM certificate.
     case certificateAuthority(path: String)
+    /// The server refused the token (401): unknown or revoked. The writer must sign in again.
+    case tokenRefused(detail: String?)
 
     public var description: String {
         switch self {
@@ -95,6 +97,8 @@ public enum AccountError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .insecureServer(explanation): return explanation
         case let .certificateAuthority(path):
             return "the certificate authority file \(path) cannot be read or holds no PEM certificate (-----BEGIN CERTIFICATE-----)"
+        case let .tokenRefused(detail):
+            return "the server refused the account's token; sign in again" + (detail.map { " (\($0))" } ?? "")
         }
     }
 }

@@ -10,15 +10,4 @@ extension ArticleContent {
             status: payload.status ?? .draft, isFavorite: payload.favorite ?? false)
         self = normalized
     }
-
-    /// The tags sorted the way the store lists them (``StoredArticle/tagNames``), so that contents
-    /// that differ only in tag order compare equal.
-    var normalized: ArticleContent {
-        var content = self
-        content.tags = Array(Set(tags)).sorted { lhs, rhs in
-            let (left, right) = (ArticleText.sortKey(lhs), ArticleText.sortKey(rhs))
-            return left != right ? left < right : lhs < rhs
-        }
-        return content
-    }
 }

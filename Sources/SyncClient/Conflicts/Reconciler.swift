@@ -23,12 +23,13 @@ struct Reconciler {
         case bothDeleted
         /// A Conflict record waits for the writer.
         case conflict
-        /// An open conflict now holds this newer server version.
+        /// An open conflict now holds this newer server version, and still waits for the writer.
         case conflictUpdated
     }
 
     /// The server's version when no local edit waits: the article gets its content (created when
-    /// missing) or goes to the trash, and the base follows.
+    /// missing; out of the trash, its text there kept as a copy when the server never had it) or
+    /// goes to the trash, and the base follows.
     @discardableResult
     func take(_ remote: RemoteVersion, for record: ArticleSyncRecord) throws -> Outcome {
         guard let content = remote.content, let revision = remote.revision else {
@@ -42,6 +43,9 @@ struct Reconciler {
             }
             return changed ? .taken : .unchanged
         }
+        if let trashed = record.article, trashed.trashed != nil {
+            try trashed.keepTrashedText(replacedBy: content, base: record.base?.content, at: now)
+        }
         let article = try record.article ?? makeArticle(record.id, created: remote.changed ?? now)
         let before = article.content.normalized
         try article.setContent(content, at: now)
@@ -50,6 +54,8 @@ struct Reconciler {
             article.updated = remote.changed ?? now
         }
         if article.trashed != nil { article.trashed = nil }
+        // The article's revision in this library counts content brought in too (`quire edit --if-revision`).
+        if !article.isInserted && before != content { article.localRevision += 1 }
         if article.serverRevision != revision { article.serverRevision = revision }
         if article.syncState != .synced { article.syncState = .synced }
         setBase(of: record, to: content, revision: revision, changed: remote.changed)
@@ -72,7 +78,7 @@ struct Reconciler {
             return .bothDeleted
         }
         if let local, let theirs = remote.content, let revision = remote.revision, let article = record.article,
-           let merged = merge(base: record.base?.content.normalized, mine: local, theirs: theirs) {
+           let merged = ArticleMerge.cleanMerge(base: record.base?.content, mine: local, theirs: theirs) {
             for operation in record.unsent { context.delete(operation) }
             if merged != local {
                 try article.setContent(merged, at: now)
@@ -106,19 +112,18 @@ struct Reconciler {
     }
 
     /// A newer server version for an article whose conflict still waits: the conflict's server
-    /// side becomes it, so that the writer decides against the newest.
-    func update(_ conflict: Conflict, with remote: RemoteVersion) -> Outcome {
+    /// side becomes it, so that the writer decides against the newest, and the conflict is read
+    /// again against the live article as a local change would (``Conflict/settleIfAgreed(at:)``):
+    /// sides that are now equal, merge cleanly or were both deleted need no decision.
+    func update(_ conflict: Conflict, with remote: RemoteVersion) throws -> Outcome {
         guard let revision = remote.revision, revision > conflict.remoteRevision ?? 0 else { return .unchanged }
         conflict.remote = remote.content
         conflict.remoteRevision = revision
-        return .conflictUpdated
-    }
-
-    /// The merged content of a clean three-way merge, nil otherwise. Without a base only equal
-    /// sides merge.
-    func merge(base: ArticleContent?, mine: ArticleContent, theirs: ArticleContent) -> ArticleContent? {
-        guard let base else { return mine == theirs ? mine : nil }
-        return ArticleMerge(base: base, mine: mine, theirs: theirs).mergedContent?.normalized
+        switch try conflict.settleIfAgreed(at: now) {
+        case .open: return .conflictUpdated
+        case let .merged(pushes): return .merged(pushes: pushes)
+        case .bothDeleted: return .bothDeleted
+        }
     }
 
     /// Whether the article has outbox work besides unsent operations (in flight, or refused).

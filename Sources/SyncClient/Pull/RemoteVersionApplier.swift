@@ -61,7 +61,7 @@ struct RemoteVersionApplier {
 
     private func apply(_ version: RemoteVersion, to record: ArticleSyncRecord, _ reconciler: Reconciler) throws -> Reconciler.Outcome {
         if let revision = version.revision, let base = record.base, base.revision >= revision { return .unchanged }
-        if let conflict = record.openConflict { return reconciler.update(conflict, with: version) }
+        if let conflict = record.openConflict { return try reconciler.update(conflict, with: version) }
         if record.hasLocalEdits { return try reconciler.reconcile(version, with: record) }
         return try reconciler.take(version, for: record)
     }

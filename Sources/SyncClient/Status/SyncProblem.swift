@@ -7,8 +7,10 @@ public struct SyncProblem: Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         /// The server could not be reached (or did not answer in time).
         case network
-        /// The server answered with something the worker cannot go on with.
+        /// The server asked to wait (429 or 503 on the change feed).
         case server
+        /// The server refused to sync for good (a protocol mismatch): running again will not help.
+        case refused
         /// The library store failed.
         case store
     }

@@ -89,8 +89,9 @@ public actor SyncWorker {
     /// (throws ``SyncStoreError/leaseHeldElsewhere(owner:until:)`` when another process holds
     /// it), resumes what a previous worker left on the wire, pushes (waiting up to `settling`
     /// seconds for retries that come due), pulls, pushes what the pull merged, and gives the lease
-    /// up. Throws `TransportError` when the server cannot be reached, ``SyncCycle`` stops for a
-    /// refused token or read.
+    /// up. A server that cannot be reached, asks to wait or refuses to sync is reported in the
+    /// summary's ``SyncStatus/lastProblem``; a refused token throws
+    /// ``AccountError/tokenRefused(detail:)``, a failing store its error.
     public func synchronize(settling: TimeInterval = 0) async throws -> SyncSummary {
         if case let .heldElsewhere(owner, until) = try await cycle.store.acquireLease() {
             throw SyncStoreError.leaseHeldElsewhere(owner: owner, until: until)
@@ -100,6 +101,9 @@ public actor SyncWorker {
             try await cycle.resumeOpenOperations()
             summary = try await runCycle(expedite: true, pull: true, settling: settling).summary
             try await cycle.store.releaseLease()
+        } catch SyncCycle.Stop.accountRejected(let detail) {
+            try? await cycle.store.releaseLease()
+            throw AccountError.tokenRefused(detail: detail)
         } catch {
             try? await cycle.store.releaseLease()
             throw error
@@ -255,7 +259,7 @@ public actor SyncWorker {
             outcome.unreachable = true
             problem = Self.problem(error)
         } catch SyncCycle.Stop.rejected(let rejection) {
-            problem = SyncProblem(kind: .server, summary: "The server refused to sync", detail: rejection.description)
+            problem = SyncProblem(kind: .refused, summary: "The server refused to sync", detail: rejection.description)
         }
         try await refreshCounts()
         return outcome

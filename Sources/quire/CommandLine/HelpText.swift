@@ -28,13 +28,14 @@ enum HelpText {
             """
     }
 
-    /// One verb's usage line and summary.
-    static func usage(of verb: any Verb.Type) -> String {
+    /// One verb's usage line and summary, and its details unless `briefly` (after a usage error).
+    static func usage(of verb: any Verb.Type, briefly: Bool = false) -> String {
         let usage = verb.usage.isEmpty ? "" : " \(verb.usage)"
+        let details = verb.details.isEmpty || briefly ? "" : "\n\n" + verb.details
         return """
             Usage: quire \(verb.name)\(usage)
 
             \(verb.summary).
-            """
+            """ + details
     }
 }

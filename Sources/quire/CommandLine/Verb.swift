@@ -25,8 +25,8 @@
 ///
 /// The front handles `quire NAME --help` and `quire help NAME` from ``usage``, reports
 /// arguments the initializer left unread, and maps errors to exit statuses: a
-/// ``CommandLineError`` is a usage error (64), any other error a failure (1), printed as
-/// `quire NAME: DESCRIPTION`.
+/// ``CommandLineError`` is a usage error (64), a ``VerbFailure`` its own status (which the verb's
+/// ``details`` document), any other error a failure (1), printed as `quire NAME: DESCRIPTION`.
 protocol Verb: Sendable {
     /// The word after `quire`.
     static var name: String { get }
@@ -36,9 +36,23 @@ protocol Verb: Sendable {
     /// Empty for a verb without arguments.
     static var usage: String { get }
 
+    /// More for `quire help NAME` after the summary: options, output, exit statuses. Empty by default.
+    static var details: String { get }
+
     /// Reads the verb's options and arguments, leaving anything it does not know.
     init(arguments: inout VerbArguments) throws(CommandLineError)
 
     /// Does the work, writing results to standard output.
     func run() async throws
+}
+
+extension Verb {
+    static var details: String { "" }
+}
+
+/// A failure that ends a verb with an exit status of its own, so that a script can tell it from
+/// others (`quire sync` unreachable, refused, busy). The verb's ``Verb/details`` list them.
+protocol VerbFailure: Error, CustomStringConvertible {
+    /// The process's exit status.
+    var exitStatus: Int32 { get }
 }

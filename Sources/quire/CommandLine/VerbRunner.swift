@@ -11,6 +11,12 @@ enum VerbRunner {
         static let failure: Int32 = 1
         /// `EX_USAGE` from sysexits.h.
         static let usage: Int32 = 64
+        /// `EX_UNAVAILABLE`: a service the verb needs (the sync server) could not be reached.
+        static let unavailable: Int32 = 69
+        /// `EX_TEMPFAIL`: try again (the library is busy; the article changed since it was read).
+        static let tryAgain: Int32 = 75
+        /// `EX_PROTOCOL`: the remote side refused (the sync server).
+        static let refused: Int32 = 76
     }
 
     /// Parses the verb's arguments and runs it on the main actor. Never returns: verbs may be
@@ -32,8 +38,11 @@ enum VerbRunner {
             try await instance.run()
             return ExitStatus.success
         } catch let error as CommandLineError {
-            printError("quire \(verb.name): \(error)\n\(HelpText.usage(of: verb))")
+            printError("quire \(verb.name): \(error)\n\(HelpText.usage(of: verb, briefly: true))")
             return ExitStatus.usage
+        } catch let failure as any VerbFailure {
+            printError("quire \(verb.name): \(failure)")
+            return failure.exitStatus
         } catch {
             printError("quire \(verb.name): \(describe(error))")
             return ExitStatus.failure

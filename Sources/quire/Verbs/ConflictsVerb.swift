@@ -1,11 +1,27 @@
 import Foundation
 import Library
 
-/// `quire conflicts`: the conflicts waiting for the writer's decision.
+/// `quire conflicts`: the conflicts waiting for the writer's decision, each with this device's side
+/// as the article stands now (edits, restores and moves to the trash since the conflict was found
+/// included).
 struct ConflictsVerb: Verb {
     static let name = "conflicts"
     static let summary = "List the conflicts waiting for a decision"
     static let usage = "[--library PATH] [--json]"
+    static let details = """
+        Each line: the conflict's ID, when it was found, the article's ID, its title and what the
+        conflict is about now: edited on both sides; deleted here, edited on the server; edited
+        here, deleted on the server. This device's side is the article as it stands, in the library
+        or in the trash, whatever happened to it since the conflict was found.
+
+        --json prints an array of objects: id, articleId, detected, kind (editedOnBothSides,
+        deletedHere, deletedOnServer; deletedOnBothSides only for a conflict recorded by an older
+        Quire, which --keep theirs closes), editVersusDelete, base, local (this device's version now;
+        null when it is deleted here), remote (null when deleted on the server), baseRevision,
+        remoteRevision, and keepTheirsKeepsCopy: whether 'quire resolve ID --keep theirs' first
+        keeps this device's text as "Title (conflicted copy)" (when that text is neither the
+        server's, nor the base's, nor what it was when the conflict was found).
+        """
 
     let library: LibraryOption
     let emitsJSON: Bool
@@ -23,42 +39,45 @@ struct ConflictsVerb: Verb {
         }
         var text = ""
         for conflict in conflicts {
-            let title = conflict.local?.title ?? conflict.remote?.title ?? conflict.base?.title ?? ""
-            let kind = conflict.local == nil ? "deleted here, edited on the server"
-                : conflict.remote == nil ? "edited here, deleted on the server" : "edited on both sides"
+            let title = conflict.title
             text += "\(conflict.id.uuidString.lowercased())  \(VerbOutput.date(conflict.detected))  "
-                + "\(conflict.articleID.uuidString.lowercased())  \(title.isEmpty ? "(untitled)" : title)  [\(kind)]\n"
+                + "\(conflict.articleID.uuidString.lowercased())  \(title.isEmpty ? "(untitled)" : title)  [\(conflict.kind.phrase)]\n"
         }
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 }
 
-/// One conflict of `quire conflicts --json`, with the three versions.
+/// One conflict of `quire conflicts --json`, with the three versions (this device's as it stands).
 struct ListedConflict: Encodable {
     let id: String
     let articleID: String
     let detected: Date
+    let kind: ConflictKind
     let editVersusDelete: Bool
     let base: ArticleContent?
     let local: ArticleContent?
     let remote: ArticleContent?
     let baseRevision: Int64?
     let remoteRevision: Int64?
+    let keepTheirsKeepsCopy: Bool
 
     init(_ conflict: ConflictSnapshot) {
         id = conflict.id.uuidString.lowercased()
         articleID = conflict.articleID.uuidString.lowercased()
         detected = conflict.detected
+        kind = conflict.kind
         editVersusDelete = conflict.isEditVersusDelete
         base = conflict.base
         local = conflict.local
         remote = conflict.remote
         baseRevision = conflict.baseRevision
         remoteRevision = conflict.remoteRevision
+        keepTheirsKeepsCopy = conflict.sides.keepTheirsKeepsCopy
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, articleID = "articleId", detected, editVersusDelete, base, local, remote, baseRevision, remoteRevision
+        case id, articleID = "articleId", detected, kind, editVersusDelete, base, local, remote, baseRevision, remoteRevision
+        case keepTheirsKeepsCopy
     }
 
     // Absent values are written as null, so every object has every key.
@@ -67,11 +86,13 @@ struct ListedConflict: Encodable {
         try container.encode(id, forKey: .id)
         try container.encode(articleID, forKey: .articleID)
         try container.encode(detected, forKey: .detected)
+        try container.encode(kind, forKey: .kind)
         try container.encode(editVersusDelete, forKey: .editVersusDelete)
         try container.encode(base, forKey: .base)
         try container.encode(local, forKey: .local)
         try container.encode(remote, forKey: .remote)
         try container.encode(baseRevision, forKey: .baseRevision)
         try container.encode(remoteRevision, forKey: .remoteRevision)
+        try container.encode(keepTheirsKeepsCopy, forKey: .keepTheirsKeepsCopy)
     }
 }

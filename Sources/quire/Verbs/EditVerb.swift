@@ -1,21 +1,45 @@
 import Foundation
 import Library
 
-/// `quire edit ID`: a new title and/or body for an article.
+/// `quire edit ID`: a new title and/or body for an article, optionally only while it is still at
+/// the revision a script read (`--if-revision`).
 struct EditVerb: Verb {
     static let name = "edit"
     static let summary = "Change an article's title or body"
-    static let usage = "[--library PATH] ID [--title TITLE] [--body-file FILE|-]"
+    static let usage = "[--library PATH] ID [--title TITLE] [--body-file FILE|-] [--if-revision N]"
+    static let details = """
+        --body-file replaces the whole body with the file's text (- for standard input).
+
+        --if-revision N saves only while the article is still at revision N: a read-modify-write
+        then never overwrites a change that came in between (another program's, or one 'quire
+        sync' pulled). N is the article's revision in this library, which every change saved here
+        and every other content 'quire sync' brings in bumps: "Revision" in 'quire show ID',
+        sync.localRevision in 'quire show --json ID'. When the article changed since, nothing is
+        saved, the message says which revision it is at now, and the exit status is 75: read it
+        again and redo the change.
+
+        An edit of an article with an open conflict is part of this device's side of it; when the
+        two sides then merge cleanly, the conflict is resolved with the merge.
+        """
 
     let library: LibraryOption
     let articleID: String
     let title: String?
     let bodyFile: String?
+    let revision: Int64?
 
     init(arguments: inout VerbArguments) throws(CommandLineError) {
         library = try LibraryOption(arguments: &arguments)
         title = try arguments.option("--title")
         bodyFile = try arguments.option("--body-file")
+        if let text = try arguments.option("--if-revision") {
+            guard let revision = Int64(text), revision >= 0 else {
+                throw .invalidValue(option: "--if-revision", value: text, expected: "a revision number (0 or more)")
+            }
+            self.revision = revision
+        } else {
+            revision = nil
+        }
         articleID = try arguments.positional("ID")
         if title == nil && bodyFile == nil { throw .missingArgument("--title or --body-file") }
     }
@@ -23,6 +47,18 @@ struct EditVerb: Verb {
     func run() async throws {
         let body = try bodyFile.map { try TextInput.read($0, option: "--body-file") }
         let library = try library.open()
-        try await library.editArticle(try await library.articleID(matching: articleID), title: title, body: body)
+        do {
+            try await library.editArticle(try await library.articleID(matching: articleID), title: title, body: body, ifRevision: revision)
+        } catch let error as LibraryError {
+            guard case .revisionChanged = error else { throw error }
+            throw ChangedSinceRead(message: error.description)
+        }
     }
+}
+
+/// `quire edit --if-revision` refused: the article changed since the script read it (75, try again).
+struct ChangedSinceRead: VerbFailure {
+    let message: String
+    var description: String { message }
+    var exitStatus: Int32 { VerbRunner.ExitStatus.tryAgain }
 }

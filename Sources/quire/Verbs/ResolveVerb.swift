@@ -2,11 +2,32 @@ import Foundation
 import Library
 
 /// `quire resolve ID --keep mine|theirs|both|merged`: carries out the writer's decision on a
-/// conflict (pushed at the next `quire sync`).
+/// conflict (pushed at the next `quire sync`), against the article as it stands.
 struct ResolveVerb: Verb {
     static let name = "resolve"
     static let summary = "Resolve a conflict: keep this device's version, the server's, both, or a merged one"
-    static let usage = "[--library PATH] ID --keep mine|theirs|both|merged [--merged-file F|-] [--title T]"
+    static let usage = "[--library PATH] ID --keep mine|theirs|both|merged [--merged-file F|-] [--title T] [--json]"
+    static let details = """
+        Each choice is carried out against the article as it stands now (in the library or in the
+        trash), whatever 'quire conflicts' showed before:
+          --keep mine     Send this device's version over the server's; after a deletion on the
+                          server, put it back there. An article deleted here stays deleted: the
+                          deletion goes over the server's edit.
+          --keep theirs   Take the server's version (an article deleted here comes back with it).
+                          This device's text, when the server's version would drop it and it is
+                          not what it was when the conflict was found, is first kept as
+                          "Title (conflicted copy)", in the library or, for an article in the
+                          trash, in the trash. After a deletion on the server, move the article
+                          to the trash.
+          --keep both     Take the server's version and keep this device's as "Title (conflicted
+                          copy)" (edits on both sides only).
+          --keep merged   Save the body in --merged-file (- for standard input), the title of
+                          --title or else the merged one, and send it over the server's version.
+
+        Prints what happened; with --json one object: conflictId, articleId, resolution, kind,
+        article and copy (each null, or id, title and inTrash), sends (put, delete or null: what
+        the next 'quire sync' sends for the article) and summary.
+        """
 
     enum Keep: String {
         case mine, theirs, both, merged
@@ -17,6 +38,7 @@ struct ResolveVerb: Verb {
     let keep: Keep
     let mergedFile: String?
     let title: String?
+    let emitsJSON: Bool
 
     init(arguments: inout VerbArguments) throws(CommandLineError) {
         library = try LibraryOption(arguments: &arguments)
@@ -27,6 +49,7 @@ struct ResolveVerb: Verb {
         self.keep = keep
         mergedFile = try arguments.option("--merged-file")
         title = try arguments.option("--title")
+        emitsJSON = arguments.flag("--json")
         if keep == .merged, mergedFile == nil { throw .missingArgument("--merged-file (the merged body, for --keep merged)") }
         if keep != .merged, let mergedFile { throw .invalidValue(option: "--merged-file", value: mergedFile, expected: "used with --keep merged") }
         if keep != .merged, let title { throw .invalidValue(option: "--title", value: title, expected: "used with --keep merged") }
@@ -36,18 +59,24 @@ struct ResolveVerb: Verb {
     func run() async throws {
         let library = try library.open()
         let conflict = try await find(conflictID, in: library)
+        // Mine and theirs mean the same to every kind of conflict; the library reads which applies
+        // from the article as it stands when it saves the decision.
         let resolution: ConflictResolution
         switch keep {
-        case .mine: resolution = conflict.remote == nil && conflict.local != nil ? .restoreMine : .keepMine
-        case .theirs: resolution = conflict.remote == nil ? .acceptDelete : .keepTheirs
+        case .mine: resolution = .keepMine
+        case .theirs: resolution = .keepTheirs
         case .both: resolution = .keepBoth
         case .merged:
             let body = try TextInput.read(mergedFile ?? "-", option: "--merged-file")
             resolution = .merged(Self.mergedContent(of: conflict, body: body, title: title))
         }
         let outcome = try await library.resolveConflict(conflict.id, resolution)
-        var text = "resolved \(conflict.id.uuidString.lowercased()) (\(resolution.kind.rawValue))"
-        if let copy = outcome.copy { text += "; this device's version is now \(copy.id.uuidString.lowercased()) '\(copy.title)'" }
+        if emitsJSON {
+            try VerbOutput.printJSON(ResolvedConflict(outcome))
+            return
+        }
+        var text = "resolved \(conflict.id.uuidString.lowercased()): \(outcome.summary)"
+        if let copy = outcome.copy { text += "\nconflicted copy: \(copy.id.uuidString.lowercased())" }
         print(text)
     }
 
@@ -82,4 +111,57 @@ struct ResolveVerb: Verb {
 struct ResolveError: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
+}
+
+/// `quire resolve --json`.
+struct ResolvedConflict: Encodable {
+    /// An article the resolution left.
+    struct Article: Encodable {
+        let id: String
+        let title: String
+        let inTrash: Bool
+
+        init(_ article: ArticleSnapshot) {
+            id = article.id.uuidString.lowercased()
+            title = article.title
+            inTrash = article.trashed != nil
+        }
+    }
+
+    let conflictID: String
+    let articleID: String
+    let resolution: ConflictResolution.Kind
+    let kind: ConflictKind
+    let article: Article?
+    let copy: Article?
+    let sends: String?
+    let summary: String
+
+    init(_ outcome: ConflictOutcome) {
+        conflictID = outcome.conflictID.uuidString.lowercased()
+        articleID = outcome.articleID.uuidString.lowercased()
+        resolution = outcome.resolution
+        kind = outcome.kind
+        article = outcome.article.map(Article.init)
+        copy = outcome.copy.map(Article.init)
+        sends = outcome.sends?.rawValue
+        summary = outcome.summary
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case conflictID = "conflictId", articleID = "articleId", resolution, kind, article, copy, sends, summary
+    }
+
+    // Absent values are written as null, so every object has every key.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(conflictID, forKey: .conflictID)
+        try container.encode(articleID, forKey: .articleID)
+        try container.encode(resolution, forKey: .resolution)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(article, forKey: .article)
+        try container.encode(copy, forKey: .copy)
+        try container.encode(sends, forKey: .sends)
+        try container.encode(summary, forKey: .summary)
+    }
 }

@@ -6,6 +6,15 @@ struct ShowVerb: Verb {
     static let name = "show"
     static let summary = "Show an article (ID or the start of one)"
     static let usage = "[--library PATH] [--json] ID"
+    static let details = """
+        Prints the title, the fields and the body. "Revision" is the article's revision in this
+        library, which every change saved here and every other content 'quire sync' brings in
+        bumps (what 'quire edit --if-revision' checks).
+
+        --json prints one object as the JSON archive holds an article: id (lower case), title, body,
+        folder, tags, status, favorite, created, updated, trashed, and sync: serverRevision,
+        localRevision (the revision above) and state.
+        """
 
     let library: LibraryOption
     let articleID: String
@@ -34,8 +43,9 @@ struct ShowVerb: Verb {
             "Updated:  \(VerbOutput.date(article.updated))",
         ]
         if let trashed = article.trashed { lines.append("Trashed:  \(VerbOutput.date(trashed))") }
-        let revision = article.serverRevision.map { ", server revision \($0)" } ?? ""
-        lines.append("Sync:     \(article.syncState.rawValue)\(revision)")
+        lines.append("Revision: \(article.localRevision)")
+        let serverRevision = article.serverRevision.map { ", server revision \($0)" } ?? ""
+        lines.append("Sync:     \(article.syncState.rawValue)\(serverRevision)")
         let ending = article.body.hasSuffix("\n") || article.body.isEmpty ? "" : "\n"
         let text = lines.joined(separator: "\n") + "\n\n" + article.body + ending
         FileHandle.standardOutput.write(Data(text.utf8))

@@ -2,11 +2,36 @@ import Foundation
 import Library
 import SyncClient
 
-/// `quire sync`: one push/pull cycle with the library's server, and a summary of what it did.
+/// `quire sync`: one push/pull cycle with the library's server, and a summary of what it did. A
+/// server that cannot be reached, refuses, or a busy library end it with an exit status of their
+/// own (``SyncVerbFailure``), so that a script can tell them apart.
 struct SyncVerb: Verb {
     static let name = "sync"
     static let summary = "Push the library's changes to its server and pull the server's"
     static let usage = "[--library PATH] [--server URL --token T] [--allow-insecure] [--ca-file FILE] [--timeout SECONDS] [--json]"
+    static let details = """
+        Options:
+          --server URL --token T  Sync with this account for this run (else the library's saved
+                                  account: 'quire account set')
+          --allow-insecure        Allow http:// to a server on another computer (the token and
+                                  the articles cross the network unencrypted)
+          --ca-file FILE          Trust the certificate authorities in this PEM file (a
+                                  self-signed server) instead of the system's
+          --timeout SECONDS       How long one request may take (1 to 3600; default 30)
+          --json                  Print one JSON object: pushed, refused, pulled, merged,
+                                  conflictsFound, resynced, waiting, openConflicts, lastSynced,
+                                  failures (changes the server refused, each with kind, status,
+                                  articleId, title, operationId and message) and problem (null, or
+                                  kind and message; kind is unreachable, waitRequested or refused)
+
+        Exit status:
+          0   synced; conflicts may still wait for a decision ('quire conflicts')
+          69  the server could not be reached or asked to wait: nothing is lost, run it again later
+          75  the library is busy: another Quire process syncs it or holds it; run it again later
+          76  the server refused: the account's token, the protocol, or a change it will never take
+              (the failures say which); running again will not help
+          1   any other failure (the message says what); 64 a usage error
+        """
 
     let library: LibraryOption
     let account: AccountOption
@@ -28,17 +53,28 @@ struct SyncVerb: Verb {
     }
 
     func run() async throws {
-        // A first sync on a new device fills a new library.
-        let library = try library.open(creatingIfMissing: true)
-        let account = try account.account(for: library)
-        let worker = SyncWorker(library: library, account: account, requestTimeout: timeout)
-        // Retries that come due within a few seconds are waited for rather than left for next time.
-        let summary = try await worker.synchronize(settling: min(10, timeout))
+        let summary: SyncSummary
+        do {
+            // A first sync on a new device fills a new library.
+            let library = try library.open(creatingIfMissing: true)
+            let account = try account.account(for: library)
+            let worker = SyncWorker(library: library, account: account, requestTimeout: timeout)
+            // Retries that come due within a few seconds are waited for rather than left for next time.
+            summary = try await worker.synchronize(settling: min(10, timeout))
+        } catch let error as SyncStoreError {
+            guard case .leaseHeldElsewhere = error else { throw error }
+            throw SyncVerbFailure(kind: .busy, message: error.description)
+        } catch AccountError.tokenRefused(let detail) {
+            throw SyncVerbFailure(kind: .refused, message: AccountError.tokenRefused(detail: detail).description)
+        } catch let error where LibraryProblem.classify(error, path: library.url.path).kind == .busy {
+            throw SyncVerbFailure(kind: .busy, message: VerbRunner.describe(error))
+        }
         if emitsJSON {
             try VerbOutput.printJSON(SyncReport(summary))
-            return
+        } else {
+            print(Self.text(of: summary))
         }
-        print(Self.text(of: summary))
+        if let failure = SyncVerbFailure(summary) { throw failure }
     }
 
     static func text(of summary: SyncSummary) -> String {
@@ -56,8 +92,63 @@ struct SyncVerb: Verb {
         for failure in status.failures {
             lines.append("refused: \(failure.articleTitle.map { "'\($0)'" } ?? failure.articleID.uuidString.lowercased()): \(failure.rejection)")
         }
-        if let problem = status.lastProblem { lines.append("problem: \(problem)") }
+        // A problem that ends the run in a failure is said on standard error instead.
+        if let problem = status.lastProblem, SyncVerbFailure(summary) == nil { lines.append("problem: \(problem)") }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// Why `quire sync` did not sync, with its exit status.
+struct SyncVerbFailure: VerbFailure {
+    enum Kind: String, Encodable {
+        /// The server could not be reached (69).
+        case unreachable
+        /// The server asked to wait: 429 or 503 (69).
+        case waitRequested
+        /// The server refused: the token, the protocol, or changes it will never take (76).
+        case refused
+        /// Another Quire process syncs the library or holds it (75).
+        case busy
+    }
+
+    let kind: Kind
+    let message: String
+
+    var description: String { message }
+
+    var exitStatus: Int32 {
+        switch kind {
+        case .unreachable, .waitRequested: VerbRunner.ExitStatus.unavailable
+        case .refused: VerbRunner.ExitStatus.refused
+        case .busy: VerbRunner.ExitStatus.tryAgain
+        }
+    }
+
+    init(kind: Kind, message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// The failure a finished cycle ends in; nil when it synced. Changes refused in this run count
+    /// before a problem that came after them.
+    init?(_ summary: SyncSummary) {
+        if summary.refused > 0 {
+            self.init(kind: .refused, message: "the server refused \(summary.refused) change\(summary.refused == 1 ? "" : "s") for good; "
+                + "they stay in this library (see the failures)")
+            return
+        }
+        guard let problem = summary.status.lastProblem, let kind = Self.kind(of: problem) else { return nil }
+        self.init(kind: kind, message: problem.description)
+    }
+
+    /// The kind of a problem the worker reported.
+    static func kind(of problem: SyncProblem) -> Kind? {
+        switch problem.kind {
+        case .network: .unreachable
+        case .server: .waitRequested
+        case .refused: .refused
+        case .store: nil
+        }
     }
 }
 
@@ -71,9 +162,42 @@ struct SyncReport: Encodable {
     let resynced: Bool
     let waiting: Int
     let openConflicts: Int
-    let failures: [String]
+    let failures: [Failure]
     let lastSynced: Date?
-    let problem: String?
+    let problem: Problem?
+
+    /// A change the server refused for good.
+    struct Failure: Encodable {
+        /// Why: `invalidRequest`, `tooLarge`, `idempotencyKeyReused`, `refusedBeforeSending`, `unexpectedStatus`.
+        let kind: String
+        let status: Int?
+        let articleID: String
+        let title: String?
+        let operationID: String
+        let message: String
+
+        private enum CodingKeys: String, CodingKey {
+            case kind, status, articleID = "articleId", title, operationID = "operationId", message
+        }
+
+        // Absent values are written as null, so every object has every key.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(status, forKey: .status)
+            try container.encode(articleID, forKey: .articleID)
+            try container.encode(title, forKey: .title)
+            try container.encode(operationID, forKey: .operationID)
+            try container.encode(message, forKey: .message)
+        }
+    }
+
+    /// What kept the cycle from syncing everything.
+    struct Problem: Encodable {
+        /// `unreachable`, `waitRequested`, `refused`, or `store` (the library failed).
+        let kind: String
+        let message: String
+    }
 
     init(_ summary: SyncSummary) {
         pushed = summary.pushed
@@ -84,8 +208,35 @@ struct SyncReport: Encodable {
         resynced = summary.resynced
         waiting = summary.status.waitingChanges
         openConflicts = summary.status.openConflicts
-        failures = summary.status.failures.map { "\($0.articleID.uuidString.lowercased()): \($0.rejection)" }
+        failures = summary.status.failures.map { failure in
+            Failure(
+                kind: failure.rejection.reason.rawValue, status: failure.rejection.status,
+                articleID: failure.articleID.uuidString.lowercased(), title: failure.articleTitle, operationID: failure.id,
+                message: failure.rejection.description)
+        }
         lastSynced = summary.status.lastSynced
-        problem = summary.status.lastProblem?.description
+        problem = summary.status.lastProblem.map { problem in
+            Problem(kind: SyncVerbFailure.kind(of: problem)?.rawValue ?? "store", message: problem.description)
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case pushed, refused, pulled, merged, conflictsFound, resynced, waiting, openConflicts, failures, lastSynced, problem
+    }
+
+    // Absent values are written as null, so every object has every key.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(pushed, forKey: .pushed)
+        try container.encode(refused, forKey: .refused)
+        try container.encode(pulled, forKey: .pulled)
+        try container.encode(merged, forKey: .merged)
+        try container.encode(conflictsFound, forKey: .conflictsFound)
+        try container.encode(resynced, forKey: .resynced)
+        try container.encode(waiting, forKey: .waiting)
+        try container.encode(openConflicts, forKey: .openConflicts)
+        try container.encode(failures, forKey: .failures)
+        try container.encode(lastSynced, forKey: .lastSynced)
+        try container.encode(problem, forKey: .problem)
     }
 }

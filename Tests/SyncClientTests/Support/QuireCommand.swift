@@ -27,17 +27,17 @@ struct QuireCommand {
         return nil
     }
 
-    /// Runs `quire ARGUMENTS --library LIBRARY` and waits for it, on a thread of its own: the
-    /// blocking reads and the wait stay off the test's concurrency pool.
-    func run(_ arguments: [String], library: URL) async throws -> Run {
+    /// Runs `quire ARGUMENTS --library LIBRARY` (with `input` on standard input) and waits for it,
+    /// on a thread of its own: the blocking reads and the wait stay off the test's concurrency pool.
+    func run(_ arguments: [String], library: URL, input: String? = nil) async throws -> Run {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(with: Result { try runBlocking(arguments, library: library) })
+                continuation.resume(with: Result { try runBlocking(arguments, library: library, input: input) })
             }
         }
     }
 
-    private func runBlocking(_ arguments: [String], library: URL) throws -> Run {
+    private func runBlocking(_ arguments: [String], library: URL, input: String?) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments + ["--library", library.path]
@@ -48,8 +48,13 @@ struct QuireCommand {
         let error = Pipe()
         process.standardOutput = output
         process.standardError = error
-        process.standardInput = FileHandle.nullDevice
+        let inputPipe = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
         try process.run()
+        if let input {
+            inputPipe.fileHandleForWriting.write(Data(input.utf8))
+            try inputPipe.fileHandleForWriting.close()
+        }
         // Both pipes are read to the end before waiting, so that neither can fill up.
         let errorOutput = error.fileHandleForReading
         let errorData = Mutex(Data())

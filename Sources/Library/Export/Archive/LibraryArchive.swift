@@ -146,7 +146,8 @@ public struct ArchivedArticle: Sendable, Hashable, Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
+        // IDs are written as RFC 4122 text, lower case, as every verb prints them.
+        try container.encode(id.uuidString.lowercased(), forKey: .id)
         try container.encode(title, forKey: .title)
         try container.encode(body, forKey: .body)
         try container.encode(folder, forKey: .folder)

@@ -1,0 +1,23 @@
+import CGtk
+
+/// An `AdwLeaflet`: panes side by side that fold into one at a time on a narrow window (the
+/// sidebar, the list and the editor).
+@MainActor
+open class Leaflet: Widget {
+    open override class var gType: GType { adw_leaflet_get_type() }
+
+    /// Whether the leaflet shows one pane at a time. Changes notify `folded`.
+    public var isFolded: Bool { adw_leaflet_get_folded(opaquePointer) != 0 }
+
+    /// Shows `child` (one of the leaflet's panes) when folded.
+    public func showChild(_ child: Widget) {
+        adw_leaflet_set_visible_child(opaquePointer, child.widgetPointer)
+    }
+
+    /// Goes back to the pane before the one shown, as a back button or swipe would. Returns
+    /// false when there is none.
+    @discardableResult
+    public func navigateBack() -> Bool {
+        adw_leaflet_navigate(opaquePointer, ADW_NAVIGATION_DIRECTION_BACK) != 0
+    }
+}

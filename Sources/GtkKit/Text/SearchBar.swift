@@ -1,0 +1,46 @@
+import CGtk
+
+/// A `GtkSearchEntry`: an entry for search text, which reports a change after a short pause in
+/// typing (``Signal/searchChanged``), and Ctrl+G / Ctrl+Shift+G for the next and previous match.
+@MainActor
+open class SearchEntry: Widget, Editable {
+    open override class var gType: GType { gtk_search_entry_get_type() }
+
+    /// A new, empty search entry.
+    public convenience init() {
+        self.init(owning: gtk_search_entry_new())
+    }
+}
+
+/// A `GtkSearchBar`: a bar that slides in over content for searching it, with a search entry.
+///
+/// ```swift
+/// bar.connect(entry: entry)          // Escape in the entry closes the bar
+/// bar.isSearchModeEnabled = true     // shows the bar
+/// bar.connect(.notify("search-mode-enabled")) { _ in ... }
+/// ```
+@MainActor
+open class SearchBar: Widget {
+    open override class var gType: GType { gtk_search_bar_get_type() }
+
+    /// Whether the bar is shown.
+    public var isSearchModeEnabled: Bool {
+        get { gtk_search_bar_get_search_mode(opaquePointer) != 0 }
+        set { gtk_search_bar_set_search_mode(opaquePointer, newValue ? 1 : 0) }
+    }
+
+    /// Makes `entry` the bar's entry: Escape in it closes the bar, and typing while the bar's
+    /// window has the focus elsewhere can be sent to it.
+    public func connect(entry: some Editable) {
+        gtk_search_bar_connect_entry(opaquePointer, entry.opaquePointer)
+    }
+}
+
+extension Signal where Handler == () -> Void {
+    /// `GtkSearchEntry::search-changed`, after a short pause in typing.
+    public static var searchChanged: Self { Self("search-changed") }
+    /// `GtkSearchEntry::next-match` (Ctrl+G in the entry).
+    public static var nextMatch: Self { Self("next-match") }
+    /// `GtkSearchEntry::previous-match` (Ctrl+Shift+G in the entry).
+    public static var previousMatch: Self { Self("previous-match") }
+}

@@ -1,0 +1,45 @@
+import CGtk
+
+/// A `GtkScrolledWindow`: a child larger than its place, with scroll bars.
+@MainActor
+open class ScrolledWindow: Widget {
+    open override class var gType: GType { gtk_scrolled_window_get_type() }
+
+    /// What scrolls.
+    public var child: Widget? {
+        get { gtk_scrolled_window_get_child(opaquePointer).map { Widget(retaining: $0) } }
+        set { gtk_scrolled_window_set_child(opaquePointer, newValue?.widgetPointer) }
+    }
+
+    /// The horizontal scroll position and range.
+    public var horizontalAdjustment: Adjustment {
+        Adjustment(retaining: gtk_scrolled_window_get_hadjustment(opaquePointer))
+    }
+
+    /// The vertical scroll position and range.
+    public var verticalAdjustment: Adjustment {
+        Adjustment(retaining: gtk_scrolled_window_get_vadjustment(opaquePointer))
+    }
+}
+
+/// A `GtkAdjustment`: a value in a range with a page size, such as the scroll position of a view.
+/// Its properties notify when they change (``Signal/notify(_:)``), such as `page-size` when the
+/// view's width changes.
+@MainActor
+public final class Adjustment: Object {
+    public override class var gType: GType { gtk_adjustment_get_type() }
+
+    private var adjustmentPointer: UnsafeMutablePointer<GtkAdjustment> { pointer(as: GtkAdjustment.self) }
+
+    /// The current value (the scroll position).
+    public var value: Double {
+        get { gtk_adjustment_get_value(adjustmentPointer) }
+        set { gtk_adjustment_set_value(adjustmentPointer, newValue) }
+    }
+
+    /// The size of the visible part.
+    public var pageSize: Double { gtk_adjustment_get_page_size(adjustmentPointer) }
+
+    /// The end of the range.
+    public var upper: Double { gtk_adjustment_get_upper(adjustmentPointer) }
+}

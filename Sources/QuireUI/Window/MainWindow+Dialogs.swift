@@ -1,0 +1,64 @@
+import GtkKit
+import Library
+
+/// The window's other dialogs: recovered drafts at start, preferences, export and import.
+extension MainWindow {
+    /// Offers back, one dialog at a time, the text of articles that were not saved when Quire
+    /// last stopped: restore or discard each. A read-only library keeps them for a later start.
+    public func offerRecoveredDrafts() async {
+        guard readOnlyReason == nil else { return }
+        let drafts: [RecoveredDraft]
+        do {
+            drafts = try await library.unrecoveredDrafts()
+        } catch {
+            showError("Could not look for unsaved text", error)
+            return
+        }
+        for draft in drafts {
+            do {
+                let dialog = try RecoveredDraftDialog(draft: draft, over: window)
+                switch await dialog.decision() {
+                case .restore:
+                    if session?.articleID == draft.articleID { closeArticle() }
+                    try await library.restoreDraft(for: draft.articleID)
+                case .discard:
+                    try await library.discardDraft(for: draft.articleID)
+                case .later:
+                    break
+                }
+            } catch {
+                showError("Could not recover the text of “\(ConflictDialog.displayTitle(draft.title))”", error)
+            }
+        }
+    }
+
+    func showPreferences() {
+        do {
+            try SyncPreferencesWindow(session: sync, over: window).window.present()
+        } catch {
+            showError("Could not open the preferences", error)
+        }
+    }
+
+    /// Opens the export dialog; the open article is offered as the selection.
+    func showExport() {
+        session?.save()
+        let selection = session.map { [$0.articleID] } ?? []
+        Task { @MainActor [weak self] in
+            guard let self else { return }
+            do {
+                try await ExportDialog.present(library: library, over: window, toastOverlay: toastOverlay, selection: selection)
+            } catch {
+                showError("Could not open the export dialog", error)
+            }
+        }
+    }
+
+    func showImport() {
+        do {
+            try ImportDialog.present(library: library, over: window, toastOverlay: toastOverlay)
+        } catch {
+            showError("Could not open the import dialog", error)
+        }
+    }
+}

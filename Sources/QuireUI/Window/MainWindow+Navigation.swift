@@ -1,0 +1,45 @@
+import GtkKit
+import Library
+
+/// Moving around the window: the sidebar's places, the search bar, the folded leaflet's panes.
+extension MainWindow {
+    func connectWidgets(builder: Builder) {
+        sidebar.selectionChanged = { [weak self] item in self?.sidebarSelected(item) }
+        sidebar.articleDropped = { [weak self] id, item in self?.drop(id, on: item) ?? false }
+        articleList.selectionChanged = { [weak self] objectID in self?.open(objectID) }
+        articleList.failed = { [weak self] error in self?.showError("Could not read the library", error) }
+        searchEntry.connect(.searchChanged) { [weak self] in
+            guard let self else { return }
+            articleList.query.searchText = searchEntry.text
+        }
+        searchBar.connect(entry: searchEntry)
+        if let searchButton = try? builder.object("search_button", as: ToggleButton.self) {
+            searchButton.bind("active", to: searchBar, "search-mode-enabled", bidirectional: true)
+        }
+        // Closing the search bar shows the whole list again.
+        searchBar.connect(.notify("search-mode-enabled")) { [weak self] _ in
+            guard let self, !searchBar.isSearchModeEnabled else { return }
+            searchEntry.text = ""
+            articleList.query.searchText = ""
+        }
+        if let backButton = try? builder.object("back_button", as: Button.self) {
+            leaflet.bind("folded", to: backButton, "visible")
+        }
+    }
+
+    private func sidebarSelected(_ item: SidebarItem) {
+        articleList.query.filter = item.filter
+        showTitle()
+        updateActions()
+        if leaflet.isFolded { leaflet.showChild(listPane) }
+    }
+
+    func goBack() {
+        leaflet.navigateBack()
+    }
+
+    /// Names the place shown under the window's title.
+    func showTitle() {
+        windowTitle.subtitle = sidebar.selected.title
+    }
+}

@@ -1,0 +1,99 @@
+import CGtk
+import XCTest
+
+@testable import GtkKit
+
+final class TextBufferTests: GtkTestCase, @unchecked Sendable {
+    @MainActor
+    private func makeBuffer() -> TextBuffer {
+        TextBuffer(owning: UnsafeMutableRawPointer(gtk_text_buffer_new(nil)))
+    }
+
+    func testLoadingIsNotAnEditAndReplacingIsOne() {
+        MainActor.assumeIsolated {
+            let buffer = makeBuffer()
+            var changes = 0
+            buffer.connect(.changed) { changes += 1 }
+            buffer.load("Low tide at six.\nHigh at noon.")
+            XCTAssertEqual(buffer.text, "Low tide at six.\nHigh at noon.")
+            XCTAssertFalse(buffer.canUndo, "loading cannot be undone")
+            XCTAssertEqual(buffer.selection, 0..<0, "the cursor starts at the start")
+            XCTAssertEqual(buffer.characterCount, 30)
+
+            buffer.replace(4..<8, with: "water")
+            XCTAssertEqual(buffer.text, "Low water at six.\nHigh at noon.")
+            XCTAssertTrue(buffer.canUndo)
+            buffer.undo()
+            XCTAssertEqual(buffer.text, "Low tide at six.\nHigh at noon.", "one undo takes the whole replacement back")
+            XCTAssertTrue(buffer.canRedo)
+            buffer.redo()
+            XCTAssertEqual(buffer.text(in: 4..<9), "water")
+            XCTAssertGreaterThan(changes, 0)
+        }
+    }
+
+    func testOffsetsCountCharactersAndNULBecomesAReplacementCharacter() {
+        MainActor.assumeIsolated {
+            let buffer = makeBuffer()
+            buffer.load("é\u{0}ü")
+            XCTAssertEqual(buffer.text, "é\u{FFFD}ü", "a NUL would make GTK drop the whole text")
+            buffer.select(1..<3)
+            XCTAssertEqual(buffer.selection, 1..<3)
+            XCTAssertEqual(buffer.text(in: buffer.selection), "\u{FFFD}ü")
+            XCTAssertEqual(buffer.iter(at: 2).offset, 2)
+            XCTAssertEqual(buffer.iter(at: 99).offset, 3, "past the end is the end")
+            buffer.select(3..<3)
+            buffer.insertAtCursor("!")
+            XCTAssertEqual(buffer.text, "é\u{FFFD}ü!")
+        }
+    }
+
+    func testTagsCoverTheirRangesAndMarksMoveWithTheText() {
+        MainActor.assumeIsolated {
+            let buffer = makeBuffer()
+            buffer.load("one\ntwo\nthree\n")
+            buffer.addLineTag("changed", background: "rgba(53, 132, 228, 0.16)")
+            buffer.applyTag("changed", to: 0..<3)
+            buffer.applyTag("changed", to: 8..<13)
+            XCTAssertEqual(buffer.ranges(ofTag: "changed"), [0..<3, 8..<13])
+            XCTAssertEqual(buffer.ranges(ofTag: "missing"), [])
+
+            let start = buffer.addMark(at: 4, leftGravity: true)
+            let end = buffer.addMark(at: 4, leftGravity: false)
+            buffer.replace(4..<4, with: "TWO ")
+            XCTAssertEqual(buffer.offset(of: start), 4, "left gravity stays before inserted text")
+            XCTAssertEqual(buffer.offset(of: end), 8, "right gravity moves after it")
+            buffer.move(start, to: 0)
+            XCTAssertEqual(buffer.offset(of: start), 0)
+            buffer.select(5..<5)
+            XCTAssertEqual(buffer.offset(of: buffer.cursorMark), 5)
+        }
+    }
+
+    func testATextViewScrollsToAMarkAndTakesMargins() {
+        MainActor.assumeIsolated {
+            let window = Window()
+            defer { window.destroy() }
+            window.defaultSize = (300, 120)
+            let view = TextView(owning: gtk_text_view_new())
+            let buffer = TextBuffer(retaining: UnsafeMutableRawPointer(gtk_text_view_get_buffer(view.pointer(as: GtkTextView.self))))
+            buffer.load((1...200).map { "Line \($0)" }.joined(separator: "\n"))
+            let scrolled = ScrolledWindow(owning: gtk_scrolled_window_new())
+            scrolled.child = view
+            window.child = scrolled
+            view.leftMargin = 24
+            view.rightMargin = 12
+            XCTAssertEqual([view.leftMargin, view.rightMargin], [24, 12])
+            view.isEditable = false
+            XCTAssertFalse(view.isEditable)
+            window.present()
+            // GTK lays the lines out a few at a time; scrolling goes by the lines laid out.
+            let lineHeight = Double(view.size(ofText: "Line 200").height)
+            spinMainLoop { scrolled.verticalAdjustment.upper >= 200 * lineHeight }
+            let mark = buffer.addMark(at: buffer.characterCount, leftGravity: true)
+            view.scroll(to: mark, alignment: (x: 0, y: 0.1))
+            spinMainLoop { scrolled.verticalAdjustment.value > 0 }
+            XCTAssertGreaterThan(scrolled.verticalAdjustment.upper, scrolled.verticalAdjustment.pageSize)
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import CGtk
+import Foundation
+import GtkKit
+import Library
+import ObjectGraph
+import XCTest
+
+@testable import QuireUI
+
+/// Issue 23 in the app, over a real library: an article deleted here and changed on the server is
+/// restored from the Trash and edited, and the banner's dialog is answered with Keep Theirs (or,
+/// when the restore and the edit came from another program while the dialog was open, with Keep
+/// Their Version). The edited text survives as a copy, the dialog says so before, and the toast
+/// after; screenshots of both dialogs.
+final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
+    static let base = "First line.\nThe shared line.\nLast line.\n"
+    static let mine = "First line.\nThe shared line, as I wrote it before deleting it.\nLast line.\n"
+    static let theirs = "First line.\nThe shared line, as the server has it.\nLast line.\n"
+    static let laterLine = "A line written after the restore.\n"
+    /// The article's ID (each test has a library of its own).
+    static let id = UUID()
+
+    /// A library whose article "Field notes" was synced at revision 3, edited and moved to the
+    /// Trash here, and met by the server's edit at revision 5: the conflict the sync worker
+    /// records (deleted here, edited on the server).
+    private func deletedHereLibrary() throws -> URL {
+        try makeLibrary { library in
+            let id = try await library.createArticle(ArticleContent(title: "Field notes", body: Self.base), id: Self.id).id
+            try await library.container.performBackgroundTask { context in
+                for operation in try context.fetch(FetchRequest<SyncOperation>()) { context.delete(operation) }
+                let article = try context.fetch(FetchRequest<StoredArticle>(predicate: \.id == id)).first
+                article?.serverRevision = 3
+                article?.syncState = .synced
+                let base = ArticleBase(context: context)
+                base.articleID = id
+                base.revision = 3
+                base.content = ArticleContent(title: "Field notes", body: Self.base)
+                _ = try context.save()
+            }
+            try await library.editArticle(id, body: Self.mine)
+            try await library.moveToTrash([id])
+            try await library.container.performBackgroundTask { context in
+                let operation = try context.fetch(FetchRequest<SyncOperation>(predicate: \.articleID == id)).first
+                operation?.state = .conflicted
+                operation?.precondition = .revision
+                operation?.baseRevision = 3
+                _ = try context.save()
+            }
+            try await library.recordConflict(
+                articleID: id, base: ArticleContent(title: "Field notes", body: Self.base), local: nil,
+                remote: ArticleContent(title: "Field notes", body: Self.theirs), baseRevision: 3, remoteRevision: 5)
+        }
+    }
+
+    func testRestoreFromTheTrashEditAndKeepTheirsKeepsTheEditedText() throws {
+        let url = try deletedHereLibrary()
+        let screenshots = try screenshotFolder()
+        drive(url) { window in
+            let id = Self.id
+            let banner = window.conflictBanner
+            try await self.until { banner.count == 1 }
+
+            window.sidebar.select(.trash)
+            try self.open("Field notes", in: window)
+            XCTAssertTrue(window.window.activateAction(named: "restore-article"))
+            await window.waitForPendingWork()
+            let restored = try await window.library.openConflicts()
+            XCTAssertEqual(restored.map(\.kind), [.editedOnBothSides], "the restore made it an edit conflict")
+
+            window.sidebar.select(.all)
+            try self.open("Field notes", in: window)
+            var end = GtkTextIter()
+            gtk_text_buffer_get_end_iter(window.editor.buffer.textBufferPointer, &end)
+            gtk_text_buffer_insert(window.editor.buffer.textBufferPointer, &end, Self.laterLine, -1)
+            try await self.until { try await window.library.article(id).body == Self.mine + Self.laterLine }
+            XCTAssertEqual(window.editor.saveState, .saved)
+
+            XCTAssertTrue(banner.actions.activateAction(named: "resolve"))
+            try await self.until { banner.dialog?.window.isOpen == true }
+            let dialog = try XCTUnwrap(banner.dialog)
+            let view = try XCTUnwrap(dialog.editView, "an edit conflict now, not a deletion")
+            XCTAssertEqual(view.mineBuffer.text, Self.mine + Self.laterLine, "this device's side is the article as it stands")
+            XCTAssertEqual(view.theirsBuffer.text, Self.theirs)
+            XCTAssertEqual(self.tooltip(of: "Keep _Theirs", in: dialog.window),
+                           "Take the server’s version and keep this device’s text as “Field notes (conflicted copy)”")
+            XCTAssertTrue(self.labels(in: dialog.window).contains {
+                $0.hasSuffix("Keep Theirs also keeps this device’s text as “Field notes (conflicted copy)”.")
+            })
+            try await self.screenshot(dialog.window, to: screenshots.appending(path: "conflict-keep-theirs-keeps-a-copy.png").path)
+
+            XCTAssertTrue(view.actions.activateAction(named: "keep-theirs"))
+            await banner.resolution()
+            XCTAssertNil(banner.failure)
+            let outcome = try XCTUnwrap(banner.lastOutcome)
+            XCTAssertTrue(outcome.summary.hasPrefix("Took the server's version of “Field notes”."), outcome.summary)
+            XCTAssertTrue(outcome.summary.contains("kept as “Field notes (conflicted copy)”"), outcome.summary)
+            let copy = try await window.library.article(try XCTUnwrap(outcome.copy?.id))
+            XCTAssertEqual(copy.body, Self.mine + Self.laterLine, "the edited text survives")
+            XCTAssertNil(copy.trashed)
+            let kept = try await window.library.article(id).body
+            XCTAssertEqual(kept, Self.theirs)
+            try await self.until { window.editor.body == Self.theirs }   // the open article shows what was kept
+            XCTAssertTrue(window.session?.save() ?? false)
+            let afterSave = try await window.library.article(id).body
+            XCTAssertEqual(afterSave, Self.theirs, "and its next save sends nothing older")
+            XCTAssertEqual(banner.count, 0)
+        }
+    }
+
+    /// The dialog opened while the article was still in the Trash ("deleted here"); another
+    /// program restored and edited it meanwhile. Keep Their Version is carried out against the
+    /// article as it is when the writer answers: the edited text is kept as a copy.
+    func testKeepTheirVersionAfterARestoreAndEditElsewhereKeepsTheEditedText() throws {
+        let url = try deletedHereLibrary()
+        let screenshots = try screenshotFolder()
+        drive(url) { window in
+            let id = Self.id
+            let banner = window.conflictBanner
+            try await self.until { banner.count == 1 }
+            XCTAssertTrue(banner.actions.activateAction(named: "resolve"))
+            try await self.until { banner.dialog?.window.isOpen == true }
+            let dialog = try XCTUnwrap(banner.dialog)
+            XCTAssertNil(dialog.editView)
+            let message = dialog.window.pointer(as: AdwMessageDialog.self)
+            XCTAssertEqual(String(cString: adw_message_dialog_get_heading(message)), "Article Changed Elsewhere")
+            XCTAssertEqual(String(cString: adw_message_dialog_get_response_label(message, "restore")), "_Keep Their Version")
+            XCTAssertEqual(String(cString: adw_message_dialog_get_response_label(message, "delete")), "_Delete Anyway")
+            let body = String(cString: adw_message_dialog_get_body(message))
+            XCTAssertTrue(body.hasSuffix("Keeping it also keeps this device's text in the Trash as “Field notes (conflicted copy)”."), body)
+            try await self.screenshot(dialog.window, to: screenshots.appending(path: "conflict-deleted-here.png").path)
+
+            // Another program (`quire restore`, `quire edit`) while the dialog is open.
+            let elsewhere = try Library(url: url)
+            try await elsewhere.restore([id])
+            try await elsewhere.editArticle(id, body: Self.mine + Self.laterLine)
+
+            adw_message_dialog_response(message, "restore")
+            await banner.resolution()
+            XCTAssertNil(banner.failure)
+            let outcome = try XCTUnwrap(banner.lastOutcome)
+            XCTAssertEqual(outcome.kind, .editedOnBothSides, "decided against the article as it stood")
+            let copy = try await window.library.article(try XCTUnwrap(outcome.copy?.id))
+            XCTAssertEqual(copy.body, Self.mine + Self.laterLine, "the edited text survives")
+            let kept = try await window.library.article(id).body
+            XCTAssertEqual(kept, Self.theirs)
+            XCTAssertTrue(outcome.summary.contains("kept as “Field notes (conflicted copy)”"), outcome.summary)
+        }
+    }
+
+    // MARK: Helpers
+
+    @MainActor
+    private func tooltip(of buttonLabel: String, in window: Window) -> String? {
+        window.descendants(ofType: gtk_button_get_type())
+            .first { gtk_button_get_label($0.pointer()).map { String(cString: $0) } == buttonLabel }
+            .flatMap { gtk_widget_get_tooltip_text($0.widgetPointer).map { String(cString: $0) } }
+    }
+
+    @MainActor
+    private func labels(in window: Window) -> [String] {
+        window.descendants(ofType: gtk_label_get_type()).map { String(cString: gtk_label_get_label($0.opaquePointer)) }
+    }
+
+    /// Writes the window as drawn in its next frame, and checks that something was drawn.
+    @MainActor
+    private func screenshot(_ window: Window, to path: String) async throws {
+        var drawn = false
+        gtk_widget_queue_draw(window.widgetPointer)
+        window.afterNextFrame { drawn = true }
+        try await until { drawn }
+        try window.renderTexture().savePNG(to: path)
+        let image = try Texture(contentsOfFile: path)
+        XCTAssertEqual(image.width, window.width)
+        XCTAssertGreaterThan(Set(image.pixels()).count, 64, "text and widgets are drawn")
+    }
+}
