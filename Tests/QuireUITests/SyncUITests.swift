@@ -28,6 +28,21 @@ final class SyncUITests: QuireTestCase, @unchecked Sendable {
         return SyncSession(library: library, settings: AccountSettings(libraryURL: library.url, keyring: nil))
     }
 
+    /// A `quire-server` on loopback with its data in `folder`, serving HTTPS when given `tls`
+    /// files, and the token of its one account.
+    private func startServer(in folder: URL, tls: (certificate: URL, key: URL)? = nil) throws -> (QuireServer, AccountToken) {
+        var configuration = ServerConfiguration()
+        configuration.listen = ListenAddress(host: "127.0.0.1", port: 0)
+        configuration.rateLimit = nil
+        configuration.purgeInterval = 0
+        configuration.tlsFiles = tls
+        let storage = try StorageLocation.sqlite(directory: folder.appending(path: "server")).open(serving: true, connections: 4)
+        let server = try QuireServer(configuration: configuration, storage: storage, log: .discarding)
+        let token = AccountToken.generate()
+        _ = try storage.addAccount(name: "writer", tokenHash: token.hash, at: Date())
+        return (server, token)
+    }
+
     /// Runs `body` in a main-actor task and the main loop until it ends; answers its result.
     @MainActor
     private func wait<T>(file: StaticString = #filePath, line: UInt = #line, _ body: @escaping @MainActor () async throws -> T) throws -> T {
@@ -242,16 +257,8 @@ final class SyncUITests: QuireTestCase, @unchecked Sendable {
     // MARK: Preferences
 
     func testPreferencesSignInToAServerAndSignOutKeepingTheLibrary() throws {
-        let folder = try makeTemporaryFolder()
-        var configuration = ServerConfiguration()
-        configuration.listen = ListenAddress(host: "127.0.0.1", port: 0)
-        configuration.rateLimit = nil
-        configuration.purgeInterval = 0
-        let storage = try StorageLocation.sqlite(directory: folder.appending(path: "server")).open(serving: true, connections: 4)
-        let server = try QuireServer(configuration: configuration, storage: storage, log: .discarding)
+        let (server, token) = try startServer(in: try makeTemporaryFolder())
         defer { server.shutdown() }
-        let token = AccountToken.generate()
-        _ = try storage.addAccount(name: "writer", tokenHash: token.hash, at: Date())
 
         try MainActor.assumeIsolated {
             let session = try makeSession()
@@ -307,16 +314,8 @@ final class SyncUITests: QuireTestCase, @unchecked Sendable {
         certificates.waitUntilExit()
         XCTAssertEqual(certificates.terminationStatus, 0, "make-test-certificates.sh")
         let authority = folder.appending(path: "ca.pem").path
-        var configuration = ServerConfiguration()
-        configuration.listen = ListenAddress(host: "127.0.0.1", port: 0)
-        configuration.rateLimit = nil
-        configuration.purgeInterval = 0
-        configuration.tlsFiles = (folder.appending(path: "server.pem"), folder.appending(path: "server.key"))
-        let storage = try StorageLocation.sqlite(directory: folder.appending(path: "server")).open(serving: true, connections: 4)
-        let server = try QuireServer(configuration: configuration, storage: storage, log: .discarding)
+        let (server, token) = try startServer(in: folder, tls: (folder.appending(path: "server.pem"), folder.appending(path: "server.key")))
         defer { server.shutdown() }
-        let token = AccountToken.generate()
-        _ = try storage.addAccount(name: "writer", tokenHash: token.hash, at: Date())
 
         try MainActor.assumeIsolated {
             let session = try makeSession()
