@@ -39,6 +39,15 @@ let package = Package(
         .systemLibrary(
             name: "CSecret", pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"])]),
+        // libcurl, for the one request path URLSession cannot take on Linux: a server certified
+        // by a CA file of the writer's (FoundationNetworking has no way to be given one).
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+        // sd_notify, for quire-server as a systemd Type=notify service.
+        .systemLibrary(
+            name: "CSystemd", pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(
             name: "CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev", "libfontconfig-dev"])]),
@@ -76,7 +85,7 @@ let package = Package(
         // The sync worker: outbox entries and their coalescing, the per-operation state machine,
         // the retry policy, the HTTP transport on URLSession, and the worker that ties them to the
         // library store (push, pull, conflicts, lease, status), with the account settings.
-        .target(name: "SyncClient", dependencies: ["SyncProtocol", "Library", "ObjectGraph", "CSecret"], exclude: ["README.md"]),
+        .target(name: "SyncClient", dependencies: ["SyncProtocol", "Library", "ObjectGraph", "CSecret", "CCurl"], exclude: ["README.md"]),
 
         // MARK: GTK binding and the app
 
@@ -92,7 +101,7 @@ let package = Package(
         // MARK: Executables
 
         .executableTarget(name: "quire", dependencies: ["QuireUI", "GtkKit", "Library", "ObjectGraph", "SyncClient"]),
-        .executableTarget(name: "quire-server", dependencies: ["SyncServer"]),
+        .executableTarget(name: "quire-server", dependencies: ["SyncServer", "CSystemd"]),
         .executableTarget(
             name: "quire-bench", dependencies: ["ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "CSQLite", "CPostgres"]),
 
@@ -107,8 +116,9 @@ let package = Package(
 
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "CSQLite", "CStoreFaults"]),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
-        // Depends on quire-server so that the executable the process tests spawn is built with them.
-        .testTarget(name: "SyncServerTests", dependencies: ["SyncProtocol", "SyncServer", "quire-server"]),
+        // Depends on quire-server so that the executable the process tests spawn is built with them,
+        // and on quire for the clients of the scale-out reference test.
+        .testTarget(name: "SyncServerTests", dependencies: ["SyncProtocol", "SyncServer", "quire-server", "quire"]),
         // Runs the transport and the worker against an in-process quire-server, directly and through
         // a fault proxy; depends on quire so that the `quire sync` processes the tests kill exist.
         .testTarget(

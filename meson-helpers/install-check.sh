@@ -21,6 +21,12 @@ meson install -C "$work/build" --destdir "$work/stage" >"$work/install.log" 2>&1
 prefix=$work/stage/usr
 for file in \
   bin/quire \
+  bin/quire-server \
+  share/man/man1/quire.1 \
+  share/man/man1/quire-server.1 \
+  lib/systemd/system/quire-server.service \
+  share/quire-server/nginx/quire-proxy.conf \
+  share/quire-server/nginx/quire-server.conf \
   share/applications/$application_id.desktop \
   share/metainfo/$application_id.metainfo.xml \
   share/glib-2.0/schemas/$application_id.gschema.xml \
@@ -33,6 +39,9 @@ version=$(meson introspect --projectinfo "$work/build" | python3 -c 'import json
 [ "$(env -u DISPLAY -u WAYLAND_DISPLAY "$prefix/bin/quire" --version)" = "quire $version" ] \
   || fail "the installed quire does not report version $version"
 
+"$prefix/bin/quire-server" --help | grep -q -- "--tls-cert" || fail "the installed quire-server does not run"
+grep -q 'Push the library' "$prefix/share/man/man1/quire.1" || fail "quire.1 does not list the verbs"
+
 # What the post-install step does on a real install (meson skips it for a DESTDIR).
 glib-compile-schemas --strict "$prefix/share/glib-2.0/schemas"
 (
@@ -44,4 +53,4 @@ glib-compile-schemas --strict "$prefix/share/glib-2.0/schemas"
 ) || { cat "$work/run.log" >&2; fail "the installed quire failed to take a screenshot"; }
 [ "$(head -c 4 "$work/installed.png" | tail -c 3)" = PNG ] || fail "the screenshot is not a PNG"
 grep -q "not installed" "$work/run.log" && fail "the installed quire did not find its schema"
-echo "install check: meson install ($buildtype) into a staging folder works; the installed quire runs"
+echo "install check: meson install ($buildtype) into a staging folder works; the installed quire and quire-server run"

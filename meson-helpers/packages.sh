@@ -16,6 +16,7 @@ APP_PACKAGES=(
   libcairo2-dev
   libcmark-gfm-dev
   libcmark-gfm-extensions-dev
+  libcurl4-openssl-dev
   libfontconfig-dev
   libglib2.0-bin
   libglib2.0-dev-bin
@@ -28,27 +29,42 @@ APP_PACKAGES=(
   libsecret-1-dev
   libsqlite3-dev
   libssl-dev
+  libsystemd-dev
   pkg-config
 )
 
 # Running the test suite and the install check, on top of the app's packages.
 TEST_PACKAGES=(
   appstream
+  chrpath
   cmark-gfm
+  curl
   dbus
   dbus-x11
   desktop-file-utils
+  dpkg-dev
   gnome-keyring
+  groff-base
+  help2man
   libglib2.0-bin
+  lintian
   meson
   ninja-build
+  openssl
   poppler-utils
   postgresql
   python3-yaml
+  systemd
   xauth
   xdotool
   xinput
   xvfb
+)
+
+# Packages the tests need whose installation would start a system service (nginx on port 80):
+# installed without starting it; the tests start their own, on loopback.
+SERVICE_TEST_PACKAGES=(
+  nginx
 )
 
 # Hunting flaky tests (flake-hunt.sh), on top of the test packages: load on every core.
@@ -80,4 +96,21 @@ ensure_packages() {
   echo "Installing Debian packages: ${missing[*]}"
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# Installs the named packages like ensure_packages, with Debian's policy-rc.d telling their
+# maintainer scripts not to start any service meanwhile.
+ensure_packages_without_starting() {
+  local as_root=()
+  [ "$(id -u)" -eq 0 ] || as_root=(sudo)
+  local policy=/usr/sbin/policy-rc.d
+  if [ -e "$policy" ]; then
+    ensure_packages "$@"
+    return
+  fi
+  "${as_root[@]}" sh -c "printf '#!/bin/sh\nexit 101\n' > $policy && chmod 755 $policy"
+  local status=0
+  ensure_packages "$@" || status=$?
+  "${as_root[@]}" rm -f "$policy"
+  return $status
 }

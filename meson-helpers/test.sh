@@ -5,6 +5,7 @@ cd "$(dirname "$0")/.."
 . meson-helpers/packages.sh
 ensure_swift
 ensure_packages "${APP_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+ensure_packages_without_starting "${SERVICE_TEST_PACKAGES[@]}"
 
 # A real PostgreSQL on loopback for the server's storage tests.
 QUIRE_TEST_POSTGRES_URL=$(meson-helpers/start-postgres.sh)
@@ -14,6 +15,13 @@ swift build --build-tests
 
 # meson setup + meson install into a staging folder; the installed quire must run from there.
 meson-helpers/install-check.sh debug
+
+# The Debian packages: built, checked with lintian, installed here, served and synced, removed.
+if [ "$(id -u)" -eq 0 ]; then
+  meson-helpers/deb-check.sh
+else
+  echo "deb check: SKIPPED (installing packages needs root; the README's test command runs as root)"
+fi
 
 # Every benchmark suite once at a small size: each must finish and print a valid report.
 meson-helpers/bench-smoke.sh .build/debug

@@ -6,10 +6,11 @@ public enum SyncIdentifier {
     /// The longest identifier accepted, in characters.
     public static let maximumLength = 128
 
-    /// Whether `text` is 1 to 128 characters from `A-Z a-z 0-9 - . _ ~`.
+    /// Whether `text` is 1 to 128 characters from `A-Z a-z 0-9 - . _ ~`, and not `.` or `..`
+    /// (which mean "this" and "the parent" in a path).
     public static func isValid(_ text: String) -> Bool {
         let utf8 = text.utf8
-        guard !utf8.isEmpty, utf8.count <= maximumLength else { return false }
+        guard !utf8.isEmpty, utf8.count <= maximumLength, text != ".", text != ".." else { return false }
         return utf8.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),

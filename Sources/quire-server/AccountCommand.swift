@@ -1,30 +1,31 @@
 import Foundation
 import SyncServer
 
-/// `quire-server account add|list|revoke`, on the same storage options as `serve`.
+/// `quire-server account add|list|revoke|delete` and `quire-server token add|list|revoke`, on the
+/// same storage options as `serve`.
 enum AccountCommand {
     static func run(_ arguments: inout Arguments) throws -> Int32 {
-        let verb = try arguments.positional("add, list or revoke")
+        let verb = try arguments.positional("add, list, revoke or delete")
         switch verb {
         case "add":
             let name = try arguments.positional("the account name")
             guard Account.isValidName(name) else {
                 throw UsageError("an account name is 1 to 64 characters of A-Z a-z 0-9 . _ @ -")
             }
+            let tokenName = try tokenNameOption(&arguments, "token-name") ?? "default"
             let storage = try open(&arguments)
             defer { storage.close() }
             let token = AccountToken.generate()
-            _ = try storage.addAccount(name: name, tokenHash: token.hash, at: Date())
-            FileHandle.standardError.write(Data("account \(name) added; its token (shown only now):\n".utf8))
+            _ = try storage.addAccount(name: name, tokenHash: token.hash, tokenName: tokenName, at: Date())
+            FileHandle.standardError.write(Data("account \(name) added; its token '\(tokenName)' (shown only now):\n".utf8))
             print(token.text)
             return 0
         case "list":
             let storage = try open(&arguments)
             defer { storage.close() }
-            let format = Date.ISO8601FormatStyle()
             for account in try storage.accounts() {
-                let state = account.revokedAt.map { "revoked \($0.formatted(format))" } ?? "active"
-                print("\(account.name)\t\(state)\tcreated \(account.createdAt.formatted(format))")
+                let state = account.revokedAt.map { "revoked \(format($0))" } ?? "active"
+                print("\(account.name)\t\(state)\tcreated \(format(account.createdAt))")
             }
             return 0
         case "revoke":
@@ -35,16 +36,84 @@ enum AccountCommand {
                 FileHandle.standardError.write(Data("quire-server: no active account named '\(name)'\n".utf8))
                 return 1
             }
-            print("account \(name) revoked; its articles stay")
+            print("account \(name) revoked: none of its tokens works any more; its articles stay")
+            return 0
+        case "delete":
+            let name = try arguments.positional("the account name")
+            let confirmed = arguments.flag("confirm")
+            let storage = try open(&arguments)
+            defer { storage.close() }
+            guard confirmed else {
+                FileHandle.standardError.write(Data(("quire-server: account delete removes '\(name)' and all its articles, "
+                    + "revisions and tokens for good; run it again with --confirm to do it\n").utf8))
+                return 1
+            }
+            guard let removed = try storage.deleteAccount(name: name) else {
+                FileHandle.standardError.write(Data("quire-server: no account named '\(name)'\n".utf8))
+                return 1
+            }
+            print("account \(name) deleted: \(removed.articles) articles, \(removed.revisions) revisions and tombstones, "
+                  + "\(removed.idempotencyRecords) idempotency records, \(removed.tokens) tokens")
             return 0
         default:
             throw UsageError("unknown account verb '\(verb)'")
         }
     }
 
+    /// `quire-server token add ACCOUNT --name NAME`, `token list ACCOUNT`, `token revoke ACCOUNT NAME`.
+    static func runToken(_ arguments: inout Arguments) throws -> Int32 {
+        let verb = try arguments.positional("add, list or revoke")
+        switch verb {
+        case "add":
+            let account = try arguments.positional("the account name")
+            guard let name = try tokenNameOption(&arguments, "name") else { throw UsageError("token add needs --name NAME") }
+            let storage = try open(&arguments)
+            defer { storage.close() }
+            let token = AccountToken.generate()
+            try storage.addToken(account: account, name: name, tokenHash: token.hash, at: Date())
+            FileHandle.standardError.write(Data("token \(name) added to \(account) (shown only now):\n".utf8))
+            print(token.text)
+            return 0
+        case "list":
+            let account = try arguments.positional("the account name")
+            let storage = try open(&arguments)
+            defer { storage.close() }
+            for token in try storage.tokens(account: account) {
+                let state = token.revokedAt.map { "revoked \(format($0))" } ?? "active"
+                let used = token.lastUsedAt.map { "last used \(format($0))" } ?? "never used"
+                print("\(token.name)\t\(state)\tcreated \(format(token.createdAt))\t\(used)")
+            }
+            return 0
+        case "revoke":
+            let account = try arguments.positional("the account name")
+            let name = try arguments.positional("the token name")
+            let storage = try open(&arguments)
+            defer { storage.close() }
+            guard try storage.revokeToken(account: account, name: name, at: Date()) else {
+                FileHandle.standardError.write(Data("quire-server: \(account) has no active token named '\(name)'\n".utf8))
+                return 1
+            }
+            print("token \(name) of \(account) revoked; the account's other tokens keep working")
+            return 0
+        default:
+            throw UsageError("unknown token verb '\(verb)'")
+        }
+    }
+
+    /// A token name after `--option`: 1 to 64 characters, as account names.
+    private static func tokenNameOption(_ arguments: inout Arguments, _ option: String) throws -> String? {
+        guard let name = try arguments.value(option) else { return nil }
+        guard Account.isValidName(name) else {
+            throw UsageError("a token name is 1 to 64 characters of A-Z a-z 0-9 . _ @ -")
+        }
+        return name
+    }
+
+    private static func format(_ date: Date) -> String { date.formatted(Date.ISO8601FormatStyle()) }
+
     private static func open(_ arguments: inout Arguments) throws -> any SyncStorage {
-        let location = try arguments.storageLocation()
+        let settings = try arguments.settings(ServerOption.storage)
         try arguments.finish()
-        return try location.open(connections: 1)
+        return try settings.storage.open(connections: 1)
     }
 }

@@ -10,40 +10,16 @@ enum ServeCommand {
         // rather than ignored or lost, whatever the moment.
         var handled = sigset_t()
         sigemptyset(&handled)
-        for number in [SIGTERM, SIGINT] { sigaddset(&handled, number) }
+        for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&handled, number) }
         pthread_sigmask(SIG_BLOCK, &handled, nil)
         signal(SIGPIPE, SIG_IGN)
 
-        var configuration = ServerConfiguration()
-        if let listen = try arguments.value("listen") {
-            do {
-                configuration.listen = try ListenAddress(parsing: listen)
-            } catch {
-                throw UsageError("--listen: \(error)")
-            }
-        }
-        let location = try arguments.storageLocation()
-        if let threads = try arguments.integer("threads", in: 1...256) { configuration.threads = threads }
-        if let bytes = try arguments.integer("max-body-bytes", in: 1024...(1 << 30)) { configuration.maximumBodyBytes = bytes }
-        if let bytes = try arguments.integer("max-header-bytes", in: 1024...(1 << 20)) { configuration.maximumHeaderBytes = bytes }
-        if let seconds = try arguments.integer("client-timeout", in: 1...3600) { configuration.clientTimeoutSeconds = seconds }
-        if let size = try arguments.integer("page-size", in: 1...100_000) {
-            configuration.maximumPageSize = size
-            configuration.defaultPageSize = min(configuration.defaultPageSize, size)
-        }
-        if let rate = try arguments.value("rate-limit") {
-            guard rate == "off" || (Double(rate).map { $0 > 0 } ?? false) else {
-                throw UsageError("--rate-limit must be requests per second per account, or off")
-            }
-            configuration.rateLimit = Double(rate)
-        }
-        if let lease = try arguments.duration("operation-lease") { configuration.operationLease = lease }
-        if let retention = try arguments.duration("retention") { configuration.retention = retention }
-        if let interval = try arguments.duration("purge-interval") { configuration.purgeInterval = interval }
+        let settings = try arguments.settings(ServerOption.serve)
         try arguments.finish()
+        let configuration = settings.configuration
 
-        let log = ServerLog.standardError
-        let storage = try location.open(serving: true, connections: configuration.threads)
+        let log = ServerLog.standardError(format: settings.logFormat, level: settings.logLevel)
+        let storage = try settings.storage.open(serving: true, connections: configuration.threads)
         let server: QuireServer
         do {
             server = try QuireServer(configuration: configuration, storage: storage, log: log)
@@ -51,15 +27,37 @@ enum ServeCommand {
             storage.close()
             throw error
         }
-        log.write("serving \(location) with \(configuration.threads) threads")
+        log.write("serving \(settings.storage) with \(configuration.threads) threads")
+        if let metrics = server.metricsAddress { log.write("metrics on http://\(metrics)/metrics") }
         // The one line on standard output, for scripts and tests that asked for port 0.
-        FileHandle.standardOutput.write(Data("quire-server listening on \(server.address)\n".utf8))
+        let scheme = server.servesTLS ? "https" : "http"
+        FileHandle.standardOutput.write(Data("quire-server listening on \(scheme)://\(server.address)\n".utf8))
+        ServiceManager.ready("serving \(scheme)://\(server.address)")
 
-        var number: Int32 = 0
-        while sigwait(&handled, &number) != 0 {}
-        log.write("shutting down (signal \(number))")
-        server.shutdown()
-        log.write("stopped")
-        exit(0)
+        while true {
+            var number: Int32 = 0
+            guard sigwait(&handled, &number) == 0 else { continue }
+            if number == SIGHUP {
+                // Read the TLS certificate and key again (renewed by certbot, say). What cannot be
+                // read or used is logged and the certificate in use stays.
+                guard server.servesTLS else {
+                    log.write("SIGHUP: nothing to reload without tls-cert", level: .warning)
+                    continue
+                }
+                ServiceManager.reloading()
+                do {
+                    try server.reloadCertificate()
+                } catch {
+                    log.write("SIGHUP: the certificate in use stays: \(error)", level: .error)
+                }
+                ServiceManager.ready("serving \(scheme)://\(server.address)")
+                continue
+            }
+            ServiceManager.stopping()
+            log.write("shutting down (signal \(number))")
+            server.shutdown()
+            log.write("stopped")
+            exit(0)
+        }
     }
 }

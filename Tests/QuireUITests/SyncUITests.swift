@@ -12,7 +12,8 @@ import XCTest
 /// The sync components under Xvfb: the header-bar status follows the worker's status feed, the
 /// conflict banner counts the open conflicts and resolves each through the conflict dialog with
 /// every action committed to the library, the preferences sign in to a real `quire-server` on
-/// loopback (token in a 0600 file) and sign out keeping the library; screenshots.
+/// loopback (token in a 0600 file) and sign out keeping the library, refuse unencrypted HTTP to
+/// another computer unless allowed and trust a certificate authority file; screenshots.
 final class SyncUITests: QuireTestCase, @unchecked Sendable {
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -25,6 +26,21 @@ final class SyncUITests: QuireTestCase, @unchecked Sendable {
     private func makeSession() throws -> SyncSession {
         let library = try Library(url: makeTemporaryFolder().appending(path: "library.quire"))
         return SyncSession(library: library, settings: AccountSettings(libraryURL: library.url, keyring: nil))
+    }
+
+    /// A `quire-server` on loopback with its data in `folder`, serving HTTPS when given `tls`
+    /// files, and the token of its one account.
+    private func startServer(in folder: URL, tls: (certificate: URL, key: URL)? = nil) throws -> (QuireServer, AccountToken) {
+        var configuration = ServerConfiguration()
+        configuration.listen = ListenAddress(host: "127.0.0.1", port: 0)
+        configuration.rateLimit = nil
+        configuration.purgeInterval = 0
+        configuration.tlsFiles = tls
+        let storage = try StorageLocation.sqlite(directory: folder.appending(path: "server")).open(serving: true, connections: 4)
+        let server = try QuireServer(configuration: configuration, storage: storage, log: .discarding)
+        let token = AccountToken.generate()
+        _ = try storage.addAccount(name: "writer", tokenHash: token.hash, at: Date())
+        return (server, token)
     }
 
     /// Runs `body` in a main-actor task and the main loop until it ends; answers its result.
@@ -241,16 +257,8 @@ final class SyncUITests: QuireTestCase, @unchecked Sendable {
     // MARK: Preferences
 
     func testPreferencesSignInToAServerAndSignOutKeepingTheLibrary() throws {
-        let folder = try makeTemporaryFolder()
-        var configuration = ServerConfiguration()
-        configuration.listen = ListenAddress(host: "127.0.0.1", port: 0)
-        configuration.rateLimit = nil
-        configuration.purgeInterval = 0
-        let storage = try StorageLocation.sqlite(directory: folder.appending(path: "server")).open(serving: true, connections: 4)
-        let server = try QuireServer(configuration: configuration, storage: storage, log: .discarding)
+        let (server, token) = try startServer(in: try makeTemporaryFolder())
         defer { server.shutdown() }
-        let token = AccountToken.generate()
-        _ = try storage.addAccount(name: "writer", tokenHash: token.hash, at: Date())
 
         try MainActor.assumeIsolated {
             let session = try makeSession()
@@ -295,6 +303,67 @@ final class SyncUITests: QuireTestCase, @unchecked Sendable {
             XCTAssertEqual(labelText(status.label), "Sync Off")
             XCTAssertEqual(try wait { try await library.count(matching: ArticleQuery()) }, 1, "signing out keeps the library")
             XCTAssertFalse(preferences.actions.activateAction(named: "sign-out"))
+        }
+    }
+
+    func testPreferencesRefuseUnencryptedHTTPToAnotherComputerAndTrustACertificateAuthorityFile() throws {
+        let folder = try makeTemporaryFolder()
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appending(path: "../../meson-helpers/make-test-certificates.sh").standardized
+        let certificates = try Process.run(script, arguments: [folder.path])
+        certificates.waitUntilExit()
+        XCTAssertEqual(certificates.terminationStatus, 0, "make-test-certificates.sh")
+        let authority = folder.appending(path: "ca.pem").path
+        let (server, token) = try startServer(in: folder, tls: (folder.appending(path: "server.pem"), folder.appending(path: "server.key")))
+        defer { server.shutdown() }
+
+        try MainActor.assumeIsolated {
+            let session = try makeSession()
+            let status = try SyncStatusButton(session: session)
+            let preferences = try SyncPreferencesWindow(session: session, over: nil)
+            preferences.window.present()
+            defer { preferences.window.destroy() }
+            XCTAssertFalse(preferences.allowsInsecureHTTP)
+            XCTAssertEqual(preferences.authorityText, "")
+
+            // http:// to another computer (192.0.2.0/24 is unroutable) with the switch off: refused
+            // with why, nothing saved, no worker.
+            preferences.serverText = "http://192.0.2.7:7740"
+            preferences.tokenText = token.text
+            preferences.actions.activateAction(named: "sign-in")
+            try wait { await preferences.settled() }
+            XCTAssertTrue(preferences.message.contains("unencrypted") && preferences.message.contains("Allow Unencrypted HTTP"),
+                          preferences.message)
+            XCTAssertNil(session.worker)
+            XCTAssertNil(try session.settings.load())
+
+            // A certificate authority file that is not there is named.
+            preferences.serverText = "https://127.0.0.1:\(server.address.port)"
+            preferences.authorityText = folder.appending(path: "missing.pem").path
+            preferences.actions.activateAction(named: "sign-in")
+            try wait { await preferences.settled() }
+            XCTAssertTrue(preferences.message.contains("“missing.pem” cannot be read"), preferences.message)
+            XCTAssertNil(session.worker)
+
+            // The self-signed server through the authority file: signed in and synced over TLS; the
+            // switch and the file are kept with the account and shown again.
+            preferences.authorityText = authority
+            preferences.allowsInsecureHTTP = true
+            preferences.actions.activateAction(named: "sign-in")
+            try wait { await preferences.settled() }
+            XCTAssertTrue(preferences.message.hasPrefix("Signed in."), preferences.message)
+            spinMainLoop { labelText(status.label) == "Synced" }
+            let saved = try XCTUnwrap(try session.settings.load()).account
+            XCTAssertEqual(saved.certificateAuthority?.path, authority)
+            XCTAssertTrue(saved.allowsInsecureHTTP)
+            let reopened = try SyncPreferencesWindow(session: session, over: nil)
+            defer { reopened.window.destroy() }
+            XCTAssertEqual(reopened.authorityText, authority)
+            XCTAssertTrue(reopened.allowsInsecureHTTP)
+            XCTAssertEqual(reopened.serverText, "https://127.0.0.1:\(server.address.port)")
+
+            preferences.actions.activateAction(named: "sign-out")
+            try wait { await preferences.settled() }
         }
     }
 

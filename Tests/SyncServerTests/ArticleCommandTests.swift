@@ -51,11 +51,11 @@ import Testing
     }
 
     @Test func deleteLeavesATombstoneOnlyFromTheCurrentRevision() throws {
-        let (status, _, committed) = try run(.delete(revision: 4), current: live(4))
+        let (status, _, committed) = try run(.delete(.revision(4)), current: live(4))
         #expect(status == 200 && committed == [nil])
-        #expect(try run(.delete(revision: 3), current: live(4)).0 == 412)
-        #expect(try run(.delete(revision: 4), current: tombstone(4)).0 == 404)
-        #expect(try run(.delete(revision: 4), current: nil).0 == 404)
+        #expect(try run(.delete(.revision(3)), current: live(4)).0 == 412)
+        #expect(try run(.delete(.revision(4)), current: tombstone(4)).0 == 404)
+        #expect(try run(.delete(.revision(4)), current: nil).0 == 404)
     }
 
     @Test func fingerprintsTellRequestsApartButNotJSONSpelling() throws {
@@ -66,7 +66,8 @@ import Testing
             ArticleCommand(articleID: "a", action: .put(content, .revision(4))),
             ArticleCommand(articleID: "a", action: .put(content, .absent)),
             ArticleCommand(articleID: "a", action: .put(ArticlePayload(title: "T", body: "C"), .revision(3))),
-            ArticleCommand(articleID: "a", action: .delete(revision: 3)),
+            ArticleCommand(articleID: "a", action: .delete(.revision(3))),
+            ArticleCommand(articleID: "a", action: .put(content, .unmatchedTag("\"03\""))),
         ]
         for other in others { #expect(try other.fingerprint() != base.fingerprint()) }
     }

@@ -182,4 +182,25 @@ import Testing
         }
         #expect(servers.map { $0.terminate() } == [0, 0])
     }
+
+    @Test func twoProcessesOnOnePostgresShareEachAccountsRateLimit() throws {
+        let database = try TestDatabase(.postgres)
+        defer { database.remove() }
+        let alice = try addAccount("alice", database)
+        let bob = try addAccount("bob", database)
+        // One request every 50 seconds, bursts of one: no run of this test sees a second one admitted.
+        let arguments = storageArguments(database) + ["--rate-limit", "0.02"]
+        let servers = [
+            try ServerProcess(serve: arguments, logFile: database.folder.appendingPathComponent("a.log")),
+            try ServerProcess(serve: arguments, logFile: database.folder.appendingPathComponent("b.log")),
+        ]
+        #expect(try LoopbackClient(port: servers[0].port, token: alice).send("GET", SyncPath.changes).status == 200)
+        // Each process alone would allow alice one request; together they allow one in all.
+        let second = try LoopbackClient(port: servers[1].port, token: alice).send("GET", SyncPath.changes)
+        #expect(second.status == 429 && (40...50).contains(Int(second.header(SyncHeader.retryAfter) ?? "") ?? 0))
+        #expect(try LoopbackClient(port: servers[0].port, token: alice).send("GET", SyncPath.changes).status == 429)
+        // Other accounts have buckets of their own.
+        #expect(try LoopbackClient(port: servers[1].port, token: bob).send("GET", SyncPath.changes).status == 200)
+        #expect(servers.map { $0.terminate() } == [0, 0])
+    }
 }

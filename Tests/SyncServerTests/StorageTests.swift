@@ -81,15 +81,15 @@ import Testing
             #expect(try write(storage, alice, "a", .put(content("dup"), .absent)) == (412, second))
             #expect(try storage.article("a", account: alice)?.article?.content == content("two"))
 
-            let deleted = try write(storage, alice, "a", .delete(revision: second))
+            let deleted = try write(storage, alice, "a", .delete(.revision(second)))
             #expect(deleted.status == 200)
             let tombstone = try #require(deleted.revision)
             #expect(tombstone > second)
             #expect(try storage.article("a", account: alice)?.deleted == true)
             #expect(try write(storage, alice, "a", .put(content("late"), .revision(second))) == (412, tombstone))
             #expect(try write(storage, alice, "a", .put(content("late"), .revision(tombstone))) == (412, tombstone))
-            #expect(try write(storage, alice, "a", .delete(revision: tombstone)).status == 404)
-            #expect(try write(storage, alice, "never", .delete(revision: 1)).status == 404)
+            #expect(try write(storage, alice, "a", .delete(.revision(tombstone))).status == 404)
+            #expect(try write(storage, alice, "never", .delete(.revision(1))).status == 404)
             #expect(try write(storage, alice, "never", .put(content("x"), .revision(1))) == (412, nil))
 
             let restored = try write(storage, alice, "a", .put(content("back"), .absent))
@@ -115,7 +115,7 @@ import Testing
                     expected.append((id, revision))
                 }
             }
-            let deleted = try #require(try write(storage, alice, "b", .delete(revision: revisions["b"]!)).revision)
+            let deleted = try #require(try write(storage, alice, "b", .delete(.revision(revisions["b"]!))).revision)
             expected.append(("b", deleted))
 
             var paged: [ArticleChange] = []
@@ -154,7 +154,7 @@ import Testing
             let alice = try account(storage)
             for id in ["c", "a", "d", "b"] { try write(storage, alice, id, .put(content(id), .absent)) }
             let b = try #require(try storage.article("b", account: alice)?.revision)
-            try write(storage, alice, "b", .delete(revision: b))
+            try write(storage, alice, "b", .delete(.revision(b)))
             let head = try allChanges(storage, alice).last!.cursor
 
             let first = try storage.snapshot(account: alice, after: nil, limit: 2)
@@ -175,9 +175,9 @@ import Testing
             let kept1 = try #require(try write(storage, alice, "kept", .put(content("k1"), .absent), at: old).revision)
             let kept2 = try #require(try write(storage, alice, "kept", .put(content("k2"), .revision(kept1)), at: old).revision)
             let gone = try #require(try write(storage, alice, "gone", .put(content("g"), .absent), at: old).revision)
-            let tombstone = try #require(try write(storage, alice, "gone", .delete(revision: gone), at: old).revision)
+            let tombstone = try #require(try write(storage, alice, "gone", .delete(.revision(gone)), at: old).revision)
             let fresh = try #require(try write(storage, alice, "fresh", .put(content("f"), .absent), at: recent).revision)
-            let freshGone = try #require(try write(storage, alice, "fresh", .delete(revision: fresh), at: recent).revision)
+            let freshGone = try #require(try write(storage, alice, "fresh", .delete(.revision(fresh)), at: recent).revision)
 
             let report = try storage.purge(before: old + 500)
             #expect(report.tombstones == 1)
@@ -275,7 +275,7 @@ import Testing
             #expect(try storage.changes(account: bob, since: aliceRevision, limit: 10) == .resyncRequired)
             #expect(try storage.snapshot(account: bob, after: nil, limit: 10).articles.isEmpty)
             #expect(try write(storage, bob, "shared-id", .put(content("x"), .revision(aliceRevision))) == (412, nil))
-            #expect(try write(storage, bob, "shared-id", .delete(revision: aliceRevision)).status == 404)
+            #expect(try write(storage, bob, "shared-id", .delete(.revision(aliceRevision))).status == 404)
 
             let bobClaim = OperationClaim(key: "key", fingerprint: "bob's own", method: "PUT", articleID: "shared-id",
                                           leaseUntil: Self.start + 30)

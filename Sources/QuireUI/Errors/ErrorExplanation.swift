@@ -140,6 +140,10 @@ struct ErrorExplanation: Equatable, Sendable {
             return "The token for \(server) is no longer in the keyring. Sign in again."
         case .tokenRefused:
             return "The server refused the account’s token. Sign in again."
+        case .insecureServer:
+            return "Quire does not send your token and articles unencrypted to another computer. Use https://, or turn on Allow Unencrypted HTTP."
+        case .certificateAuthority(let path):
+            return "“\(fileName(path))” cannot be read or holds no certificate (-----BEGIN CERTIFICATE-----)."
         }
     }
 

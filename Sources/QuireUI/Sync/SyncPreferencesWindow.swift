@@ -23,6 +23,8 @@ public final class SyncPreferencesWindow {
 
     let serverRow: EntryRow
     let tokenRow: PasswordEntryRow
+    let authorityRow: EntryRow
+    let insecureSwitch: Switch
     let storageRow: ActionRow
     let accountRow: ActionRow
     private let messageLabel: Label
@@ -36,6 +38,8 @@ public final class SyncPreferencesWindow {
         window = try builder.object("preferences_window")
         serverRow = try builder.object("server_row")
         tokenRow = try builder.object("token_row")
+        authorityRow = try builder.object("authority_row")
+        insecureSwitch = try builder.object("insecure_switch")
         storageRow = try builder.object("storage_row")
         accountRow = try builder.object("account_row")
         messageLabel = try builder.object("message_label")
@@ -47,7 +51,11 @@ public final class SyncPreferencesWindow {
         actions.addAction("sign-out") { [weak self] in self?.signOut() }
         let storage = session.settings.storage.description
         storageRow.subtitle = storage.prefix(1).uppercased() + storage.dropFirst()
-        if let server = session.account?.server { serverText = server.absoluteString }
+        if let account = session.account {
+            serverText = account.server.absoluteString
+            authorityText = account.certificateAuthority?.path ?? ""
+            allowsInsecureHTTP = account.allowsInsecureHTTP
+        }
         showAccount()
     }
 
@@ -63,6 +71,18 @@ public final class SyncPreferencesWindow {
         set { tokenRow.text = newValue }
     }
 
+    /// The certificate authority file as typed; empty for the system's authorities.
+    public var authorityText: String {
+        get { authorityRow.text }
+        set { authorityRow.text = newValue }
+    }
+
+    /// Whether Allow Unencrypted HTTP is on.
+    public var allowsInsecureHTTP: Bool {
+        get { insecureSwitch.isActive }
+        set { insecureSwitch.isActive = newValue }
+    }
+
     /// Waits until the running sign-in or sign-out has finished.
     public func settled() async {
         await pending?.value
@@ -73,8 +93,11 @@ public final class SyncPreferencesWindow {
         let token = tokenText.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let url = URL(string: server), !server.isEmpty else { return say("Type the server’s URL, such as https://sync.example.org.") }
         guard !token.isEmpty else { return say("Type the account’s token (quire-server account add prints it).") }
+        let authority = authorityText.trimmingCharacters(in: .whitespaces)
+        let account = SyncAccount(server: url, token: token, allowsInsecureHTTP: allowsInsecureHTTP,
+                                  certificateAuthority: authority.isEmpty ? nil : URL(fileURLWithPath: authority))
         run {
-            let storage = try await self.session.signIn(SyncAccount(server: url, token: token))
+            let storage = try await self.session.signIn(account)
             self.tokenText = ""
             self.say("Signed in. The token is kept in \(storage).")
         }

@@ -36,23 +36,27 @@ public struct AccountSettings: Sendable {
         guard let server = URL(string: settings.server) else {
             throw AccountError.invalidSettings(path: fileURL.path, reason: "the server is not a URL")
         }
-        if let token = settings.token { return (SyncAccount(server: server, token: token), .file(fileURL)) }
+        func account(_ token: String) -> SyncAccount {
+            SyncAccount(server: server, token: token, allowsInsecureHTTP: settings.allowsInsecureHTTP ?? false,
+                        certificateAuthority: settings.certificateAuthority.map { URL(fileURLWithPath: $0) })
+        }
+        if let token = settings.token { return (account(token), .file(fileURL)) }
         guard let keyring else {
             throw AccountError.keyring(operation: "look the token up", message: "no Secret Service is running now")
         }
         guard let token = try keyring.lookup(library: libraryURL.path, server: settings.server) else {
             throw AccountError.tokenMissing(server: settings.server)
         }
-        return (SyncAccount(server: server, token: token), .secretService)
+        return (account(token), .secretService)
     }
 
     /// Saves the account, the token in the keyring when one runs (in the file otherwise, or when
-    /// the keyring fails); answers where the token went.
+    /// the keyring fails); answers where the token went. An account that `SyncAccount.check`
+    /// refuses (unencrypted HTTP to another computer not allowed, an unreadable CA file) is not saved.
     @discardableResult
     public func save(_ account: SyncAccount) throws -> TokenStorage {
-        guard let scheme = account.server.scheme?.lowercased(), scheme == "http" || scheme == "https", account.server.host != nil else {
-            throw AccountError.invalidServer(account.server.absoluteString)
-        }
+        try account.check()
+        let extra = (insecure: account.allowsInsecureHTTP ? true : nil, authority: account.certificateAuthority?.path)
         let server = SyncWorkerConfiguration.feedName(of: account.server)
         if let previous = try? readFile(), previous.token == nil, previous.server != server {
             try? keyring?.clear(library: libraryURL.path, server: previous.server)
@@ -60,14 +64,16 @@ public struct AccountSettings: Sendable {
         if let keyring {
             do {
                 try keyring.store(account.token, library: libraryURL.path, server: server)
-                try writeFile(Settings(server: server, token: nil))
+                try writeFile(Settings(server: server, token: nil, allowsInsecureHTTP: extra.insecure,
+                                       certificateAuthority: extra.authority))
                 return .secretService
             } catch let error as AccountError {
                 // A keyring that is locked or broken must not keep the writer from syncing.
                 FileHandle.standardError.write(Data("quire: \(error); keeping the token in \(fileURL.path) instead\n".utf8))
             }
         }
-        try writeFile(Settings(server: server, token: account.token))
+        try writeFile(Settings(server: server, token: account.token, allowsInsecureHTTP: extra.insecure,
+                               certificateAuthority: extra.authority))
         return .file(fileURL)
     }
 
@@ -91,6 +97,10 @@ public struct AccountSettings: Sendable {
         var server: String
         /// The token, when no keyring holds it.
         var token: String?
+        /// Present (true) when the writer allowed http:// to another computer.
+        var allowsInsecureHTTP: Bool?
+        /// The CA file to trust, by path.
+        var certificateAuthority: String?
     }
 
     private func readFile() throws -> Settings? {

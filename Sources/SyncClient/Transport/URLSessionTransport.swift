@@ -32,15 +32,24 @@ public final class URLSessionTransport: SyncTransport {
         public var requestTimeout: TimeInterval
         /// The largest answer body read; larger ones are refused.
         public var maximumAnswerBytes: Int
+        /// A PEM file of certificate authorities to trust for this server instead of the system's
+        /// (a self-signed server); requests then go through libcurl itself (`CurlLoader`).
+        public var certificateAuthority: URL?
+        /// Whether `http://` may be used to a host that is not this computer (see
+        /// `SyncAccount.insecurity`); without it such requests are refused before sending.
+        public var allowsInsecureHTTP: Bool
 
         /// A configuration; the defaults suit a desktop client.
         public init(
-            server: URL, token: String, requestTimeout: TimeInterval = 60, maximumAnswerBytes: Int = 64 * 1024 * 1024
+            server: URL, token: String, requestTimeout: TimeInterval = 60, maximumAnswerBytes: Int = 64 * 1024 * 1024,
+            certificateAuthority: URL? = nil, allowsInsecureHTTP: Bool = false
         ) {
             self.server = server
             self.token = token
             self.requestTimeout = requestTimeout
             self.maximumAnswerBytes = maximumAnswerBytes
+            self.certificateAuthority = certificateAuthority
+            self.allowsInsecureHTTP = allowsInsecureHTTP
         }
     }
 
@@ -48,6 +57,8 @@ public final class URLSessionTransport: SyncTransport {
     public let configuration: Configuration
     private let session: URLSession
     private let loader: AnswerLoader
+    /// Used instead of `session` when a CA file is configured.
+    private let curl: CurlLoader?
     /// `requestTimeout` as FoundationNetworking can honour it: whole seconds, at least one.
     private let timeout: TimeInterval
 
@@ -63,6 +74,10 @@ public final class URLSessionTransport: SyncTransport {
         sessionConfiguration.urlCache = nil
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         loader = AnswerLoader(maximumBytes: configuration.maximumAnswerBytes)
+        let timeout = self.timeout
+        curl = configuration.certificateAuthority.map {
+            CurlLoader(certificateAuthority: $0, maximumBytes: configuration.maximumAnswerBytes, timeout: timeout)
+        }
         session = URLSession(configuration: sessionConfiguration, delegate: loader, delegateQueue: nil)
     }
 
@@ -187,12 +202,16 @@ public final class URLSessionTransport: SyncTransport {
               url.scheme == "http" || url.scheme == "https" else {
             throw .notSent(TransportFailure(method: method, path: path, reason: "the server URL \(base) is not an http(s) URL"))
         }
+        if !configuration.allowsInsecureHTTP, let insecurity = SyncAccount.insecurity(of: configuration.server) {
+            throw .notSent(TransportFailure(method: method, path: path, reason: insecurity))
+        }
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = method
         request.setValue(SyncMediaType.json, forHTTPHeaderField: "Accept")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = body
-        switch await loader.load(session.dataTask(with: request)) {
+        let outcome = if let curl { await curl.load(request) } else { await loader.load(session.dataTask(with: request)) }
+        switch outcome {
         case let .success(answer):
             return answer
         case let .failure(.tooLarge(limit)):

@@ -46,7 +46,9 @@ public actor SyncWorker {
 
     /// A worker for `library` and the account's server, over HTTP.
     public init(library: Library, account: SyncAccount, configuration: SyncWorkerConfiguration? = nil, requestTimeout: TimeInterval = 60) {
-        let transport = URLSessionTransport(configuration: .init(server: account.server, token: account.token, requestTimeout: requestTimeout))
+        let transport = URLSessionTransport(configuration: .init(
+            server: account.server, token: account.token, requestTimeout: requestTimeout,
+            certificateAuthority: account.certificateAuthority, allowsInsecureHTTP: account.allowsInsecureHTTP))
         self.init(library: library, transport: transport, configuration: configuration ?? SyncWorkerConfiguration(server: account.server))
     }
 

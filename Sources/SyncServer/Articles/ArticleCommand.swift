@@ -9,14 +9,18 @@ public struct ArticleCommand: Hashable, Sendable {
         case absent
         /// `If-Match: "<revision>"`: the live article is at exactly this revision.
         case revision(Int64)
+        /// `If-Match` with a well-formed entity tag that names no revision (`"013"`, `W/"7"`):
+        /// it never holds, so the write gets 412 (or 404 for a `DELETE` of no live article).
+        case unmatchedTag(String)
     }
 
     /// What the write does.
     public enum Action: Hashable, Sendable {
         /// `PUT`: replace the content, on the condition.
         case put(ArticlePayload, Precondition)
-        /// `DELETE` with `If-Match: "<revision>"`.
-        case delete(revision: Int64)
+        /// `DELETE`, on `If-Match` (`.revision` or `.unmatchedTag`; `.absent` would mean "delete
+        /// only what does not exist", which nothing sends).
+        case delete(Precondition)
     }
 
     /// The article written, from the path.
@@ -44,14 +48,21 @@ public struct ArticleCommand: Hashable, Sendable {
         var text = "\(method)\n\(articleID)\n"
         switch action {
         case let .put(content, precondition):
-            switch precondition {
-            case .absent: text += "If-None-Match: *\n"
-            case let .revision(revision): text += "If-Match: \(revision)\n"
-            }
+            text += Self.fingerprintLine(precondition)
             return SHA256.hex(Array(text.utf8) + Array(try SyncJSON.encoder().encode(content)))
-        case let .delete(revision):
-            text += "If-Match: \(revision)\n"
+        case let .delete(precondition):
+            text += Self.fingerprintLine(precondition)
             return SHA256.hex(text.utf8)
+        }
+    }
+
+    /// The precondition's line of the fingerprint; a revision's line is the one stored by earlier
+    /// servers, so that their keys keep matching.
+    private static func fingerprintLine(_ precondition: Precondition) -> String {
+        switch precondition {
+        case .absent: return "If-None-Match: *\n"
+        case let .revision(revision): return "If-Match: \(revision)\n"
+        case let .unmatchedTag(tag): return "If-Match tag: \(tag)\n"
         }
     }
 
@@ -71,9 +82,13 @@ public struct ArticleCommand: Hashable, Sendable {
         case let .put(content, .revision(base)):
             guard let live, live.revision == base else { return try Self.problem(.staleRevision(current: current)) }
             return try Self.success(200, commit(content), article: true)
-        case let .delete(base):
+        case .put(_, .unmatchedTag):
+            return try Self.problem(.staleRevision(current: current))
+        case let .delete(precondition):
             guard let live else { return try Self.problem(.articleNotFound(articleID, current: current)) }
-            guard live.revision == base else { return try Self.problem(.staleRevision(current: live)) }
+            guard case let .revision(base) = precondition, live.revision == base else {
+                return try Self.problem(.staleRevision(current: live))
+            }
             return try Self.success(200, commit(nil), article: false)
         }
     }

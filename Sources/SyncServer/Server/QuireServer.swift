@@ -1,39 +1,82 @@
 import Foundation
+import SyncProtocol
+import Synchronization
 
 /// A running sync server: the HTTP daemon, the service behind it, and the periodic purge.
 ///
 ///     let storage = try StorageLocation.sqlite(directory: folder).open(serving: true)
-///     let server = try QuireServer(configuration: configuration, storage: storage, log: .standardError)
+///     let server = try QuireServer(configuration: configuration, storage: storage, log: .standardError())
 ///     print("listening on \(server.address)")
 ///     // … on SIGTERM:
 ///     server.shutdown()
 public final class QuireServer: Sendable {
     /// The address it listens on, with the port it got when the configuration asked for port 0.
     public let address: ListenAddress
-    private let daemon: HTTPDaemon
+    /// The address that serves `/metrics` alone, when configured (port resolved).
+    public let metricsAddress: ListenAddress?
+    private let listener: Int32
+    /// The daemon serving `listener`: a certificate reload starts a new one on it.
+    private let serving: DaemonSlot
+    private let metricsDaemon: (daemon: HTTPDaemon, socket: Int32)?
+    private let service: SyncService
+    private let metrics: Metrics
     private let storage: any SyncStorage
     private let configuration: ServerConfiguration
     private let log: ServerLog
     private let purgeTimer: PurgeTimer?
 
-    /// Binds the listen address and starts serving at once.
+    /// Binds the listen address (and the metrics address) and starts serving at once.
     public init(configuration: ServerConfiguration, storage: any SyncStorage, log: ServerLog) throws {
+        let certificate = try configuration.tlsFiles.map { try TLSCertificate(certificateFile: $0.certificate, keyFile: $0.key) }
+        let metrics = Metrics()
+        // The service reads the connection counts of whichever daemon serves at the time.
+        let serving = DaemonSlot()
+        let exposition: @Sendable () -> String = {
+            let daemon = serving.current
+            return metrics.exposition(connections: daemon?.openConnections ?? 0, inFlight: daemon?.requestsInFlight ?? 0)
+        }
+        let service = SyncService(storage: storage, configuration: configuration, log: log, metrics: metrics,
+                                  exposition: exposition)
         let (socket, port) = try configuration.listen.bind(backlog: 128)
-        let service = SyncService(storage: storage, configuration: configuration, log: log)
+        let main: HTTPDaemon
         do {
-            daemon = try HTTPDaemon(
-                configuration: HTTPDaemon.Configuration(
-                    listenSocket: socket, threads: configuration.threads,
-                    connectionTimeoutSeconds: configuration.clientTimeoutSeconds,
-                    maximumConnections: configuration.maximumConnections,
-                    maximumHeaderBytes: configuration.maximumHeaderBytes,
-                    maximumBodyBytes: configuration.maximumBodyBytes),
-                log: log, handler: service.respond(to:))
+            main = try Self.daemon(on: socket, configuration, certificate: certificate, metrics: metrics, log: log,
+                                   handler: service.respond(to:))
         } catch {
             close(socket)
             throw error
         }
+        serving.replace(with: main)
+        if let metricsListen = configuration.metricsListen {
+            do {
+                let (metricsSocket, metricsPort) = try metricsListen.bind(backlog: 16)
+                var metricsConfiguration = configuration
+                metricsConfiguration.threads = 1
+                let metricsDaemon = try Self.daemon(on: metricsSocket, metricsConfiguration, certificate: nil, metrics: nil,
+                                                    log: log) { request in
+                    guard Route(request.target) == .metrics else { return .problem(.notFound("only /metrics is served here")) }
+                    guard ["GET", "HEAD"].contains(request.method) else {
+                        return .problem(.methodNotAllowed(request.method, allowed: ["GET", "HEAD"]),
+                                        headers: [(SyncHeader.allow, "GET, HEAD")])
+                    }
+                    return SyncService.metricsResponse(exposition())
+                }
+                self.metricsDaemon = (metricsDaemon, metricsSocket)
+                metricsAddress = ListenAddress(host: metricsListen.host, port: metricsPort)
+            } catch {
+                main.shutdown(grace: 0)
+                close(socket)
+                throw error
+            }
+        } else {
+            metricsDaemon = nil
+            metricsAddress = nil
+        }
         address = ListenAddress(host: configuration.listen.host, port: port)
+        listener = socket
+        self.serving = serving
+        self.metrics = metrics
+        self.service = service
         self.storage = storage
         self.configuration = configuration
         self.log = log
@@ -46,12 +89,46 @@ public final class QuireServer: Sendable {
         }
     }
 
+    private static func daemon(
+        on socket: Int32, _ configuration: ServerConfiguration, certificate: TLSCertificate?, metrics: Metrics?,
+        log: ServerLog, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+    ) throws -> HTTPDaemon {
+        try HTTPDaemon(
+            configuration: HTTPDaemon.Configuration(
+                listenSocket: socket, threads: configuration.threads,
+                connectionTimeoutSeconds: configuration.clientTimeoutSeconds,
+                maximumConnections: configuration.maximumConnections,
+                maximumConnectionsPerAddress: configuration.maximumConnectionsPerAddress,
+                trustedProxies: configuration.trustedProxies,
+                maximumHeaderBytes: configuration.maximumHeaderBytes,
+                maximumBodyBytes: configuration.maximumBodyBytes,
+                tls: certificate, metrics: metrics),
+            log: log, handler: handler)
+    }
+
+    /// Whether it serves HTTPS.
+    public var servesTLS: Bool { configuration.tlsFiles != nil }
+
+    /// Reads the certificate and key files again and serves new connections with them, without
+    /// closing the port: a new daemon takes over the listening socket, and the old one finishes
+    /// its requests and closes its connections as at shutdown (a client on an idle one sees a
+    /// clean close and reconnects). When the files cannot be read or do not belong together, it
+    /// throws and the old certificate stays in use.
+    public func reloadCertificate() throws {
+        guard let files = configuration.tlsFiles else { return }
+        let certificate = try TLSCertificate(certificateFile: files.certificate, keyFile: files.key)
+        let replacement = try Self.daemon(on: listener, configuration, certificate: certificate, metrics: metrics,
+                                          log: log, handler: service.respond(to:))
+        serving.replace(with: replacement)?.shutdown(grace: configuration.shutdownGrace, refusingConnections: false)
+        log.write("reloaded the TLS certificate from \(files.certificate.path)")
+    }
+
     /// Requests being answered right now.
-    var requestsInFlight: Int { daemon.requestsInFlight }
+    var requestsInFlight: Int { serving.current?.requestsInFlight ?? 0 }
 
     /// Waits until the number of requests in flight is in `range`; false if `timeout` passed first.
     func awaitRequestsInFlight(_ range: ClosedRange<Int>, timeout: TimeInterval = 60) -> Bool {
-        daemon.awaitRequestsInFlight(range, timeout: timeout)
+        serving.current?.awaitRequestsInFlight(range, timeout: timeout) ?? false
     }
 
     /// Stops accepting connections, closes those between requests, waits for requests that
@@ -59,7 +136,12 @@ public final class QuireServer: Sendable {
     /// write answered with 2xx was committed before its answer was sent, so none is lost.
     public func shutdown() {
         purgeTimer?.cancel()
-        daemon.shutdown(grace: configuration.shutdownGrace)
+        serving.current?.shutdown(grace: configuration.shutdownGrace)
+        close(listener)
+        if let metricsDaemon {
+            metricsDaemon.daemon.shutdown(grace: 0)
+            close(metricsDaemon.socket)
+        }
         storage.close()
     }
 
@@ -70,7 +152,23 @@ public final class QuireServer: Sendable {
             log.write("purge: \(report.tombstones) tombstones, \(report.supersededRevisions) superseded revisions, "
                       + "\(report.operations) idempotency records")
         } catch {
-            log.write("error: purge: \(error)")
+            log.write("purge: \(error)", level: .error)
+        }
+    }
+}
+
+/// The daemon that serves the sync address now, shared by the server and the metrics text.
+private final class DaemonSlot: Sendable {
+    private let daemon = Mutex<HTTPDaemon?>(nil)
+
+    var current: HTTPDaemon? { daemon.withLock { $0 } }
+
+    /// Puts `new` in place and answers the daemon it replaced.
+    @discardableResult
+    func replace(with new: HTTPDaemon) -> HTTPDaemon? {
+        daemon.withLock { daemon in
+            defer { daemon = new }
+            return daemon
         }
     }
 }

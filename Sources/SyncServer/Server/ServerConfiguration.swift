@@ -12,12 +12,36 @@ public struct ServerConfiguration: Sendable {
     public var maximumHeaderBytes = 16 * 1024
     /// Open connections at once; more wait in the listen queue.
     public var maximumConnections = 512
-    /// `--client-timeout`: a connection that sends or reads nothing for this long is closed.
+    /// `--max-connections-per-address`: open connections one client address may hold; more are
+    /// closed at once. Behind a reverse proxy every connection comes from the proxy's address.
+    public var maximumConnectionsPerAddress = 64
+    /// `--client-timeout`: how long a client may take to send a whole request, or to read a
+    /// whole answer, and how long a connection may stay idle between requests. Trickling bytes
+    /// does not extend it.
     public var clientTimeoutSeconds = 30
     /// `--page-size`: the largest page of `changes` and `articles`; larger limits are capped.
     public var maximumPageSize = 1000
+    /// `--page-bytes`: a page of `changes` or `articles` ends early once its titles and bodies
+    /// reach this many bytes (it always holds one), which bounds a request's memory.
+    public var maximumPageBytes = 8 * 1024 * 1024
     /// The page size when the request names none.
     public var defaultPageSize = 100
+    /// `--trusted-proxies`: peers whose `X-Forwarded-For` names the client (a reverse proxy on
+    /// this machine: `127.0.0.1, ::1`). Their connections are not limited per address.
+    public var trustedProxies: [AddressRange] = []
+    /// `--auth-failure-limit`: failed authentications a minute per client address (IPv6: per
+    /// /64) before its requests get 429 for a while, or nil for no limit. Per address, not per
+    /// account, so that an attacker cannot lock a writer out.
+    public var authenticationFailuresPerMinute: Int? = 20
+    /// `--metrics-listen`: a second address that serves `/metrics` (and nothing else) to
+    /// anyone who reaches it, or nil.
+    public var metricsListen: ListenAddress?
+    /// `--metrics-token-file`: the bearer token that `/metrics` on the sync address asks for, or
+    /// nil for no `/metrics` there.
+    public var metricsToken: String?
+    /// `--tls-cert`, `--tls-key`: serve HTTPS with this certificate chain and key (read again on
+    /// SIGHUP), or nil for plain HTTP (behind a reverse proxy that terminates TLS).
+    public var tlsFiles: (certificate: URL, key: URL)?
     /// `--rate-limit`: requests per second per account (bursts of twice as many, at least one), or
     /// nil for none.
     public var rateLimit: Double? = 200

@@ -6,6 +6,10 @@ public enum ServerError: Error, CustomStringConvertible {
     case cannotListen(String)
     /// The libmicrohttpd found at run time is older than the one this code was checked with.
     case unsupportedLibrary(String)
+    /// A trusted proxy is not `ADDRESS` or `ADDRESS/PREFIX`.
+    case invalidAddressRange(String)
+    /// The TLS certificate or key cannot be read or used.
+    case tls(String)
 
     /// One line for the operator.
     public var description: String {
@@ -13,6 +17,8 @@ public enum ServerError: Error, CustomStringConvertible {
         case let .invalidListenAddress(text): return "'\(text)' is not HOST:PORT with an IPv4 or [IPv6] address"
         case let .cannotListen(reason): return "cannot listen: \(reason)"
         case let .unsupportedLibrary(reason): return reason
+        case let .invalidAddressRange(text): return "'\(text)' is not an IP address or network (ADDRESS/PREFIX)"
+        case let .tls(reason): return "TLS: \(reason)"
         }
     }
 }

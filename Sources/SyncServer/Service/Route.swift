@@ -1,35 +1,44 @@
 import SyncProtocol
 
-/// The paths the server answers, parsed from a request path.
+/// The paths the server answers, parsed from the raw request path.
 enum Route: Hashable, Sendable {
     case health
+    /// `/metrics`, for operators (not part of the sync API).
+    case metrics
     case articles
     case article(id: String)
     case changes
     case operation(key: String)
 
-    /// The route of `path`, or nil when no route has its shape. IDs and keys are checked later,
-    /// so that a malformed one gets 400 naming it rather than 404.
-    init?(path: String) {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard segments.count >= 3, segments[0] == "", segments[1] == "v\(SyncPath.version)",
-              segments.dropFirst().allSatisfy({ !$0.isEmpty })
-        else { return nil }
-        switch (segments[2], segments.count) {
-        case ("health", 3): self = .health
-        case ("articles", 3): self = .articles
-        case ("articles", 4): self = .article(id: segments[3])
-        case ("changes", 3): self = .changes
-        case ("operations", 4): self = .operation(key: segments[3])
+    /// The route of `target`'s path, or nil when no route has its shape. Each segment is decoded
+    /// on its own (see `RequestTarget`); IDs and keys are checked later, so that a malformed one
+    /// gets 400 naming it rather than 404. A segment whose escapes are malformed stays encoded,
+    /// which no ID check accepts.
+    init?(_ target: RequestTarget) {
+        guard let segments = target.segments else { return nil }
+        if segments == ["metrics"] {
+            self = .metrics
+            return
+        }
+        guard segments.count >= 2, segments[0] == "v\(SyncPath.version)", segments.allSatisfy({ !$0.isEmpty }) else {
+            return nil
+        }
+        let decoded = { (segment: Substring) in RequestTarget.percentDecoded(segment) ?? String(segment) }
+        switch (segments[1], segments.count) {
+        case ("health", 2): self = .health
+        case ("articles", 2): self = .articles
+        case ("articles", 3): self = .article(id: decoded(segments[2]))
+        case ("changes", 2): self = .changes
+        case ("operations", 3): self = .operation(key: decoded(segments[2]))
         default: return nil
         }
     }
 
-    /// The methods the route accepts (`Allow` on 405).
+    /// The methods the route accepts (`Allow` on 405). Every route that reads answers HEAD too.
     var methods: [String] {
         switch self {
-        case .article: return ["GET", "PUT", "DELETE"]
-        case .health, .articles, .changes, .operation: return ["GET"]
+        case .article: return ["GET", "HEAD", "PUT", "DELETE"]
+        case .health, .metrics, .articles, .changes, .operation: return ["GET", "HEAD"]
         }
     }
 
@@ -37,6 +46,7 @@ enum Route: Hashable, Sendable {
     var template: String {
         switch self {
         case .health: return SyncPath.health
+        case .metrics: return "/metrics"
         case .articles: return SyncPath.articles
         case .article: return SyncPath.article("{id}")
         case .changes: return SyncPath.changes
@@ -44,6 +54,7 @@ enum Route: Hashable, Sendable {
         }
     }
 
-    /// Every route with a sample path, for the test that compares the server with the contract.
+    /// Every route of the sync API with a sample path, for the test that compares the server with
+    /// the contract (`/metrics` is for operators, not in it).
     static let all: [Route] = [.health, .articles, .article(id: "id"), .changes, .operation(key: "key")]
 }

@@ -3,30 +3,64 @@ import SyncProtocol
 
 /// Answers sync requests: authentication, rate limit, routing, the idempotent write path, reads.
 ///
-/// It holds no state but the rate limiter; everything else is in `storage`.
+/// It holds no state but rate limits; everything else is in `storage`. The accounts' request
+/// limits live in the process for SQLite (one process serves it) and in the database for
+/// PostgreSQL, so that N processes do not allow N times the rate. Failed authentications are
+/// counted per client address in the process.
 final class SyncService: Sendable {
     private let storage: any SyncStorage
     private let configuration: ServerConfiguration
-    private let rateLimiter: RateLimiter?
+    /// Requests per account, when they are not counted in shared storage.
+    private let requestLimiter: RateLimiter<AccountID>?
+    /// Failed authentications per client address (`AddressRange.clientKey`).
+    private let authenticationFailures: RateLimiter<String>?
     private let log: ServerLog
+    private let metrics: Metrics
+    /// The text of `/metrics`, with the connection counts of the moment.
+    private let exposition: @Sendable () -> String
 
-    init(storage: any SyncStorage, configuration: ServerConfiguration, log: ServerLog) {
+    init(storage: any SyncStorage, configuration: ServerConfiguration, log: ServerLog, metrics: Metrics = Metrics(),
+         exposition: @escaping @Sendable () -> String = { "" }) {
         self.storage = storage
         self.configuration = configuration
         self.log = log
-        rateLimiter = configuration.rateLimit.map { RateLimiter(rate: $0, burst: max(1, $0 * 2)) }
+        self.metrics = metrics
+        self.exposition = exposition
+        requestLimiter = storage.isShared ? nil : configuration.rateLimit.map { RateLimiter(rate: $0, burst: Self.burst($0)) }
+        authenticationFailures = configuration.authenticationFailuresPerMinute.map {
+            RateLimiter(rate: Double($0) / 60, burst: Double($0))
+        }
     }
+
+    /// Bursts of twice the rate, and at least one request.
+    private static func burst(_ rate: Double) -> Double { max(1, rate * 2) }
 
     /// The answer to `request`. Storage failures become 500, or 503 when the storage is
     /// unreachable or busy, and are logged with their SQL and codes, never with article text.
+    ///
+    /// A method a route does not accept gets 405 before authentication, like an unknown path's
+    /// 404 after it: neither tells anything about accounts. `HEAD` is answered as `GET`, and
+    /// libmicrohttpd sends the headers without the body.
     func respond(to request: HTTPRequest) -> HTTPResponse {
+        let route = Route(request.target)
+        var response = answer(request, route: route)
+        response.route = route?.template ?? "unknown"
+        return response
+    }
+
+    private func answer(_ request: HTTPRequest, route: Route?) -> HTTPResponse {
+        let method = request.method == "HEAD" ? "GET" : request.method
         do {
-            let route = Route(path: request.path)
-            if route == .health, request.method == "GET" { return health() }
+            if let route, !route.methods.contains(request.method) {
+                return .problem(.methodNotAllowed(request.method, allowed: route.methods),
+                                headers: [(SyncHeader.allow, route.methods.joined(separator: ", "))])
+            }
+            if route == .health { return health() }
+            if route == .metrics { return try metricsAnswer(request) }
             let account = try authenticate(request)
             let response: HTTPResponse
             do {
-                response = try handle(request, route: route, account: account)
+                response = try handle(request, method: method, route: route, account: account)
             } catch let rejection as Rejection {
                 response = rejection.response
             }
@@ -34,20 +68,22 @@ final class SyncService: Sendable {
         } catch let rejection as Rejection {
             return rejection.response
         } catch {
-            log.write("error: \(request.method) \(Route(path: request.path)?.template ?? "(unknown path)"): \(error)")
-            if let storageError = error as? StorageError, storageError.isTransient {
+            log.write("\(request.method) \(route?.template ?? "(unknown path)"): \(error)", level: .error)
+            let transient = (error as? StorageError)?.isTransient == true
+            metrics.observeStorageError(transient: transient)
+            if transient {
                 return .problem(.unavailable("the storage is unreachable or busy"), headers: [(SyncHeader.retryAfter, "5")])
             }
             return .problem(.internalError)
         }
     }
 
-    private func handle(_ request: HTTPRequest, route: Route?, account: AccountID) throws -> HTTPResponse {
-        if let rateLimiter, let retryAfter = rateLimiter.admit(account) {
+    private func handle(_ request: HTTPRequest, method: String, route: Route?, account: AccountID) throws -> HTTPResponse {
+        if let retryAfter = try takeRequest(account) {
             return .problem(.rateLimited(retryAfter: retryAfter), headers: [(SyncHeader.retryAfter, String(retryAfter))])
         }
-        guard let route else { return .problem(.notFound("no route \(request.path)")) }
-        switch (route, request.method) {
+        guard let route else { return .problem(.notFound("no route \(ServerLog.escaped(request.target.path))")) }
+        switch (route, method) {
         case let (.article(id), "GET"): return try readArticle(id, account: account)
         case let (.article(id), "PUT"): return try put(id, request, account: account)
         case let (.article(id), "DELETE"): return try delete(id, request, account: account)
@@ -60,22 +96,65 @@ final class SyncService: Sendable {
         }
     }
 
-    // MARK: Authentication
+    /// `/metrics` on the sync address, for a scraper that sends the metrics token; without a
+    /// token configured there is no such route (a separate `metrics-listen` address serves it).
+    private func metricsAnswer(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let token = configuration.metricsToken else {
+            return .problem(.notFound("no route \(request.target.path)"))
+        }
+        let sent = request.header(SyncHeader.authorization).map { $0.split(separator: " ", maxSplits: 1) }
+        guard let sent, sent.count == 2, sent[0].lowercased() == "bearer",
+              AccountToken(text: String(sent[1])).hash == AccountToken(text: token).hash
+        else {
+            let client = AddressRange.clientKey(request.clientAddress)
+            if let authenticationFailures, let retryAfter = authenticationFailures.waitBeforeAdmitting(client) {
+                return .problem(.rateLimited(retryAfter: retryAfter), headers: [(SyncHeader.retryAfter, String(retryAfter))])
+            }
+            authenticationFailures?.charge(client)
+            return .problem(.unauthorized("send Authorization: Bearer <metrics token>"),
+                            headers: [(SyncHeader.wwwAuthenticate, "Bearer realm=\"quire-metrics\"")])
+        }
+        return Self.metricsResponse(exposition())
+    }
 
+    /// The exposition as Prometheus expects it.
+    static func metricsResponse(_ text: String) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [(SyncHeader.contentType, "text/plain; version=0.0.4; charset=utf-8")],
+                     body: Array(text.utf8))
+    }
+
+    // MARK: Authentication and limits
+
+    /// The account of the request's token. A client address with too many recent failures gets
+    /// 429 without its token being looked at, so that guessing stays slow whatever the guesses;
+    /// the writer's other addresses are not affected.
     private func authenticate(_ request: HTTPRequest) throws -> AccountID {
         let challenge = "Bearer realm=\"quire\""
         guard let header = request.header(SyncHeader.authorization) else {
             throw Rejection(.problem(.unauthorized("send Authorization: Bearer <token>"),
                                      headers: [(SyncHeader.wwwAuthenticate, challenge)]))
         }
+        let client = AddressRange.clientKey(request.clientAddress)
+        if let authenticationFailures, let retryAfter = authenticationFailures.waitBeforeAdmitting(client) {
+            throw Rejection(.problem(.rateLimited(retryAfter: retryAfter), headers: [(SyncHeader.retryAfter, String(retryAfter))],
+                                     logNote: "auth-failures-limited"))
+        }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty,
-              let account = try storage.account(tokenHash: AccountToken(text: String(parts[1])).hash)
+              let account = try storage.authenticate(tokenHash: AccountToken(text: String(parts[1])).hash, at: Date())
         else {
+            authenticationFailures?.charge(client)
             throw Rejection(.problem(.unauthorized("the token is unknown or revoked"),
                                      headers: [(SyncHeader.wwwAuthenticate, challenge + ", error=\"invalid_token\"")]))
         }
         return account
+    }
+
+    /// Takes a request from the account's limit: nil when admitted, else the seconds to wait.
+    private func takeRequest(_ account: AccountID) throws -> Int? {
+        guard let rate = configuration.rateLimit else { return nil }
+        if let requestLimiter { return requestLimiter.admit(account) }
+        return try storage.takeRequestToken(account: account, rate: rate, burst: Self.burst(rate), at: Date())
     }
 
     // MARK: Writes
@@ -92,7 +171,7 @@ final class SyncService: Sendable {
         case (_?, _?):
             throw invalid(SyncHeader.ifNoneMatch, "cannot be sent with If-Match")
         case let (ifMatch?, nil):
-            precondition = .revision(try revision(ifMatch))
+            precondition = try base(ifMatch)
         case let (nil, ifNoneMatch?):
             guard ifNoneMatch.trimmingCharacters(in: .whitespaces) == "*" else { throw invalid(SyncHeader.ifNoneMatch, "must be *") }
             precondition = .absent
@@ -109,7 +188,7 @@ final class SyncService: Sendable {
         try checkIdentifier(id, field: "id")
         if request.header(SyncHeader.ifNoneMatch) != nil { throw invalid(SyncHeader.ifNoneMatch, "is not allowed on DELETE") }
         guard let ifMatch = request.header(SyncHeader.ifMatch) else { throw Rejection(.problem(.preconditionRequired)) }
-        let command = ArticleCommand(articleID: id, action: .delete(revision: try revision(ifMatch)))
+        let command = ArticleCommand(articleID: id, action: .delete(try base(ifMatch)))
         return try perform(command, request, account: account)
     }
 
@@ -119,7 +198,8 @@ final class SyncService: Sendable {
     private func perform(_ command: ArticleCommand, _ request: HTTPRequest, account: AccountID) throws -> HTTPResponse {
         let now = Date()
         var claim: OperationClaim?
-        if let key = request.header(SyncHeader.idempotencyKey) {
+        if let header = request.header(SyncHeader.idempotencyKey) {
+            let key = Self.idempotencyKey(header)
             try checkIdentifier(key, field: SyncHeader.idempotencyKey)
             let candidate = OperationClaim(key: key, fingerprint: try command.fingerprint(), method: command.method,
                                            articleID: command.articleID, leaseUntil: now + configuration.operationLease)
@@ -144,7 +224,8 @@ final class SyncService: Sendable {
                 do {
                     try storage.abandonOperation(claim, account: account)
                 } catch let abandonError {
-                    log.write("error: releasing idempotency key after a failed write (its lease will end): \(abandonError)")
+                    log.write("releasing idempotency key after a failed write (its lease will end): \(abandonError)",
+                              level: .error)
                 }
             }
             throw error
@@ -173,7 +254,7 @@ final class SyncService: Sendable {
             try storage.checkHealth()
             return try .json(200, status)
         } catch {
-            log.write("error: health check: \(error)")
+            log.write("health check: \(error)", level: .error)
             status.status = "unavailable"
             // HealthStatus holds strings and integers: JSONEncoder cannot fail on it.
             return try! .json(503, status, headers: [(SyncHeader.retryAfter, "5")])
@@ -193,8 +274,11 @@ final class SyncService: Sendable {
             guard let value = Int64(text), value >= 0 else { throw invalid(SyncPath.Query.since, "must be a cursor (an integer ≥ 0)") }
             since = value
         }
-        switch try storage.changes(account: account, since: since, limit: try pageLimit(request)) {
-        case let .page(page): return try .json(200, page)
+        switch try storage.changes(account: account, since: since, limit: try pageLimit(request),
+                                     maximumBytes: configuration.maximumPageBytes) {
+        case let .page(page):
+            if let oldest = page.changes.first { metrics.observeFeedLag(seconds: Date().timeIntervalSince(oldest.changedAt)) }
+            return try .json(200, page)
         case .resyncRequired: return .problem(.resyncRequired)
         }
     }
@@ -202,7 +286,8 @@ final class SyncService: Sendable {
     private func snapshot(_ request: HTTPRequest, account: AccountID) throws -> HTTPResponse {
         let after = request.query[SyncPath.Query.after]
         if let after { try checkIdentifier(after, field: SyncPath.Query.after) }
-        return try .json(200, try storage.snapshot(account: account, after: after, limit: try pageLimit(request)))
+        return try .json(200, try storage.snapshot(account: account, after: after, limit: try pageLimit(request),
+                                                        maximumBytes: configuration.maximumPageBytes))
     }
 
     private func operation(_ key: String, account: AccountID) throws -> HTTPResponse {
@@ -234,14 +319,30 @@ final class SyncService: Sendable {
         return min(value, configuration.maximumPageSize)
     }
 
-    private func revision(_ ifMatch: String) throws -> Int64 {
-        guard let revision = RevisionTag.parse(ifMatch) else { throw invalid(SyncHeader.ifMatch, "must be one strong tag \"<revision>\"") }
-        return revision
+    /// The write's base from `If-Match`: a revision, or a well-formed entity tag that names none
+    /// (`"013"`, `W/"7"`, `"draft"`), which can never match (RFC 9110 §13.1.1: 412, not 400).
+    /// Lists and `*` name no single base and get 400.
+    private func base(_ ifMatch: String) throws -> ArticleCommand.Precondition {
+        let tag = ifMatch.trimmingCharacters(in: .whitespaces)
+        if let revision = RevisionTag.parse(tag) { return .revision(revision) }
+        guard RevisionTag.isEntityTag(tag) else {
+            throw invalid(SyncHeader.ifMatch, "must be one strong tag \"<revision>\"")
+        }
+        return .unmatchedTag(tag)
+    }
+
+    /// The key of an `Idempotency-Key` header, bare (`k-1`) or as the IETF draft's
+    /// structured-field string (`"k-1"`); both name the same key. Keys hold no `"` or `\`, so
+    /// the string needs no unescaping; anything else is left for `checkIdentifier` to refuse.
+    static func idempotencyKey(_ header: String) -> String {
+        let value = header.trimmingCharacters(in: .whitespaces)
+        guard value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") else { return value }
+        return String(value.dropFirst().dropLast())
     }
 
     private func checkIdentifier(_ text: String, field: String) throws {
         guard SyncIdentifier.isValid(text) else {
-            throw invalid(field, "must be 1 to \(SyncIdentifier.maximumLength) characters of A-Z a-z 0-9 - . _ ~")
+            throw invalid(field, "must be 1 to \(SyncIdentifier.maximumLength) characters of A-Z a-z 0-9 - . _ ~, and not . or ..")
         }
     }
 

@@ -29,3 +29,37 @@ public struct Account: Hashable, Sendable {
         }
     }
 }
+
+/// A device's token as `quire-server token list` shows it; the token itself is never stored.
+public struct DeviceToken: Hashable, Sendable {
+    /// The name given to `token add` (`laptop`), unique among the account's active tokens.
+    public var name: String
+    public var createdAt: Date
+    /// The last request it authenticated, to the minute; nil if never used.
+    public var lastUsedAt: Date?
+    /// When `token revoke` stopped it; nil while active.
+    public var revokedAt: Date?
+
+    /// A token as stored.
+    public init(name: String, createdAt: Date, lastUsedAt: Date?, revokedAt: Date?) {
+        self.name = name
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.revokedAt = revokedAt
+    }
+}
+
+/// What `account delete` removed.
+public struct AccountDeletion: Hashable, Sendable {
+    /// Live articles the account had.
+    public var articles: Int
+    /// Stored versions and tombstones, live articles' current versions included.
+    public var revisions = 0
+    /// Stored answers and claims of idempotency keys.
+    public var idempotencyRecords = 0
+    /// Tokens, revoked ones included.
+    public var tokens = 0
+
+    /// A deletion that removed `articles` live articles.
+    public init(articles: Int) { self.articles = articles }
+}

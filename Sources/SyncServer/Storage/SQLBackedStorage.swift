@@ -15,8 +15,8 @@ extension SQLBackedStorage {
         }
     }
 
-    func addAccount(name: String, tokenHash: String, at date: Date) throws -> Account {
-        try inTransaction(.write) { try $0.insertAccount(name: name, tokenHash: tokenHash, at: date) }
+    func addAccount(name: String, tokenHash: String, tokenName: String, at date: Date) throws -> Account {
+        try inTransaction(.write) { try $0.insertAccount(name: name, tokenHash: tokenHash, tokenName: tokenName, at: date) }
     }
 
     func accounts() throws -> [Account] {
@@ -27,30 +27,58 @@ extension SQLBackedStorage {
         try inTransaction(.write) { try $0.revokeAccount(name: name, at: date) }
     }
 
-    func account(tokenHash: String) throws -> AccountID? {
-        try withConnection(for: .reader) { try $0.activeAccount(tokenHash: tokenHash) }
+    func deleteAccount(name: String) throws -> AccountDeletion? {
+        try inTransaction(.write) { try $0.deleteAccount(named: name) }
+    }
+
+    func authenticate(tokenHash: String, at date: Date) throws -> AccountID? {
+        guard let token = try withConnection(for: .reader, { try $0.activeToken(hash: tokenHash) }) else { return nil }
+        // A write per minute and token at most, on the connection that need not wait for the disk:
+        // losing a "last used" time in a crash is harmless.
+        let minuteAgo = date - 60
+        if token.lastUsed.map({ $0 < minuteAgo }) ?? true {
+            try withConnection(for: .claims) { try $0.noteUse(ofToken: token.id, at: date, unlessUsedSince: minuteAgo) }
+        }
+        return token.account
+    }
+
+    func addToken(account: String, name: String, tokenHash: String, at date: Date) throws {
+        try inTransaction(.write) { connection in
+            try connection.insertToken(account: try connection.activeAccount(named: account), name: name, hash: tokenHash, at: date)
+        }
+    }
+
+    func tokens(account: String) throws -> [DeviceToken] {
+        try inTransaction(.read) { connection in try connection.tokens(of: try connection.activeAccount(named: account)) }
+    }
+
+    func revokeToken(account: String, name: String, at date: Date) throws -> Bool {
+        try inTransaction(.write) { connection in
+            try connection.revokeToken(account: try connection.activeAccount(named: account), name: name, at: date)
+        }
     }
 
     func article(_ id: String, account: AccountID) throws -> ArticleChange? {
         try withConnection(for: .reader) { try $0.currentVersion(of: id, account: account) }
     }
 
-    func changes(account: AccountID, since: Int64, limit: Int) throws -> ChangeFeedRead {
+    func changes(account: AccountID, since: Int64, limit: Int, maximumBytes: Int) throws -> ChangeFeedRead {
         try inTransaction(.read) { connection in
             guard let (head, horizon) = try connection.feedCounters(account, locking: false),
                   since >= horizon, since <= head
             else { return .resyncRequired }
-            let rows = try connection.revisions(account: account, after: since, limit: limit + 1)
-            let changes = Array(rows.prefix(limit))
-            return .page(ChangesPage(changes: changes, nextCursor: changes.last?.cursor ?? since, hasMore: rows.count > limit))
+            let (changes, hasMore) = try connection.revisions(account: account, after: since, limit: limit,
+                                                              maximumBytes: maximumBytes)
+            return .page(ChangesPage(changes: changes, nextCursor: changes.last?.cursor ?? since, hasMore: hasMore))
         }
     }
 
-    func snapshot(account: AccountID, after: String?, limit: Int) throws -> ArticlesPage {
+    func snapshot(account: AccountID, after: String?, limit: Int, maximumBytes: Int) throws -> ArticlesPage {
         try inTransaction(.read) { connection in
             let head = try connection.feedCounters(account, locking: false)?.head ?? 0
-            let rows = try connection.liveArticles(account: account, after: after ?? "", limit: limit + 1)
-            return ArticlesPage(articles: Array(rows.prefix(limit)), cursor: head, hasMore: rows.count > limit)
+            let (articles, hasMore) = try connection.liveArticles(account: account, after: after ?? "", limit: limit,
+                                                                  maximumBytes: maximumBytes)
+            return ArticlesPage(articles: articles, cursor: head, hasMore: hasMore)
         }
     }
 
@@ -118,12 +146,32 @@ extension SQLBackedStorage {
         return report
     }
 
+    func takeRequestToken(account: AccountID, rate: Double, burst: Double, at date: Date) throws -> Int? {
+        let (available, admitted) = try withConnection(for: .claims) { connection in
+            try connection.takeRequestToken(account: account, ratePerSecond: rate, burst: burst, at: date)
+        }
+        guard !admitted else { return nil }
+        let missing = Double(1_000_000 - available) / 1_000_000
+        return max(1, Int((missing / rate).rounded(.up)))
+    }
+
+    func startNewFeedEpoch() throws -> Int {
+        try inTransaction(.write) { connection in
+            // Both use the head as it was: the new horizon is the new head.
+            try connection.execute("UPDATE accounts SET head = head + $1, horizon = head + $1", [.integer(feedEpochGap)])
+        }
+    }
+
     func checkHealth() throws {
         try withConnection(for: .reader) { connection in
             _ = try connection.first("SELECT version FROM schema_info", []) { try $0.integer(0) }
         }
     }
 }
+
+/// How far a new feed epoch moves each account's cursor: more writes than any server takes
+/// between a backup and its restore.
+private let feedEpochGap: Int64 = 1 << 32
 
 /// Rolls back a write whose idempotency claim another request took over after its lease ended.
 private struct ClaimTakenOver: Error {}

@@ -13,6 +13,10 @@ public enum StorageError: Error, CustomStringConvertible {
     case dataDirectoryInUse(path: String)
     /// `account add` for a name that exists (revoked accounts keep their name).
     case accountExists(name: String)
+    /// No active account has this name.
+    case accountNotFound(name: String)
+    /// `token add` with a name another active token of the account has.
+    case tokenExists(name: String)
     /// A stored value that the server cannot read back, such as tags that are not a JSON array.
     case unreadableValue(table: String, column: String, detail: String)
     /// Concurrent requests kept changing what this one needed; trying again later will do.
@@ -46,6 +50,10 @@ public enum StorageError: Error, CustomStringConvertible {
             return "another quire-server is serving \(path)"
         case let .accountExists(name):
             return "an account named '\(name)' exists"
+        case let .accountNotFound(name):
+            return "no active account named '\(name)'"
+        case let .tokenExists(name):
+            return "the account already has an active token named '\(name)'; revoke it or choose another name"
         case let .unreadableValue(table, column, detail):
             return "unreadable \(table).\(column): \(detail)"
         case let .contention(detail):

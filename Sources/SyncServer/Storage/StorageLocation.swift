@@ -22,6 +22,25 @@ public enum StorageLocation: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Restores a backup: for SQLite, puts the backup `file` in place of the database (no
+    /// server may be serving it; the database it replaces is kept beside it) and starts a new
+    /// feed epoch; for PostgreSQL, which is restored with `pg_restore`, `file` must be nil and
+    /// only the new feed epoch is started, after that restore. See `SyncStorage.startNewFeedEpoch`.
+    public func restore(from file: URL?) throws -> Restoration {
+        switch (self, file) {
+        case let (.sqlite(directory), file?):
+            return try SQLiteStorage.restore(from: file, into: directory)
+        case (.sqlite, nil):
+            throw StorageError.cannotOpen(location: description, reason: "name the backup to restore")
+        case (.postgres, _?):
+            throw StorageError.cannotOpen(location: description, reason: "restore a PostgreSQL dump with pg_restore, then run restore without a file")
+        case (.postgres, nil):
+            let storage = try open(connections: 1)
+            defer { storage.close() }
+            return Restoration(replacedDatabase: nil, accounts: try storage.startNewFeedEpoch())
+        }
+    }
+
     /// For logs: the folder, or only "PostgreSQL" since the URL may hold a password.
     public var description: String {
         switch self {
@@ -29,4 +48,12 @@ public enum StorageLocation: Sendable, CustomStringConvertible {
         case .postgres: return "PostgreSQL"
         }
     }
+}
+
+/// What a restore did.
+public struct Restoration: Sendable {
+    /// Where the database that was replaced now is (nil when there was none, or for PostgreSQL).
+    public var replacedDatabase: URL?
+    /// Accounts whose feed started a new epoch: each of their clients resyncs once.
+    public var accounts: Int
 }

@@ -5,16 +5,21 @@
 /// increments it and inserts the revision, so cursors commit in order and a reader never sees a
 /// later cursor before an earlier one. An article's revision is the cursor of the change that made
 /// it, which keeps revisions unique per article forever, even across delete and re-create.
+///
+/// Tokens: an account has any number of named tokens (one per device), each stored as its
+/// SHA-256. `accounts.token_hash` is the hash of the token `account add` made; it stays only
+/// because version 1 required it, and authentication reads `tokens`.
 enum StorageSchema {
     /// Bumped by every change to the tables below; a server refuses a newer database.
-    static let version = 1
+    /// 1: accounts, revisions, articles, operations. 2: tokens, rate_buckets.
+    static let version = 2
 
     static func statements(_ dialect: SQLDialect) -> [String] {
         let id = "TEXT\(dialect.bytewiseCollation) NOT NULL"
         return [
             """
             CREATE TABLE IF NOT EXISTS accounts (
-                \(dialect.accountIDColumn),
+                \(dialect.identityColumn),
                 name TEXT NOT NULL UNIQUE,
                 token_hash TEXT NOT NULL UNIQUE,
                 created_at BIGINT NOT NULL,
@@ -65,7 +70,37 @@ enum StorageSchema {
                 PRIMARY KEY (account_id, key))
             """,
             "CREATE TABLE IF NOT EXISTS schema_info (version INTEGER NOT NULL)",
+            """
+            CREATE TABLE IF NOT EXISTS tokens (
+                \(dialect.identityColumn),
+                account_id BIGINT NOT NULL REFERENCES accounts (id),
+                name TEXT NOT NULL,
+                token_hash TEXT NOT NULL UNIQUE,
+                created_at BIGINT NOT NULL,
+                last_used_at BIGINT,
+                revoked_at BIGINT)
+            """,
+            "CREATE UNIQUE INDEX IF NOT EXISTS tokens_active_name ON tokens (account_id, name) WHERE revoked_at IS NULL",
+            """
+            CREATE TABLE IF NOT EXISTS rate_buckets (
+                account_id BIGINT PRIMARY KEY REFERENCES accounts (id),
+                available_micro BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL,
+                admitted SMALLINT NOT NULL)
+            """,
         ]
+    }
+
+    /// Steps from an older version to the next, run after the tables above exist.
+    private static func upgrade(from found: Int64, _ connection: any SQLConnection) throws {
+        if found < 2 {
+            // Each account's one token becomes its first named token, revoked with the account.
+            try connection.execute("""
+                INSERT INTO tokens (account_id, name, token_hash, created_at, revoked_at)
+                SELECT id, 'default', token_hash, created_at, revoked_at FROM accounts
+                """)
+        }
+        try connection.execute("UPDATE schema_info SET version = $1", [.integer(Int64(version))])
     }
 
     /// Creates the tables when they are missing and checks the version of existing ones.
@@ -79,6 +114,8 @@ enum StorageSchema {
                 try connection.execute("INSERT INTO schema_info (version) VALUES ($1)", [.integer(Int64(version))])
             case let found? where found > version:
                 throw StorageError.incompatibleSchema(found: Int(found), supported: version)
+            case let found? where found < version:
+                try upgrade(from: found, connection)
             default:
                 break
             }

@@ -8,29 +8,50 @@ import SyncProtocol
 /// process commits here every other process serves at once. Every method that touches articles,
 /// keys or cursors takes the account, and every statement filters by it.
 public protocol SyncStorage: Sendable {
-    /// Creates an account whose token has the SHA-256 `tokenHash`.
+    /// Creates an account with a first token, named `tokenName`, whose SHA-256 is `tokenHash`.
     /// Throws `StorageError.accountExists` when the name is taken.
-    func addAccount(name: String, tokenHash: String, at date: Date) throws -> Account
+    func addAccount(name: String, tokenHash: String, tokenName: String, at date: Date) throws -> Account
 
     /// Every account, revoked ones included, by name.
     func accounts() throws -> [Account]
 
-    /// Stops the account's token from working; its articles stay. False when there is no such
-    /// active account.
+    /// Stops every token of the account from working; its articles stay. False when there is no
+    /// such active account.
     func revokeAccount(name: String, at date: Date) throws -> Bool
 
-    /// The active account whose token hashes to `tokenHash`.
-    func account(tokenHash: String) throws -> AccountID?
+    /// Removes the account and all its data (articles, revisions, idempotency records, tokens)
+    /// and says what it removed; nil when there is no account of this name (revoked or not).
+    func deleteAccount(name: String) throws -> AccountDeletion?
+
+    /// The active account whose active token hashes to `tokenHash`. Notes the token's use, at
+    /// most once a minute, for `tokens(account:)`.
+    func authenticate(tokenHash: String, at date: Date) throws -> AccountID?
+
+    /// Adds a token named `name` (one per device) to the active account `account`. Throws
+    /// `accountNotFound` or `tokenExists`.
+    func addToken(account: String, name: String, tokenHash: String, at date: Date) throws
+
+    /// The account's tokens, revoked ones included, oldest first. Throws `accountNotFound`.
+    func tokens(account: String) throws -> [DeviceToken]
+
+    /// Stops the account's active token named `name`; the account's other tokens keep working.
+    /// False when it has no such active token; throws `accountNotFound`.
+    func revokeToken(account: String, name: String, at date: Date) throws -> Bool
 
     /// The article's current server version: its content, its tombstone, or nil.
     func article(_ id: String, account: AccountID) throws -> ArticleChange?
 
     /// Changes after `since` in commit order, at most `limit`, or `.resyncRequired` when `since`
     /// is older than the tombstone horizon or newer than anything this account's feed gave.
-    func changes(account: AccountID, since: Int64, limit: Int) throws -> ChangeFeedRead
+    ///
+    /// The page also ends early once its articles' titles and bodies reach `maximumBytes` (it
+    /// always holds at least one change), so that what one request holds in memory is bounded
+    /// whatever the articles weigh; `hasMore` then says to read on.
+    func changes(account: AccountID, since: Int64, limit: Int, maximumBytes: Int) throws -> ChangeFeedRead
 
-    /// Live articles with IDs after `after` (bytewise), at most `limit`, with the feed position.
-    func snapshot(account: AccountID, after: String?, limit: Int) throws -> ArticlesPage
+    /// Live articles with IDs after `after` (bytewise), at most `limit` and ending early at
+    /// `maximumBytes` as `changes` does, with the feed position.
+    func snapshot(account: AccountID, after: String?, limit: Int, maximumBytes: Int) throws -> ArticlesPage
 
     /// Records that a request with `claim.key` is running, unless the key is known: then it
     /// returns what is stored (a completed answer, or another request's live claim). A running
@@ -53,9 +74,50 @@ public protocol SyncStorage: Sendable {
     /// revisions that a later one superseded, completed operations and dead claims.
     func purge(before cutoff: Date) throws -> PurgeReport
 
+    /// Whether several server processes may serve this storage at once (PostgreSQL). Their
+    /// accounts' rate limits are then kept in it, shared, instead of in each process.
+    var isShared: Bool { get }
+
+    /// Takes a request from the account's shared bucket (`rate` a second, bursts up to `burst`):
+    /// nil when admitted, else the whole seconds until one is back. One statement, atomic
+    /// whichever process runs it.
+    func takeRequestToken(account: AccountID, rate: Double, burst: Double, at date: Date) throws -> Int?
+
+    /// Writes a consistent copy of everything to `file` (which must not exist) while serving.
+    /// SQLite only; a PostgreSQL database is backed up with `pg_dump`.
+    func backup(to file: URL) throws
+
+    /// Moves every account's feed to a new epoch after the database was restored from a backup:
+    /// the next cursor jumps far past any the lost database could have given, and every older
+    /// cursor gets 410, so that each client resyncs once from the snapshot instead of taking
+    /// new changes under numbers it saw for lost ones. Answers how many accounts moved.
+    func startNewFeedEpoch() throws -> Int
+
     /// Throws when the database does not answer.
     func checkHealth() throws
 
     /// Releases the database (and SQLite's serving lock); every later call throws.
     func close()
+}
+
+extension SyncStorage {
+    /// `addAccount` with the first token named `default`.
+    public func addAccount(name: String, tokenHash: String, at date: Date) throws -> Account {
+        try addAccount(name: name, tokenHash: tokenHash, tokenName: "default", at: date)
+    }
+
+    /// The active account whose active token hashes to `tokenHash`, noting the use now.
+    public func account(tokenHash: String) throws -> AccountID? {
+        try authenticate(tokenHash: tokenHash, at: Date())
+    }
+
+    /// `changes` with no byte budget.
+    public func changes(account: AccountID, since: Int64, limit: Int) throws -> ChangeFeedRead {
+        try changes(account: account, since: since, limit: limit, maximumBytes: .max)
+    }
+
+    /// `snapshot` with no byte budget.
+    public func snapshot(account: AccountID, after: String?, limit: Int) throws -> ArticlesPage {
+        try snapshot(account: account, after: after, limit: limit, maximumBytes: .max)
+    }
 }

@@ -7,10 +7,10 @@ import SyncClient
 struct AccountVerb: Verb {
     static let name = "account"
     static let summary = "Set, show or sign out of the library's sync account"
-    static let usage = "[--library PATH] set --server URL (--token T | --token-file F|-) | show | sign-out"
+    static let usage = "[--library PATH] set --server URL (--token T | --token-file F|-) [--allow-insecure] [--ca-file FILE] | show | sign-out"
 
     enum Action {
-        case set(server: URL, token: TokenSource)
+        case set(server: URL, token: TokenSource, allowsInsecureHTTP: Bool, certificateAuthority: URL?)
         case show
         case signOut
     }
@@ -28,6 +28,8 @@ struct AccountVerb: Verb {
         let server = try arguments.option("--server")
         let token = try arguments.option("--token")
         let tokenFile = try arguments.option("--token-file")
+        let allowsInsecureHTTP = arguments.flag("--allow-insecure")
+        let authority = try arguments.option("--ca-file").map { URL(fileURLWithPath: $0) }
         switch try arguments.positional("set, show or sign-out") {
         case "set":
             guard let server else { throw .missingArgument("--server") }
@@ -35,8 +37,10 @@ struct AccountVerb: Verb {
                 throw .invalidValue(option: "--server", value: server, expected: "an http or https URL")
             }
             switch (token, tokenFile) {
-            case let (token?, nil): action = .set(server: url, token: .text(token))
-            case let (nil, file?): action = .set(server: url, token: .file(file))
+            case let (token?, nil): action = .set(server: url, token: .text(token), allowsInsecureHTTP: allowsInsecureHTTP,
+                                                  certificateAuthority: authority)
+            case let (nil, file?): action = .set(server: url, token: .file(file), allowsInsecureHTTP: allowsInsecureHTTP,
+                                                 certificateAuthority: authority)
             case (nil, nil): throw .missingArgument("--token or --token-file")
             case (_?, _?): throw .invalidValue(option: "--token-file", value: tokenFile!, expected: "given without --token")
             }
@@ -54,13 +58,14 @@ struct AccountVerb: Verb {
         let library = try library.open()
         let settings = AccountSettings(libraryURL: library.url)
         switch action {
-        case let .set(server, source):
+        case let .set(server, source, allowsInsecureHTTP, authority):
             let token: String
             switch source {
             case let .text(text): token = text
             case let .file(path): token = try TextInput.read(path, option: "--token-file").trimmingCharacters(in: .whitespacesAndNewlines)
             }
-            let storage = try settings.save(SyncAccount(server: server, token: token))
+            let storage = try settings.save(SyncAccount(server: server, token: token, allowsInsecureHTTP: allowsInsecureHTTP,
+                                                        certificateAuthority: authority))
             print("server \(SyncWorkerConfiguration.feedName(of: server)); the token is kept in \(storage)")
         case .show:
             guard let (account, storage) = try settings.load() else {

@@ -8,11 +8,15 @@ import SyncClient
 struct SyncVerb: Verb {
     static let name = "sync"
     static let summary = "Push the library's changes to its server and pull the server's"
-    static let usage = "[--library PATH] [--server URL --token T] [--timeout SECONDS] [--json]"
+    static let usage = "[--library PATH] [--server URL --token T] [--allow-insecure] [--ca-file FILE] [--timeout SECONDS] [--json]"
     static let details = """
         Options:
           --server URL --token T  Sync with this account for this run (else the library's saved
                                   account: 'quire account set')
+          --allow-insecure        Allow http:// to a server on another computer (the token and
+                                  the articles cross the network unencrypted)
+          --ca-file FILE          Trust the certificate authorities in this PEM file (a
+                                  self-signed server) instead of the system's
           --timeout SECONDS       How long one request may take (1 to 3600; default 30)
           --json                  Print one JSON object: pushed, refused, pulled, merged,
                                   conflictsFound, resynced, waiting, openConflicts, lastSynced,

@@ -52,6 +52,17 @@ final class ClientLibrary: Sendable {
         }
     }
 
+    /// The bodies of the articles in the trash, by ID.
+    func trashedBodies() async throws -> [UUID: String] {
+        try await library.container.performBackgroundTask { context in
+            var bodies: [UUID: String] = [:]
+            for article in try context.fetch(FetchRequest<StoredArticle>(predicate: .isNotNil(\.trashed))) {
+                bodies[article.id] = article.body
+            }
+            return bodies
+        }
+    }
+
     /// Replaces one line of the article's body in one save, as an editor does with its buffer:
     /// read and written together, so that a merge the worker saved meanwhile is never written over
     /// with an older copy (the save then meets it, or its outbox sequence, and reads again).

@@ -12,18 +12,19 @@ final class TestServer: Sendable {
 
     var port: UInt16 { server.address.port }
 
-    init(configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-syncclient-test-\(UUID().uuidString)")
+    /// A server on a new folder and a free port, or on `folder` and `port` when it restarts.
+    init(folder existing: URL? = nil, port: UInt16 = 0, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+        folder = existing ?? FileManager.default.temporaryDirectory.appendingPathComponent("quire-syncclient-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var configuration = ServerConfiguration()
-        configuration.listen = ListenAddress(host: "127.0.0.1", port: 0)
+        configuration.listen = ListenAddress(host: "127.0.0.1", port: port)
         configuration.threads = 4
         configuration.rateLimit = nil
         configuration.purgeInterval = 0
         // Requests a fault cut in half would hold a longer shutdown for the whole grace.
         configuration.shutdownGrace = 0.2
         configure(&configuration)
-        storage = try StorageLocation.sqlite(directory: folder.appendingPathComponent("data")).open(serving: true, connections: 4)
+        storage = try Self.location(folder).open(serving: true, connections: 4)
         server = try QuireServer(configuration: configuration, storage: storage, log: .discarding)
     }
 
@@ -34,14 +35,24 @@ final class TestServer: Sendable {
         return token.text
     }
 
-    /// A transport straight to the server (or to `port`, a proxy in front of it).
-    func transport(token: String, port: UInt16? = nil, timeout: TimeInterval = 10, maximumAnswerBytes: Int = 64 << 20)
-        -> URLSessionTransport
+    /// A transport straight to the server (or to `port`, a proxy in front of it); with
+    /// `authority`, over HTTPS trusting that CA file.
+    func transport(token: String, port: UInt16? = nil, timeout: TimeInterval = 10, maximumAnswerBytes: Int = 64 << 20,
+                   authority: URL? = nil) -> URLSessionTransport
     {
         URLSessionTransport(configuration: .init(
-            server: URL(string: "http://127.0.0.1:\(port ?? self.port)")!, token: token, requestTimeout: timeout,
-            maximumAnswerBytes: maximumAnswerBytes))
+            server: URL(string: "\(authority == nil ? "http" : "https")://127.0.0.1:\(port ?? self.port)")!, token: token,
+            requestTimeout: timeout, maximumAnswerBytes: maximumAnswerBytes, certificateAuthority: authority))
     }
+
+    /// The server's base URL.
+    func url(https: Bool = false) -> URL { URL(string: "\(https ? "https" : "http")://127.0.0.1:\(port)")! }
+
+    /// Where a server on `folder` keeps its data.
+    static func location(_ folder: URL) -> StorageLocation { .sqlite(directory: folder.appendingPathComponent("data")) }
+
+    /// Stops serving and keeps the data, for a restart on the same folder and port.
+    func shutDown() { server.shutdown() }
 
     func stop() {
         server.shutdown()

@@ -7,11 +7,15 @@ import SyncProtocol
 final class LoopbackClient {
     let port: UInt16
     var token: String?
+    /// The address connections come from: any of 127.0.0.0/8 reaches a server on 127.0.0.1, so a
+    /// test can play several clients.
+    let sourceAddress: String
     private var socket: Int32 = -1
 
-    init(port: UInt16, token: String? = nil) {
+    init(port: UInt16, token: String? = nil, from sourceAddress: String = "127.0.0.1") {
         self.port = port
         self.token = token
+        self.sourceAddress = sourceAddress
     }
 
     deinit { disconnect() }
@@ -26,10 +30,10 @@ final class LoopbackClient {
         if let body { lines.append("Content-Length: \(body.count)") }
         var bytes = Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
         bytes += body ?? []
-        if socket < 0 { socket = try Self.connect(port: port) }
+        if socket < 0 { socket = try Self.connect(port: port, from: sourceAddress) }
         do {
             try write(bytes)
-            let response = try readResponse()
+            let response = try readResponse(bodyless: method == "HEAD")
             if response.header("connection")?.lowercased() == "close" { disconnect() }
             return response
         } catch {
@@ -50,7 +54,7 @@ final class LoopbackClient {
     /// the connection without one.
     func raw(_ bytes: [UInt8], thenWait pause: TimeInterval = 0, more: [UInt8] = []) throws -> TestResponse? {
         disconnect()
-        socket = try Self.connect(port: port)
+        socket = try Self.connect(port: port, from: sourceAddress)
         defer { disconnect() }
         try write(bytes)
         if pause > 0 { Thread.sleep(forTimeInterval: pause) }
@@ -66,9 +70,12 @@ final class LoopbackClient {
     /// flight while something else happens. Finish with `finish(_:)`.
     func begin(_ bytes: [UInt8]) throws {
         disconnect()
-        socket = try Self.connect(port: port)
+        socket = try Self.connect(port: port, from: sourceAddress)
         try write(bytes)
     }
+
+    /// Writes more bytes on the connection opened by `begin`; throws when the server closed it.
+    func write(more bytes: [UInt8]) throws { try write(bytes) }
 
     /// Writes the rest of a request begun with `begin` and reads its answer.
     func finish(_ bytes: [UInt8]) throws -> TestResponse {
@@ -103,28 +110,32 @@ final class LoopbackClient {
     func disconnect() {
         if socket >= 0 { close(socket) }
         socket = -1
+        buffer = []
     }
 
-    private static func connect(port: UInt16) throws -> Int32 {
+    private static func connect(port: UInt16, from sourceAddress: String = "127.0.0.1") throws -> Int32 {
         let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw LoopbackError.system("socket", errno) }
         var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var noDelay: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        // Bound to the source address first (any port), then connected to the server.
+        let steps: [(String, UInt16, String, (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32)] =
+            (sourceAddress == "127.0.0.1" ? [] : [(sourceAddress, 0, "bind", Glibc.bind)]) + [("127.0.0.1", port, "connect", Glibc.connect)]
+        for (host, port, name, call) in steps {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            address.sin_addr.s_addr = inet_addr(host)
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { call(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
-        }
-        guard result == 0 else {
-            let code = errno
-            close(descriptor)
-            throw LoopbackError.system("connect", code)
+            guard result == 0 else {
+                let code = errno
+                close(descriptor)
+                throw LoopbackError.system(name, code)
+            }
         }
         return descriptor
     }
@@ -140,7 +151,8 @@ final class LoopbackClient {
 
     private var buffer: [UInt8] = []
 
-    private func readResponse() throws -> TestResponse {
+    /// Reads one answer; a `bodyless` one (to HEAD) declares a length but sends no body.
+    private func readResponse(bodyless: Bool = false) throws -> TestResponse {
         func fill() throws {
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
@@ -166,7 +178,7 @@ final class LoopbackClient {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        let length = Int(headers["content-length"] ?? "0") ?? 0
+        let length = bodyless ? 0 : Int(headers["content-length"] ?? "0") ?? 0
         let bodyStart = headerEnd! + 4
         while buffer.count < bodyStart + length { try fill() }
         let body = Array(buffer[bodyStart..<bodyStart + length])

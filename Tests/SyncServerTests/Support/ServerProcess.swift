@@ -23,25 +23,15 @@ final class ServerProcess {
 
     /// Runs a verb to completion (`account add NAME --data DIR`) and answers its standard output.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = try executable
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        try Tool.run(try executable.path, arguments)
     }
 
     /// Starts `quire-server serve` on an ephemeral port with `arguments` (storage options and
     /// limits) and waits for its "listening" line.
-    init(serve arguments: [String], logFile: URL) throws {
+    init(serve arguments: [String], logFile: URL, environment: [String: String] = [:]) throws {
         self.logFile = logFile
         process.executableURL = try Self.executable
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.arguments = ["serve", "--listen", "127.0.0.1:0"] + arguments
         guard FileManager.default.createFile(atPath: logFile.path, contents: nil) else {
             throw ProcessError("cannot create \(logFile.path)")
@@ -86,6 +76,20 @@ final class ServerProcess {
     }
 
     var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+
+    /// Sends `signal` to the process.
+    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// Waits until the log holds `text` `count` times; false if the process ended or `timeout`
+    /// passed first. (The log is a file another process writes: it is read again every 20 ms.)
+    func awaitLog(_ text: String, count: Int = 1, timeout: TimeInterval = 30) -> Bool {
+        let deadline = Date() + timeout
+        while log.components(separatedBy: text).count - 1 < count {
+            guard process.isRunning, Date() < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return true
+    }
 }
 
 struct ProcessError: Error, CustomStringConvertible {

@@ -12,16 +12,17 @@ final class TestServer: Sendable {
 
     var port: UInt16 { server.address.port }
 
-    init(_ kind: StorageKind = .sqlite, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    /// A server of `kind` that logs to `log` (by default to `log`'s lines, for the test to read).
+    init(_ kind: StorageKind = .sqlite, log: ServerLog? = nil, configure: (inout ServerConfiguration) throws -> Void = { _ in }) throws {
         database = try TestDatabase(kind)
         var configuration = ServerConfiguration()
         configuration.listen = ListenAddress(host: "127.0.0.1", port: 0)
         configuration.threads = 4
         configuration.rateLimit = nil
         configuration.purgeInterval = 0
-        configure(&configuration)
+        try configure(&configuration)
         storage = try database.open(serving: true)
-        server = try QuireServer(configuration: configuration, storage: storage, log: ServerLog { [lines] line in
+        server = try QuireServer(configuration: configuration, storage: storage, log: log ?? ServerLog { [lines] line in
             lines.append(line)
         })
     }

@@ -1,3 +1,4 @@
+import Foundation
 /// Storage in a PostgreSQL database through libpq, for several server processes on one database.
 ///
 /// Writers of one account serialize on its `accounts` row (`SELECT … FOR UPDATE`), so the feed's
@@ -16,6 +17,15 @@ final class PostgresStorage: SQLBackedStorage {
             try PostgresConnection(url: url, session: ["SET synchronous_commit TO off"])
         }
         try pool.withConnection { try StorageSchema.migrate($0) }
+    }
+
+    /// Any number of processes may serve one database: their rate limits are kept in it.
+    var isShared: Bool { true }
+
+    /// PostgreSQL is backed up with its own tools (`pg_dump`), which also copy what the server
+    /// does not know of (roles, other schemas).
+    func backup(to file: URL) throws {
+        throw StorageError.cannotOpen(location: file.path, reason: "back up a PostgreSQL database with pg_dump")
     }
 
     func withConnection<T>(for role: ConnectionRole, _ body: (any SQLConnection) throws -> T) throws -> T {

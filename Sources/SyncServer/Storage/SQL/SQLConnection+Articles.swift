@@ -17,32 +17,68 @@ extension SQLConnection {
         return try first(sql, [.integer(account.rawValue), .text(articleID)]) { try ArticleChange(row: $0, at: 0, tags: tags) }
     }
 
-    func revisions(account: AccountID, after cursor: Int64, limit: Int) throws -> [ArticleChange] {
+    /// Changes after `cursor` in commit order: at most `limit`, and no more once the titles and
+    /// bodies before a change reach `maximumBytes` (the first always comes). Whether more follow.
+    ///
+    /// The sizes are summed by the database over the candidate rows' lengths, so that the rows
+    /// past the budget are never read into this process.
+    func revisions(account: AccountID, after cursor: Int64, limit: Int, maximumBytes: Int) throws
+        -> (changes: [ArticleChange], hasMore: Bool) {
         let sql = """
-            SELECT \(Self.revisionColumns) FROM revisions r
-            WHERE r.account_id = $1 AND r.cursor > $2 ORDER BY r.cursor LIMIT $3
+            SELECT \(Self.revisionColumns), w.candidates FROM (
+                SELECT p.cursor, SUM(p.size) OVER (ORDER BY p.cursor ROWS UNBOUNDED PRECEDING) - p.size AS before_bytes,
+                    COUNT(*) OVER () AS candidates
+                FROM (SELECT r.cursor, \(contentBytes("r")) AS size FROM revisions r
+                      WHERE r.account_id = $1 AND r.cursor > $2 ORDER BY r.cursor LIMIT $3) p
+            ) w
+            JOIN revisions r ON r.account_id = $1 AND r.cursor = w.cursor
+            WHERE w.before_bytes < $4 ORDER BY r.cursor
             """
+        let parameters: [SQLValue] = [.integer(account.rawValue), .integer(cursor), .integer(Int64(limit) + 1),
+                                      .integer(Int64(maximumBytes))]
         let tags = TagsDecoder()
-        return try all(sql, [.integer(account.rawValue), .integer(cursor), .integer(Int64(limit))]) {
-            try ArticleChange(row: $0, at: 0, tags: tags)
+        var candidates = 0
+        let rows = try all(sql, parameters) { row in
+            candidates = Int(try row.integer(10))
+            return try ArticleChange(row: row, at: 0, tags: tags)
         }
+        let changes = Array(rows.prefix(limit))
+        return (changes, candidates > changes.count)
     }
 
-    func liveArticles(account: AccountID, after articleID: String, limit: Int) throws -> [Article] {
+    /// Live articles with IDs after `articleID`, bytewise, cut as `revisions` cuts its pages.
+    func liveArticles(account: AccountID, after articleID: String, limit: Int, maximumBytes: Int) throws
+        -> (articles: [Article], hasMore: Bool) {
         let sql = """
-            SELECT \(Self.revisionColumns) FROM articles a
-            JOIN revisions r ON r.account_id = a.account_id AND r.cursor = a.revision
-            WHERE a.account_id = $1 AND a.deleted = 0 AND a.article_id > $2
-            ORDER BY a.article_id LIMIT $3
+            SELECT \(Self.revisionColumns), w.candidates FROM (
+                SELECT p.article_id, p.revision,
+                    SUM(p.size) OVER (ORDER BY p.article_id ROWS UNBOUNDED PRECEDING) - p.size AS before_bytes,
+                    COUNT(*) OVER () AS candidates
+                FROM (SELECT a.article_id, a.revision, \(contentBytes("r")) AS size FROM articles a
+                      JOIN revisions r ON r.account_id = a.account_id AND r.cursor = a.revision
+                      WHERE a.account_id = $1 AND a.deleted = 0 AND a.article_id > $2 ORDER BY a.article_id LIMIT $3) p
+            ) w
+            JOIN revisions r ON r.account_id = $1 AND r.cursor = w.revision
+            WHERE w.before_bytes < $4 ORDER BY w.article_id
             """
-        let parameters: [SQLValue] = [.integer(account.rawValue), .text(articleID), .integer(Int64(limit))]
+        let parameters: [SQLValue] = [.integer(account.rawValue), .text(articleID), .integer(Int64(limit) + 1),
+                                      .integer(Int64(maximumBytes))]
         let tags = TagsDecoder()
-        return try all(sql, parameters) { row in
+        var candidates = 0
+        let rows = try all(sql, parameters) { row in
+            candidates = Int(try row.integer(10))
             guard let article = try ArticleChange(row: row, at: 0, tags: tags).article else {
                 throw StorageError.unreadableValue(table: "revisions", column: "deleted", detail: "live article without content")
             }
             return article
         }
+        let articles = Array(rows.prefix(limit))
+        return (articles, candidates > articles.count)
+    }
+
+    /// The bytes of a revision's title and body, in SQL over the table aliased `table`.
+    private func contentBytes(_ table: String) -> String {
+        "COALESCE(\(dialect.byteLength("\(table).title")), 0) + COALESCE(\(dialect.byteLength("\(table).body")), 0)"
     }
 
     /// Everything a write decides on, read at the start of its transaction: the account's last

@@ -19,7 +19,7 @@ final class SQLiteStorage: SQLBackedStorage, @unchecked Sendable {
     /// `writerLock`, and the pool guards its own state.
     private let writerLock = NSLock()
     private var writers: Writers?
-    private var servingLock: Int32?
+    private var servingLock: ServingLock?
     private let readers: ConnectionPool<SQLiteConnection>
 
     /// Opens (creating) the database in `directory`. With `serving`, takes the folder's lock so
@@ -28,18 +28,7 @@ final class SQLiteStorage: SQLBackedStorage, @unchecked Sendable {
     init(directory: URL, readers readerCount: Int, serving: Bool) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        if serving {
-            let lockPath = directory.appendingPathComponent("serve.lock").path
-            let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else {
-                throw StorageError.cannotOpen(location: lockPath, reason: String(cString: strerror(errno)))
-            }
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-                Glibc.close(descriptor)
-                throw StorageError.dataDirectoryInUse(path: directory.path)
-            }
-            servingLock = descriptor
-        }
+        if serving { servingLock = try ServingLock(directory: directory) }
         let path = directory.appendingPathComponent(Self.fileName).path
         do {
             let durable = try SQLiteConnection(path: path, pragmas: [
@@ -55,7 +44,7 @@ final class SQLiteStorage: SQLBackedStorage, @unchecked Sendable {
             }
             writers = Writers(durable: durable, claims: claims)
         } catch {
-            if let servingLock { Glibc.close(servingLock) }
+            servingLock?.release()
             throw error
         }
         readers = ConnectionPool(capacity: readerCount) {
@@ -64,6 +53,9 @@ final class SQLiteStorage: SQLBackedStorage, @unchecked Sendable {
     }
 
     deinit { close() }
+
+    /// One process serves a SQLite folder, so its rate limits live in that process.
+    var isShared: Bool { false }
 
     func withConnection<T>(for role: ConnectionRole, _ body: (any SQLConnection) throws -> T) throws -> T {
         switch role {
@@ -84,8 +76,29 @@ final class SQLiteStorage: SQLBackedStorage, @unchecked Sendable {
         readers.close()
         writerLock.lock()
         writers = nil
-        if let servingLock { Glibc.close(servingLock) }
+        servingLock?.release()
         servingLock = nil
         writerLock.unlock()
     }
+}
+
+/// `serve.lock` in a SQLite data folder, held (`flock`) by the one process that may change the
+/// database under a serving server's feet: the server itself, or `restore`.
+struct ServingLock {
+    private let descriptor: Int32
+
+    /// Takes the lock, or throws `dataDirectoryInUse` when another process holds it.
+    init(directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let path = directory.appendingPathComponent("serve.lock").path
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw StorageError.cannotOpen(location: path, reason: String(cString: strerror(errno))) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            Glibc.close(descriptor)
+            throw StorageError.dataDirectoryInUse(path: directory.path)
+        }
+    }
+
+    func release() { Glibc.close(descriptor) }
 }

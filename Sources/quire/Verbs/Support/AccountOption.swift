@@ -7,8 +7,14 @@ import SyncClient
 struct AccountOption: Sendable {
     let server: URL?
     let token: String?
+    /// `--allow-insecure`: http:// to another computer (see `SyncAccount.insecurity`).
+    let allowsInsecureHTTP: Bool
+    /// `--ca-file FILE`: certificate authorities to trust for a self-signed server.
+    let certificateAuthority: URL?
 
     init(arguments: inout VerbArguments) throws(CommandLineError) {
+        allowsInsecureHTTP = arguments.flag("--allow-insecure")
+        certificateAuthority = try arguments.option("--ca-file").map { URL(fileURLWithPath: $0) }
         let server = try arguments.option("--server")
         token = try arguments.option("--token")
         switch (server, token) {
@@ -26,13 +32,22 @@ struct AccountOption: Sendable {
         }
     }
 
-    /// The account to sync with.
+    /// The account to sync with: the one given, or the saved one, with `--allow-insecure` and
+    /// `--ca-file` on top; refused with a sentence when unsafe or unreadable (`SyncAccount.check`).
     func account(for library: Library) throws -> SyncAccount {
-        if let server, let token { return SyncAccount(server: server, token: token) }
-        guard let saved = try AccountSettings(libraryURL: library.url).load() else {
-            throw AccountVerbError.noAccount(library: library.url.path)
+        var account: SyncAccount
+        if let server, let token {
+            account = SyncAccount(server: server, token: token)
+        } else {
+            guard let saved = try AccountSettings(libraryURL: library.url).load() else {
+                throw AccountVerbError.noAccount(library: library.url.path)
+            }
+            account = saved.account
         }
-        return saved.account
+        if allowsInsecureHTTP { account.allowsInsecureHTTP = true }
+        if let certificateAuthority { account.certificateAuthority = certificateAuthority }
+        try account.check()
+        return account
     }
 }
 
