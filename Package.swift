@@ -31,6 +31,11 @@ let package = Package(
         .systemLibrary(
             name: "CPostgres", pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]),
+        // GLib alone (no GTK), for what the platform layer takes from it: durable file writes, the
+        // user's data folder.
+        .systemLibrary(
+            name: "CGLib", pkgConfig: "glib-2.0",
+            providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(
             name: "CCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
@@ -43,10 +48,16 @@ let package = Package(
             name: "CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev", "libfontconfig-dev"])]),
 
+        // MARK: Platform
+
+        // Beneath every Swift target: durable file writes. Knows nothing of stores, articles, GTK
+        // or the network.
+        .target(name: "Platform", dependencies: ["CGLib"], exclude: ["README.md"]),
+
         // MARK: Persistence
 
         // The object-graph framework: schema, store, contexts, fetching. Knows nothing of articles.
-        .target(name: "ObjectGraph", dependencies: ["CSQLite", "CCrypto"], exclude: ["README.md"]),
+        .target(name: "ObjectGraph", dependencies: ["Platform", "CSQLite", "CCrypto"], exclude: ["README.md"]),
 
         // C, for tests only: a SQLite VFS that makes writes fail as on a full disk (fault injection).
         .target(name: "CStoreFaults", dependencies: ["CSQLite"]),
@@ -61,7 +72,7 @@ let package = Package(
         // The domain: the library schema on ObjectGraph, the writer's operations (each edit and its
         // outbox operation in one save), search, draft recovery, conflicts, merge, export, import.
         .target(
-            name: "Library", dependencies: ["ObjectGraph", "SyncProtocol", "CMark", "CPangoCairo"], exclude: ["README.md"]),
+            name: "Library", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "CMark", "CPangoCairo"], exclude: ["README.md"]),
 
         // MARK: Server
 
@@ -76,7 +87,7 @@ let package = Package(
         // The sync worker: outbox entries and their coalescing, the per-operation state machine,
         // the retry policy, the HTTP transport on URLSession, and the worker that ties them to the
         // library store (push, pull, conflicts, lease, status), with the account settings.
-        .target(name: "SyncClient", dependencies: ["SyncProtocol", "Library", "ObjectGraph", "CSecret"], exclude: ["README.md"]),
+        .target(name: "SyncClient", dependencies: ["Platform", "SyncProtocol", "Library", "ObjectGraph", "CSecret"], exclude: ["README.md"]),
 
         // MARK: GTK binding and the app
 
@@ -105,6 +116,10 @@ let package = Package(
 
         // MARK: Tests
 
+        // What test targets share: temporary folders, the test binary run again as a child
+        // process. Foundation only, so that no test links more than it tests.
+        .target(name: "QuireTestSupport", path: "Tests/QuireTestSupport", exclude: ["README.md"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "QuireTestSupport"]),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "CSQLite", "CStoreFaults"]),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
         // Depends on quire-server so that the executable the process tests spawn is built with them.
@@ -116,7 +131,7 @@ let package = Package(
         // Depends on quire so that the executable the verb tests run is built with them.
         .testTarget(
             name: "LibraryTests",
-            dependencies: ["Library", "ObjectGraph", "SyncProtocol", "quire", "CSQLite", "CStoreFaults"],
+            dependencies: ["Library", "ObjectGraph", "SyncProtocol", "quire", "CSQLite", "CStoreFaults", "QuireTestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "GtkShim", "CGtk", "ObjectGraph"]),
         .testTarget(

@@ -18,6 +18,7 @@ APP_PACKAGES=(
   libcmark-gfm-extensions-dev
   libfontconfig-dev
   libglib2.0-bin
+  libglib2.0-dev
   libglib2.0-dev-bin
   libgtk-4-dev
   libgtksourceview-5-dev

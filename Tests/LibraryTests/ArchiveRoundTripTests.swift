@@ -2,6 +2,7 @@ import SyncProtocol
 import Foundation
 import Testing
 @testable import Library
+import QuireTestSupport
 
 @Suite struct ArchiveRoundTripTests {
     /// Articles with every field set, odd text and dates with fractions of seconds.

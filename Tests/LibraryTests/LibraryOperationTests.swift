@@ -3,6 +3,7 @@ import ObjectGraph
 import SyncProtocol
 import Testing
 @testable import Library
+import QuireTestSupport
 
 /// The writer's operations on temporary stores: each changes the article and writes its outbox
 /// operation in the same save, with the derived fields and sync state kept current.
