@@ -50,8 +50,8 @@ let package = Package(
 
         // MARK: Platform
 
-        // Beneath every Swift target: durable file writes. Knows nothing of stores, articles, GTK
-        // or the network.
+        // Beneath every Swift target: durable file writes, the user's data folder. Knows nothing of
+        // stores, articles, GTK or the network.
         .target(name: "Platform", dependencies: ["CGLib"], exclude: ["README.md"]),
 
         // MARK: Persistence

@@ -251,13 +251,6 @@ import QuireTestSupport
         #expect(Set(sequences).count == 12)
     }
 
-    @Test func theDefaultLocationFollowsXDG() {
-        #expect(Library.defaultURL(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/w"]).path == "/data/quire/library.quire")
-        #expect(Library.defaultURL(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/w"]).path
-            == "/home/w/.local/share/quire/library.quire")
-        #expect(Library.defaultURL(environment: ["HOME": "/home/w"]).path == "/home/w/.local/share/quire/library.quire")
-    }
-
     @Test func aMissingLibraryIsNotCreatedUnlessAsked() throws {
         let folder = try TemporaryFolder()
         let url = folder.appending("nested/library.quire")
