@@ -50,14 +50,14 @@ let package = Package(
 
         // MARK: Platform
 
-        // Beneath every Swift target: durable file writes, the user's data folder. Knows nothing of
-        // stores, articles, GTK or the network.
-        .target(name: "Platform", dependencies: ["CGLib"], exclude: ["README.md"]),
+        // Beneath every Swift target: durable file writes, the user's data folder, SHA-256. Knows
+        // nothing of stores, articles, GTK or the network.
+        .target(name: "Platform", dependencies: ["CGLib", "CCrypto"], exclude: ["README.md"]),
 
         // MARK: Persistence
 
         // The object-graph framework: schema, store, contexts, fetching. Knows nothing of articles.
-        .target(name: "ObjectGraph", dependencies: ["Platform", "CSQLite", "CCrypto"], exclude: ["README.md"]),
+        .target(name: "ObjectGraph", dependencies: ["Platform", "CSQLite"], exclude: ["README.md"]),
 
         // C, for tests only: a SQLite VFS that makes writes fail as on a full disk (fault injection).
         .target(name: "CStoreFaults", dependencies: ["CSQLite"]),
@@ -79,7 +79,7 @@ let package = Package(
         // HTTP on libmicrohttpd, storage on SQLite or PostgreSQL with its own SQL.
         .target(
             name: "SyncServer",
-            dependencies: ["SyncProtocol", "CMicroHTTPD", "CSQLite", "CPostgres", "CCrypto"],
+            dependencies: ["Platform", "SyncProtocol", "CMicroHTTPD", "CSQLite", "CPostgres"],
             exclude: ["README.md"]),
 
         // MARK: Sync client
@@ -123,7 +123,7 @@ let package = Package(
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "CSQLite", "CStoreFaults"]),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
         // Depends on quire-server so that the executable the process tests spawn is built with them.
-        .testTarget(name: "SyncServerTests", dependencies: ["SyncProtocol", "SyncServer", "quire-server"]),
+        .testTarget(name: "SyncServerTests", dependencies: ["Platform", "SyncProtocol", "SyncServer", "quire-server"]),
         // Runs the transport and the worker against an in-process quire-server, directly and through
         // a fault proxy; depends on quire so that the `quire sync` processes the tests kill exist.
         .testTarget(
