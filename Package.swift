@@ -50,8 +50,8 @@ let package = Package(
 
         // MARK: Platform
 
-        // Beneath every Swift target: durable file writes, the user's data folder, SHA-256. Knows
-        // nothing of stores, articles, GTK or the network.
+        // Beneath every Swift target: durable file writes, the user's data folder, SHA-256, a
+        // seeded generator. Knows nothing of stores, articles, GTK or the network.
         .target(name: "Platform", dependencies: ["CGLib", "CCrypto"], exclude: ["README.md"]),
 
         // MARK: Persistence
@@ -105,7 +105,7 @@ let package = Package(
         .executableTarget(name: "quire", dependencies: ["QuireUI", "GtkKit", "Library", "ObjectGraph", "SyncClient"]),
         .executableTarget(name: "quire-server", dependencies: ["SyncServer"]),
         .executableTarget(
-            name: "quire-bench", dependencies: ["ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "CSQLite", "CPostgres"]),
+            name: "quire-bench", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "CSQLite", "CPostgres"]),
 
         // MARK: Build tools
 
@@ -117,26 +117,27 @@ let package = Package(
         // MARK: Tests
 
         // What test targets share: temporary folders, the test binary run again as a child
-        // process. Foundation only, so that no test links more than it tests.
+        // process, the built executables, command-line tools, the sync API document. Foundation
+        // only, so that no test links more than it tests.
         .target(name: "QuireTestSupport", path: "Tests/QuireTestSupport", exclude: ["README.md"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "QuireTestSupport"]),
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "CSQLite", "CStoreFaults"]),
+        .testTarget(name: "ObjectGraphTests", dependencies: ["Platform", "ObjectGraph", "CSQLite", "CStoreFaults", "QuireTestSupport"]),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
         // Depends on quire-server so that the executable the process tests spawn is built with them.
-        .testTarget(name: "SyncServerTests", dependencies: ["Platform", "SyncProtocol", "SyncServer", "quire-server"]),
+        .testTarget(name: "SyncServerTests", dependencies: ["Platform", "SyncProtocol", "SyncServer", "quire-server", "QuireTestSupport"]),
         // Runs the transport and the worker against an in-process quire-server, directly and through
         // a fault proxy; depends on quire so that the `quire sync` processes the tests kill exist.
         .testTarget(
-            name: "SyncClientTests", dependencies: ["SyncClient", "SyncProtocol", "SyncServer", "Library", "ObjectGraph", "quire"]),
+            name: "SyncClientTests", dependencies: ["Platform", "SyncClient", "SyncProtocol", "SyncServer", "Library", "ObjectGraph", "quire", "QuireTestSupport"]),
         // Depends on quire so that the executable the verb tests run is built with them.
         .testTarget(
             name: "LibraryTests",
-            dependencies: ["Library", "ObjectGraph", "SyncProtocol", "quire", "CSQLite", "CStoreFaults", "QuireTestSupport"],
+            dependencies: ["Platform", "Library", "ObjectGraph", "SyncProtocol", "quire", "CSQLite", "CStoreFaults", "QuireTestSupport"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "GtkShim", "CGtk", "ObjectGraph"]),
+        .testTarget(name: "GtkKitTests", dependencies: ["Platform", "GtkKit", "GtkShim", "CGtk", "ObjectGraph"]),
         .testTarget(
             name: "QuireUITests",
-            dependencies: ["QuireUI", "GtkKit", "CGtk", "CGtkSource", "Library", "ObjectGraph", "SyncClient", "SyncServer", "quire", "CStoreFaults"]),
+            dependencies: ["QuireUI", "GtkKit", "CGtk", "CGtkSource", "Library", "ObjectGraph", "SyncClient", "SyncServer", "quire", "CStoreFaults", "QuireTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

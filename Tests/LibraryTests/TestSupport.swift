@@ -3,41 +3,6 @@ import Foundation
 import Library
 import QuireTestSupport
 
-/// Runs a command-line tool and returns what it printed on standard output.
-func run(_ tool: String, _ arguments: [String], input: String? = nil) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [tool] + arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    let inputPipe = Pipe()
-    if input != nil { process.standardInput = inputPipe }
-    try process.run()
-    if let input {
-        // Write from another thread so that a large input cannot deadlock against a full output pipe.
-        let handle = inputPipe.fileHandleForWriting
-        let data = Data(input.utf8)
-        DispatchQueue.global().async {
-            handle.write(data)
-            try? handle.close()
-        }
-    }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw ToolFailure(tool: tool, arguments: arguments, status: process.terminationStatus)
-    }
-    return String(decoding: data, as: UTF8.self)
-}
-
-struct ToolFailure: Error, CustomStringConvertible {
-    let tool: String
-    let arguments: [String]
-    let status: Int32
-    var description: String { "\(tool) \(arguments.joined(separator: " ")) exited with \(status)" }
-}
-
 /// Articles that exercise every field and the tricky corners of text.
 enum SampleArticles {
     static let created = Date(timeIntervalSince1970: 1_700_000_000.123_456)

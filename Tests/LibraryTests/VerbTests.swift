@@ -14,15 +14,7 @@ import QuireTestSupport
     }
 
     /// The `quire` built beside the tests.
-    static let executable: URL? = {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("quire")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        return nil
-    }()
+    static let executable: URL? = try? BuiltProduct.executable("quire")
 
     /// Runs `quire ARGUMENTS` with the library option and, optionally, standard input.
     func quire(_ arguments: [String], library: URL? = nil, input: String? = nil) throws -> Run {
