@@ -31,6 +31,11 @@ let package = Package(
         .systemLibrary(
             name: "CPostgres", pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]),
+        // GLib alone (no GTK), for what the platform layer takes from it: durable file writes, the
+        // user's data folder.
+        .systemLibrary(
+            name: "CGLib", pkgConfig: "glib-2.0",
+            providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(
             name: "CCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
@@ -52,10 +57,16 @@ let package = Package(
             name: "CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev", "libfontconfig-dev"])]),
 
+        // MARK: Platform
+
+        // Beneath every Swift target: durable file writes, the user's data folder, SHA-256, a
+        // seeded generator. Knows nothing of stores, articles, GTK or the network.
+        .target(name: "Platform", dependencies: ["CGLib", "CCrypto"], exclude: ["README.md"]),
+
         // MARK: Persistence
 
         // The object-graph framework: schema, store, contexts, fetching. Knows nothing of articles.
-        .target(name: "ObjectGraph", dependencies: ["CSQLite", "CCrypto"], exclude: ["README.md"]),
+        .target(name: "ObjectGraph", dependencies: ["Platform", "CSQLite"], exclude: ["README.md"]),
 
         // C, for tests only: a SQLite VFS that makes writes fail as on a full disk (fault injection).
         .target(name: "CStoreFaults", dependencies: ["CSQLite"]),
@@ -70,14 +81,14 @@ let package = Package(
         // The domain: the library schema on ObjectGraph, the writer's operations (each edit and its
         // outbox operation in one save), search, draft recovery, conflicts, merge, export, import.
         .target(
-            name: "Library", dependencies: ["ObjectGraph", "SyncProtocol", "CMark", "CPangoCairo"], exclude: ["README.md"]),
+            name: "Library", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "CMark", "CPangoCairo"], exclude: ["README.md"]),
 
         // MARK: Server
 
         // HTTP on libmicrohttpd, storage on SQLite or PostgreSQL with its own SQL.
         .target(
             name: "SyncServer",
-            dependencies: ["SyncProtocol", "CMicroHTTPD", "CSQLite", "CPostgres", "CCrypto"],
+            dependencies: ["Platform", "SyncProtocol", "CMicroHTTPD", "CSQLite", "CPostgres"],
             exclude: ["README.md"]),
 
         // MARK: Sync client
@@ -85,7 +96,7 @@ let package = Package(
         // The sync worker: outbox entries and their coalescing, the per-operation state machine,
         // the retry policy, the HTTP transport on URLSession, and the worker that ties them to the
         // library store (push, pull, conflicts, lease, status), with the account settings.
-        .target(name: "SyncClient", dependencies: ["SyncProtocol", "Library", "ObjectGraph", "CSecret", "CCurl"], exclude: ["README.md"]),
+        .target(name: "SyncClient", dependencies: ["Platform", "SyncProtocol", "Library", "ObjectGraph", "CSecret", "CCurl"], exclude: ["README.md"]),
 
         // MARK: GTK binding and the app
 
@@ -103,7 +114,7 @@ let package = Package(
         .executableTarget(name: "quire", dependencies: ["QuireUI", "GtkKit", "Library", "ObjectGraph", "SyncClient"]),
         .executableTarget(name: "quire-server", dependencies: ["SyncServer", "CSystemd"]),
         .executableTarget(
-            name: "quire-bench", dependencies: ["ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "CSQLite", "CPostgres"]),
+            name: "quire-bench", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "CSQLite", "CPostgres"]),
 
         // MARK: Build tools
 
@@ -114,24 +125,29 @@ let package = Package(
 
         // MARK: Tests
 
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "CSQLite", "CStoreFaults"]),
+        // What test targets share: temporary folders, the test binary run again as a child
+        // process, the built executables, command-line tools, the sync API document. Foundation
+        // only, so that no test links more than it tests.
+        .target(name: "QuireTestSupport", path: "Tests/QuireTestSupport", exclude: ["README.md"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "QuireTestSupport"]),
+        .testTarget(name: "ObjectGraphTests", dependencies: ["Platform", "ObjectGraph", "CSQLite", "CStoreFaults", "QuireTestSupport"]),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
         // Depends on quire-server so that the executable the process tests spawn is built with them,
         // and on quire for the clients of the scale-out reference test.
-        .testTarget(name: "SyncServerTests", dependencies: ["SyncProtocol", "SyncServer", "quire-server", "quire"]),
+        .testTarget(name: "SyncServerTests", dependencies: ["Platform", "SyncProtocol", "SyncServer", "quire-server", "quire", "QuireTestSupport"]),
         // Runs the transport and the worker against an in-process quire-server, directly and through
         // a fault proxy; depends on quire so that the `quire sync` processes the tests kill exist.
         .testTarget(
-            name: "SyncClientTests", dependencies: ["SyncClient", "SyncProtocol", "SyncServer", "Library", "ObjectGraph", "quire"]),
+            name: "SyncClientTests", dependencies: ["Platform", "SyncClient", "SyncProtocol", "SyncServer", "Library", "ObjectGraph", "quire", "QuireTestSupport"]),
         // Depends on quire so that the executable the verb tests run is built with them.
         .testTarget(
             name: "LibraryTests",
-            dependencies: ["Library", "ObjectGraph", "SyncProtocol", "quire", "CSQLite", "CStoreFaults"],
+            dependencies: ["Platform", "Library", "ObjectGraph", "SyncProtocol", "quire", "CSQLite", "CStoreFaults", "QuireTestSupport"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "GtkShim", "CGtk", "ObjectGraph"]),
+        .testTarget(name: "GtkKitTests", dependencies: ["Platform", "GtkKit", "GtkShim", "CGtk", "ObjectGraph"]),
         .testTarget(
             name: "QuireUITests",
-            dependencies: ["QuireUI", "GtkKit", "CGtk", "CGtkSource", "Library", "ObjectGraph", "SyncClient", "SyncServer", "quire", "CStoreFaults"]),
+            dependencies: ["QuireUI", "GtkKit", "CGtk", "CGtkSource", "Library", "ObjectGraph", "SyncClient", "SyncServer", "quire", "CStoreFaults", "QuireTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -19,6 +19,7 @@ APP_PACKAGES=(
   libcurl4-openssl-dev
   libfontconfig-dev
   libglib2.0-bin
+  libglib2.0-dev
   libglib2.0-dev-bin
   libgtk-4-dev
   libgtksourceview-5-dev

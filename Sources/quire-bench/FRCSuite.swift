@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import ObjectGraph
+import Platform
 
 /// `quire-bench frc`: the fetched-results controller. `performFetch` against the raw C API reading
 /// the same rows' keys and sort values in the same order into preallocated arrays (`raw_sqlite`),
@@ -60,12 +61,12 @@ enum FRCSuite: BenchmarkSuite {
         var description = StoreDescription.file(url)
         description.synchronous = .normal
         let context = try PersistentContainer(schema: BenchArticle.schema, store: description).newBackgroundContext()
-        var generator = SplitMix(seed: UInt64(rows))
+        var generator = SeededGenerator(seed: UInt64(rows))
         let chunk = 50_000
         try context.performAndWait {
             for start in stride(from: 0, to: rows, by: chunk) {
                 let objects: [[String: PrimitiveValue]] = (start..<min(start + chunk, rows)).map { index in
-                    ["id": .uuid(UUID(uuid: generator.uuidBytes())), "title": .string("Article \(index)"), "body": .string(""),
+                    ["id": .uuid(generator.uuid()), "title": .string("Article \(index)"), "body": .string(""),
                      "date": .date(date(generator.next())), "isRead": .bool(index % 3 == 0)]
                 }
                 _ = try context.execute(BatchInsertRequest<BenchArticle>(objects: objects))
@@ -172,7 +173,7 @@ enum FRCSuite: BenchmarkSuite {
         }
 
         let background = container.newBackgroundContext()
-        var generator = SplitMix(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         var results: [BenchmarkResult] = []
         for kind in ChangeKind.allCases {
             let milliseconds = try measureMilliseconds(repetitions: repetitions, setUp: { () -> [ChangeSet] in
@@ -185,7 +186,7 @@ enum FRCSuite: BenchmarkSuite {
                         switch kind {
                         case .insert:
                             let article = BenchArticle(context: background)
-                            article.id = UUID(uuid: generator.uuidBytes())
+                            article.id = generator.uuid()
                             article.title = "Inserted"
                             article.body = ""
                             article.date = date(generator.next())

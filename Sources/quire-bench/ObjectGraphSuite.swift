@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import ObjectGraph
+import Platform
 
 /// `quire-bench objectgraph`: ObjectGraph against the same work written directly on the SQLite C
 /// API (prepared statements, one transaction, the same pragmas and indexes), on temporary files.
@@ -373,9 +374,9 @@ struct BenchmarkRows: Sendable {
 
     init(count: Int) {
         self.count = count
-        var generator = SplitMix(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         let words = ["draft", "sync", "offline", "revision", "cursor", "outbox", "conflict", "merge", "editor", "library"]
-        ids = (0..<count).map { _ in UUID(uuid: generator.uuidBytes()) }
+        ids = (0..<count).map { _ in generator.uuid() }
         titles = (0..<count).map { "Article \($0) about \(words[$0 % words.count])" }
         bodies = (0..<count).map { index in
             var body = "Body of article \(index). "
@@ -385,27 +386,6 @@ struct BenchmarkRows: Sendable {
         // Dates repeat every 1,000 rows, so the keyset order needs its key tie-breaker.
         dates = (0..<count).map { Date(timeIntervalSince1970: 1_600_000_000 + Double(($0 * 7919) % Swift.max(1, count / 3))) }
         flags = (0..<count).map { $0 % 3 == 0 }
-    }
-}
-
-/// A small deterministic generator, so every run inserts the same data.
-struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-
-    mutating func uuidBytes() -> uuid_t {
-        let high = next()
-        let low = next()
-        return withUnsafeBytes(of: (high, low)) { $0.loadUnaligned(as: uuid_t.self) }
     }
 }
 

@@ -5,6 +5,7 @@ import ObjectGraph
 import XCTest
 
 @testable import GtkKit
+import Platform
 
 /// An article as the list shows it.
 final class ListedArticle: ManagedObject {

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import GtkKit
+import Platform
 
 /// The pure part of the list model: turning a batch into `items-changed` emissions.
 final class ListChangePlanTests: XCTestCase {

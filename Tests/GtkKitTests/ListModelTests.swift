@@ -3,6 +3,7 @@ import GtkShim
 import XCTest
 
 @testable import GtkKit
+import Platform
 
 final class ListModelTests: GtkTestCase, @unchecked Sendable {
     /// Thousands of random batches and reloads: after every one, replaying the model's

@@ -2,6 +2,7 @@ import CGtk
 import GtkKit
 import GtkShim
 import XCTest
+import Platform
 
 /// A list source over an array of identities that reports its changes as a fetched-results
 /// controller does, and counts what the list model asks of it.
@@ -61,23 +62,6 @@ final class ArraySource: ListSource {
         identities = newIdentities
         indices = nil
         observer?.didReload()
-    }
-}
-
-/// SplitMix64: a small seeded generator, so a failing random sequence can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

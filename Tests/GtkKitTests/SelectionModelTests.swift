@@ -3,6 +3,7 @@ import GtkShim
 import XCTest
 
 @testable import GtkKit
+import Platform
 
 final class SelectionModelTests: GtkTestCase, @unchecked Sendable {
     /// The selection as documented, kept the slow way: every selected identity, and whether it

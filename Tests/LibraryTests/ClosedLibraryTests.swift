@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import Testing
 @testable import Library
+import QuireTestSupport
 
 /// A closed library is one file: after any `quire VERB` exits, successfully or not, no log file is
 /// left beside `library.quire`, and the file alone, copied somewhere else, holds everything the

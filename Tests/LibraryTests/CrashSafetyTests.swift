@@ -3,6 +3,7 @@ import ObjectGraph
 import SyncProtocol
 import Testing
 @testable import Library
+import QuireTestSupport
 
 /// An edit and its outbox operation are never committed one without the other: a child process
 /// edits a library in a loop (edits, renames, tags, trash and restore, and acknowledgements as
@@ -39,10 +40,7 @@ import Testing
     /// Runs the edit loop in a child process and kills it once it reports `edits` saves; returns
     /// the number it reported.
     private func killChild(editing url: URL, after edits: Int) throws -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "CrashSafetyTests/editLoop"]
-        process.environment = ProcessInfo.processInfo.environment.merging([Self.libraryVariable: url.path]) { $1 }
+        let process = TestBinary.process(filter: "CrashSafetyTests/editLoop", environment: [Self.libraryVariable: url.path])
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

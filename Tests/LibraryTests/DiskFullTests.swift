@@ -2,6 +2,7 @@ import Foundation
 import ObjectGraph
 import Testing
 @testable import Library
+import QuireTestSupport
 
 /// A full disk, through the fault VFS (writes fail with `SQLITE_FULL` after N writes, on any
 /// machine) and, when running as root, through a small tmpfs that really fills up: writing stops,

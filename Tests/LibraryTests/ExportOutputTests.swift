@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Library
+import QuireTestSupport
 
 @Suite struct FileNameTests {
     @Test func hostileTitlesGiveSafeDistinctNames() {

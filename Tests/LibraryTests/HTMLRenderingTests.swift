@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Library
+import QuireTestSupport
 
 @Suite struct HTMLRenderingTests {
     private struct SpecExample: Decodable {
@@ -28,12 +29,12 @@ import Testing
         #expect(examples.count == 652)
         var mismatches: [Int] = []
         for example in examples {
-            let expected = try run("cmark-gfm", Self.extensionArguments, input: example.markdown)
+            let expected = try Tool.run("cmark-gfm", Self.extensionArguments, input: example.markdown)
             if MarkdownHTML.fragment(example.markdown) != expected { mismatches.append(example.example) }
         }
         #expect(mismatches.isEmpty, "examples rendered differently: \(mismatches)")
         for markdown in Self.extensionExamples {
-            #expect(MarkdownHTML.fragment(markdown) == (try run("cmark-gfm", Self.extensionArguments, input: markdown)))
+            #expect(MarkdownHTML.fragment(markdown) == (try Tool.run("cmark-gfm", Self.extensionArguments, input: markdown)))
         }
     }
 

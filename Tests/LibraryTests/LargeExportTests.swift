@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Library
+import QuireTestSupport
 
 /// A source that makes articles on demand, as a store would fetch them, so that the test itself
 /// holds no more than a batch.
@@ -64,7 +65,7 @@ enum PeakMemory {
     /// Peak memory is a property of the whole process, and other suites run in parallel with this
     /// one; so the measuring test runs in a test process of its own, which runs nothing else.
     @Test(.enabled(if: !isProbe)) func tenThousandArticlesExportInBoundedMemory() throws {
-        let (status, output) = try runOwnTests(
+        let (status, output) = try TestBinary.run(
             filter: "LargeExportTests/memoryProbe", environment: [Self.probeVariable: "1"])
         #expect(status == 0, "the memory probe failed:\n\(output)")
         #expect(output.contains("memoryProbe(format:) with 2 test cases passed"), "the probe did not run:\n\(output)")

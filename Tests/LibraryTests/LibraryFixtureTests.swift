@@ -3,6 +3,7 @@ import ObjectGraph
 import SyncProtocol
 import Testing
 @testable import Library
+import QuireTestSupport
 
 /// Every committed library fixture, migrated (on a copy) to the current schema: every row of every
 /// entity keeps every value, field by field, and the new fields are what the stages compute.

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 @testable import Library
+import QuireTestSupport
 
 /// The committed library fixtures (`Fixtures/library-vN.quire`) and what tests do with them.
 enum LibraryFixtures {

@@ -3,6 +3,7 @@ import ObjectGraph
 import SyncProtocol
 import Testing
 @testable import Library
+import QuireTestSupport
 
 /// The writer's operations on temporary stores: each changes the article and writes its outbox
 /// operation in the same save, with the derived fields and sync state kept current.
@@ -248,13 +249,6 @@ import Testing
         let sequences = try store.outbox().map(\.sequence)
         #expect(sequences.count == 12)
         #expect(Set(sequences).count == 12)
-    }
-
-    @Test func theDefaultLocationFollowsXDG() {
-        #expect(Library.defaultURL(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/w"]).path == "/data/quire/library.quire")
-        #expect(Library.defaultURL(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/w"]).path
-            == "/home/w/.local/share/quire/library.quire")
-        #expect(Library.defaultURL(environment: ["HOME": "/home/w"]).path == "/home/w/.local/share/quire/library.quire")
     }
 
     @Test func aMissingLibraryIsNotCreatedUnlessAsked() throws {

@@ -2,6 +2,7 @@ import Foundation
 import ObjectGraph
 import SyncProtocol
 @testable import Library
+import QuireTestSupport
 
 /// A library in a temporary folder, for one test.
 struct TemporaryLibrary {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Library
+import QuireTestSupport
 
 @Suite struct MarkdownImportTests {
     @Test func markdownExportThenImportKeepsEveryField() async throws {

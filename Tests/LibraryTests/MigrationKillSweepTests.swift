@@ -2,6 +2,7 @@ import Foundation
 import ObjectGraph
 import Testing
 @testable import Library
+import QuireTestSupport
 
 /// The kill sweep: `quire migrate` upgrades a copy of the V1 fixture in a child process and is
 /// killed with SIGKILL at every boundary of the upgrade (copy, stage steps, validation, each step of

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Library
+import QuireTestSupport
 
 @Suite struct PDFExportTests {
     @Test func singleArticlePDFHasTextPageNumbersAndBookmarks() async throws {
@@ -12,16 +13,16 @@ import Testing
         #expect(file.lastPathComponent == "PDF Sample Article.pdf")
 
         // Lines wrap where the typesetter decides; compare with white space collapsed.
-        let text = try run("pdftotext", [file.path, "-"]).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let text = try Tool.run("pdftotext", [file.path, "-"]).split(whereSeparator: \.isWhitespace).joined(separator: " ")
         for expected in ["PDF Sample Article", "Introduction", "emphasis", "strikethrough", "inline code", "nested item",
                          "A block quote with", "let answer = 42", "apples", "pears", "Final paragraph.", "alpha, beta"] {
             #expect(text.contains(expected), "missing \(expected)")
         }
         #expect(!text.contains("raw html must not appear"))
-        let info = try run("pdfinfo", [file.path])
+        let info = try Tool.run("pdfinfo", [file.path])
         #expect(info.contains("Pages:           1"))
         #expect(info.contains("Title:           PDF Sample Article"))
-        let outline = try run("pdftohtml", ["-xml", "-stdout", "-i", "-q", file.path])
+        let outline = try Tool.run("pdftohtml", ["-xml", "-stdout", "-i", "-q", file.path])
         #expect(outline.contains("<outline>"))
         #expect(outline.contains(">PDF Sample Article</item>") || outline.contains(">PDF Sample Article<"))
         #expect(outline.contains("Introduction"))
@@ -34,7 +35,7 @@ import Testing
             "离线同步与冲突", body: "本文讨论离线优先的同步。\n\nשלום עולם, مرحبا بالعالم\n")
         let result = try await ExportJob(format: .pdf(.filePerArticle, paper: .a4), destination: folder.url)
             .run(from: ArticleArraySource([article]))
-        let text = try run("pdftotext", [try #require(result.files.first).path, "-"])
+        let text = try Tool.run("pdftotext", [try #require(result.files.first).path, "-"])
         #expect(text.contains("离线同步与冲突"))
         #expect(text.contains("本文讨论离线优先的同步。"))
         #expect(text.contains("שלום") || text.contains("םולש"))
@@ -51,11 +52,11 @@ import Testing
         #expect(pages > 3)
         // Every page carries its number, and each paragraph appears exactly once.
         for page in 1...pages {
-            let text = try run("pdftotext", ["-f", "\(page)", "-l", "\(page)", "-layout", file.path, "-"])
+            let text = try Tool.run("pdftotext", ["-f", "\(page)", "-l", "\(page)", "-layout", file.path, "-"])
             let lastLine = text.split(whereSeparator: \.isNewline).last { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
             #expect(lastLine?.trimmingCharacters(in: .whitespacesAndNewlines) == "\(page)")
         }
-        let all = try run("pdftotext", [file.path, "-"])
+        let all = try Tool.run("pdftotext", [file.path, "-"])
         for number in [1, 60, 120] { #expect(all.contains("Paragraph \(number) of")) }
     }
 
@@ -74,30 +75,30 @@ import Testing
         #expect(result.files == [destination.standardizedFileURL])
         #expect(recorder.values.last == ExportProgress(completed: 6, total: 6))
 
-        let info = try run("pdfinfo", [destination.path])
+        let info = try Tool.run("pdfinfo", [destination.path])
         #expect(info.contains("612 x 792 pts (letter)"))
         let pages = try pageCount(destination)
         #expect(pages >= 5)
         // The contents page lists each article with the page it starts on.
-        let contents = try run("pdftotext", ["-f", "1", "-l", "1", "-layout", destination.path, "-"])
+        let contents = try Tool.run("pdftotext", ["-f", "1", "-l", "1", "-layout", destination.path, "-"])
         #expect(contents.contains("My Library"))
         var starts: [Int] = []
         for title in ["First Article", "Second Article", "Third Article"] {
             let line = try #require(contents.split(separator: "\n").first { $0.contains(title) })
             let number = try #require(Int(line.split(separator: " ").last ?? ""))
-            let page = try run("pdftotext", ["-f", "\(number)", "-l", "\(number)", destination.path, "-"])
+            let page = try Tool.run("pdftotext", ["-f", "\(number)", "-l", "\(number)", destination.path, "-"])
             #expect(page.hasPrefix(title), "\(title) should start page \(number)")
             starts.append(number)
         }
         #expect(starts[0] == 2 && starts[2] == pages)
         // Each contents entry links to a named destination on its article's first page.
-        let destinations = try run("pdfinfo", ["-dests", destination.path])
+        let destinations = try Tool.run("pdfinfo", ["-dests", destination.path])
         for (index, start) in starts.enumerated() {
             #expect(destinations.split(separator: "\n").contains {
                 $0.hasSuffix("\"article-\(index + 1)\"") && $0.trimmingCharacters(in: .whitespaces).hasPrefix("\(start) ")
             })
         }
-        let outline = try run("pdftohtml", ["-xml", "-stdout", "-i", "-q", destination.path])
+        let outline = try Tool.run("pdftohtml", ["-xml", "-stdout", "-i", "-q", destination.path])
         for title in ["Contents", "First Article", "Second Article", "Third Article", "Section One"] {
             #expect(outline.contains(title))
         }
@@ -125,7 +126,7 @@ import Testing
     }
 
     private func pageCount(_ file: URL) throws -> Int {
-        let info = try run("pdfinfo", [file.path])
+        let info = try Tool.run("pdfinfo", [file.path])
         let line = try #require(info.split(separator: "\n").first { $0.hasPrefix("Pages:") })
         return try #require(Int(line.split(separator: " ").last ?? ""))
     }

@@ -3,6 +3,7 @@ import CSQLite
 import ObjectGraph
 import Testing
 @testable import Library
+import QuireTestSupport
 
 /// Libraries that cannot be used as they are: damaged pages, a truncated file, a file that is not
 /// a database, a library from a newer Quire, one held by another program, one on a read-only file

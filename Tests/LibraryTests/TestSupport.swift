@@ -1,78 +1,7 @@
 import SyncProtocol
 import Foundation
 import Library
-
-/// A fresh temporary folder for one test, removed when the test's value goes away.
-final class TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("quire-tests-" + UUID().uuidString, isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func appending(_ name: String) -> URL { url.appendingPathComponent(name) }
-
-    /// Every entry under the folder (hidden ones included), as paths relative to it, sorted.
-    func contents(of folder: URL? = nil) throws -> [String] {
-        let root = folder ?? url
-        guard let enumerator = FileManager.default.enumerator(atPath: root.path) else { return [] }
-        return (enumerator.allObjects as? [String] ?? []).sorted()
-    }
-}
-
-/// Runs a command-line tool and returns what it printed on standard output.
-func run(_ tool: String, _ arguments: [String], input: String? = nil) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [tool] + arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    let inputPipe = Pipe()
-    if input != nil { process.standardInput = inputPipe }
-    try process.run()
-    if let input {
-        // Write from another thread so that a large input cannot deadlock against a full output pipe.
-        let handle = inputPipe.fileHandleForWriting
-        let data = Data(input.utf8)
-        DispatchQueue.global().async {
-            handle.write(data)
-            try? handle.close()
-        }
-    }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw ToolFailure(tool: tool, arguments: arguments, status: process.terminationStatus)
-    }
-    return String(decoding: data, as: UTF8.self)
-}
-
-/// Runs this test binary again with only the tests matching `filter`, in a process of its own;
-/// returns its exit status and everything it printed.
-func runOwnTests(filter: String, environment: [String: String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-}
-
-struct ToolFailure: Error, CustomStringConvertible {
-    let tool: String
-    let arguments: [String]
-    let status: Int32
-    var description: String { "\(tool) \(arguments.joined(separator: " ")) exited with \(status)" }
-}
+import QuireTestSupport
 
 /// Articles that exercise every field and the tricky corners of text.
 enum SampleArticles {

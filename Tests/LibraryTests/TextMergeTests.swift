@@ -1,5 +1,6 @@
 import Testing
 @testable import Library
+import Platform
 
 @Suite struct TextMergeTests {
     private func merge(_ base: String, _ mine: String, _ theirs: String, costLimit: Int = LineDiff.defaultCostLimit) -> TextMerge {
@@ -160,7 +161,7 @@ import Testing
     }
 
     @Test func randomMergesKeepTheBasicLaws() {
-        var generator = SplitMix64(seed: 2024)
+        var generator = SeededGenerator(seed: 2024)
         let alphabet = ["a\n", "b\n", "c\n", "\n", "d\r\n", "é\n", "x"]
         func text() -> String {
             (0..<Int(generator.next() % 8)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }.joined()
@@ -191,7 +192,7 @@ import Testing
     }
 
     @Test func lineDiffMatchesAReferenceOnRandomInputs() {
-        var generator = SplitMix64(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         for _ in 0..<300 {
             let old = (0..<Int(generator.next() % 12)).map { _ in Int(generator.next() % 4) }
             let new = (0..<Int(generator.next() % 12)).map { _ in Int(generator.next() % 4) }
@@ -220,18 +221,5 @@ import Testing
             }
         }
         return table[a.count][b.count]
-    }
-}
-
-/// A small deterministic generator, so random tests replay the same cases.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

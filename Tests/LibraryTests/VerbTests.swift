@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Library
+import QuireTestSupport
 
 /// Every library verb end to end: the built `quire` executable run as a process on a temporary
 /// library, its output, files and exit status checked.
@@ -13,15 +14,7 @@ import Testing
     }
 
     /// The `quire` built beside the tests.
-    static let executable: URL? = {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("quire")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        return nil
-    }()
+    static let executable: URL? = try? BuiltProduct.executable("quire")
 
     /// Runs `quire ARGUMENTS` with the library option and, optionally, standard input.
     func quire(_ arguments: [String], library: URL? = nil, input: String? = nil) throws -> Run {

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import Testing
+import Platform
 
 /// Seeded random sequences of edits in the view context (inserts, updates of sort, predicate and
 /// other keys, deletes, saves, rollbacks, refreshes), background saves merged in, and batch
@@ -40,7 +41,7 @@ import Testing
         let stack = try TestStack()
         let view = stack.container.viewContext
         view.mergePolicy = .mergeByPropertyObjectTrump
-        var random = SplitMix64(seed: configuration.seed)
+        var random = SeededGenerator(seed: configuration.seed)
         let request = FetchRequest<Article>(predicate: configuration.predicate, sortDescriptors: configuration.sort)
 
         try stack.run { context in
@@ -81,7 +82,7 @@ import Testing
 
     /// One random event; returns what it was.
     @MainActor
-    private func perform(step: Int, random: inout SplitMix64, stack: TestStack, view: ManagedObjectContext) throws -> String {
+    private func perform(step: Int, random: inout SeededGenerator, stack: TestStack, view: ManagedObjectContext) throws -> String {
         let roll = random.next() % 100
         let all = try view.fetchObjectIDs(FetchRequest<Article>())
         func anyArticle() throws -> Article? {
@@ -171,7 +172,7 @@ import Testing
 
     static let titles = ["alpha", "Alpha", "beta", "Beta", "gamma", "delta", "Delta", "epsilon", "Ünïcode", "zeta"]
 
-    private static func insertArticle(into context: ManagedObjectContext, _ random: inout SplitMix64) {
+    private static func insertArticle(into context: ManagedObjectContext, _ random: inout SeededGenerator) {
         let article = Article(context: context)
         article.title = titles[Int(random.next() % UInt64(titles.count))]
         article.wordCount = Int(random.next() % 1000)
@@ -181,7 +182,7 @@ import Testing
     }
 
     /// Changes one attribute (a sort key, a predicate key or neither) and returns its name.
-    private static func randomlyChange(_ article: Article, _ random: inout SplitMix64) -> String {
+    private static func randomlyChange(_ article: Article, _ random: inout SeededGenerator) -> String {
         switch random.next() % 6 {
         case 0:
             article.title = titles[Int(random.next() % UInt64(titles.count))]

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 @testable import ObjectGraph
 import Testing
+import QuireTestSupport
 
 /// Staged migrations on real store files: lightweight and custom stages, refusals, preflight,
 /// locks, interruption and resumption, validation, backups.
@@ -312,11 +313,8 @@ enum MigrationProcess {
     /// Runs the migration of `store` with `OBJECTGRAPH_MIGRATION_KILL_AT=killAt`; returns the signal
     /// that ended it (0 when it exited by itself).
     static func run(store: URL, killAt: String) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "MigrationProcessEntry"]
-        process.environment = ProcessInfo.processInfo.environment.merging(
-            [storeVariable: store.path, "OBJECTGRAPH_MIGRATION_KILL_AT": killAt]) { $1 }
+        let process = TestBinary.process(
+            filter: "MigrationProcessEntry", environment: [storeVariable: store.path, "OBJECTGRAPH_MIGRATION_KILL_AT": killAt])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ObjectGraph
+import Platform
 
 /// The fetched-results controller's tree against a sorted array, through random inserts, removals
 /// and marks, with small nodes so that splits, merges and redistribution happen often.
@@ -20,7 +21,7 @@ import Testing
 
     @Test(arguments: [(4, 4), (8, 5), (128, 64)])
     func randomInsertsRemovalsAndMarksAgreeWithASortedArray(leafCapacity: Int, branchCapacity: Int) throws {
-        var random = SplitMix64(seed: UInt64(leafCapacity * 1000 + branchCapacity))
+        var random = SeededGenerator(seed: UInt64(leafCapacity * 1000 + branchCapacity))
         var model = Model()
         var nextSlot: Int32 = 0
         // Start from a bulk-built tree of sorted slots.

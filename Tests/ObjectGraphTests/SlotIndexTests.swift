@@ -1,13 +1,14 @@
 import Testing
 
 @testable import ObjectGraph
+import Platform
 
 /// The fetched-results controller's index of slots by key against a dictionary: dense runs of
 /// primary keys, keys far from them, temporary keys, removals and reused slots.
 @Suite struct SlotIndexTests {
     @Test(arguments: [UInt64(1), 2, 3])
     func randomInsertsAndRemovalsAgreeWithADictionary(seed: UInt64) {
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         // Slots 0..<1000 hold a run of primary keys with gaps, as a fetch finds them.
         var keys: [Int64] = (0..<1000).map { Int64($0 * 2 + 500) }
         var expected: [Int64: Int32] = [:]

@@ -4,20 +4,18 @@ import GtkKit
 import XCTest
 
 @testable import QuireUI
+import QuireTestSupport
 
 /// Base of the Quire UI tests: GTK under Xvfb (see GtkKitTests' GtkTestCase for why test bodies
 /// use `MainActor.assumeIsolated`), the GSettings schema from `data/` compiled into a temporary
 /// folder, and helpers to run the real application and command-line program.
 class QuireTestCase: XCTestCase, @unchecked Sendable {
     /// The package's root folder.
-    static let packageRoot = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let packageRoot = BuiltProduct.packageRoot
 
     /// The `quire` binary built beside the test bundle.
-    static let quireExecutable: URL = {
-        let testBinary = URL(filePath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "")
-        return testBinary.deletingLastPathComponent().appending(path: "quire")
-    }()
+    // When it is missing, starting it fails with the path that names it.
+    static let quireExecutable: URL = (try? BuiltProduct.executable("quire")) ?? URL(filePath: "/quire-is-not-built/quire")
 
     /// A folder holding `gschemas.compiled` for Quire's schema, compiled once per process.
     static let schemaFolder: Result<URL, Error> = Result(catching: {

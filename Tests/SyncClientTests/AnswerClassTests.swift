@@ -2,26 +2,11 @@ import Foundation
 import SyncClient
 import SyncProtocol
 import Testing
+import QuireTestSupport
 
 /// Every status `data/sync-api.yaml` documents for the requests the client makes has the class
 /// the sync worker's design gives it.
 @Suite struct AnswerClassTests {
-    /// The OpenAPI document as JSON, converted by python3-yaml (as SyncServerTests' contract test does).
-    static func document() throws -> [String: Any] {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("data/sync-api.yaml").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import json, sys, yaml; json.dump(yaml.safe_load(open(sys.argv[1])), sys.stdout)", path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ProxyError("python3 with PyYAML (python3-yaml) could not read \(path)") }
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    }
-
     static let endpoints: [String: SyncEndpoint] = [
         "PUT /v1/articles/{id}": .putArticle, "DELETE /v1/articles/{id}": .deleteArticle, "GET /v1/changes": .changes,
         "GET /v1/articles": .snapshot, "GET /v1/operations/{key}": .operation, "GET /v1/health": .health,
@@ -48,7 +33,7 @@ import Testing
     }()
 
     @Test func everyDocumentedAnswerOfTheClientsRequestsHasItsClass() throws {
-        let paths = try #require(try Self.document()["paths"] as? [String: [String: Any]])
+        let paths = try #require(try SyncAPIDocument.load()["paths"] as? [String: [String: Any]])
         var documented: [String: AnswerClass] = [:]
         var notUsed: [String] = []
         for (path, item) in paths {

@@ -2,6 +2,7 @@ import Foundation
 import SyncClient
 import SyncProtocol
 import Testing
+import Platform
 
 /// The reducer and the transport together, through the fault proxy with seeded random faults,
 /// against a real quire-server: every saved edit reaches the server exactly once.

@@ -2,6 +2,7 @@ import Foundation
 import SyncClient
 import SyncProtocol
 import Testing
+import Platform
 
 /// Each transition of the per-operation state machine, with its effects.
 @Suite struct OperationReducerTests {

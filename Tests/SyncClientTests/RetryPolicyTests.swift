@@ -1,6 +1,7 @@
 import Foundation
 import SyncClient
 import Testing
+import Platform
 
 /// Backoff bounds, full jitter, the cap and `Retry-After`, over many seeded draws.
 @Suite struct RetryPolicyTests {

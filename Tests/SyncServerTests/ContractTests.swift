@@ -2,31 +2,11 @@ import Foundation
 @testable import SyncServer
 import SyncProtocol
 import Testing
+import QuireTestSupport
 
 /// `data/sync-api.yaml` against the server and the `SyncProtocol` types: every documented route
 /// exists and every server route is documented; every example decodes into its type.
 @Suite struct ContractTests {
-    /// The OpenAPI document as JSON, converted by python3-yaml (a test package of the project).
-    static func document() throws -> [String: Any] {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("data/sync-api.yaml").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import json, sys, yaml; json.dump(yaml.safe_load(open(sys.argv[1])), sys.stdout)", path]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ProcessError("python3 with PyYAML (Debian: python3-yaml) could not read \(path): \(message)")
-        }
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    }
-
     static let methods = ["get", "put", "post", "delete", "patch"]
 
     /// The types of the schemas whose examples must decode.
@@ -42,7 +22,7 @@ import Testing
     ]
 
     @Test func everyDocumentedRouteIsServedAndEveryServedRouteIsDocumented() throws {
-        let paths = try #require(try Self.document()["paths"] as? [String: [String: Any]])
+        let paths = try #require(try SyncAPIDocument.load()["paths"] as? [String: [String: Any]])
         let documented = Set(paths.flatMap { path, item in
             item.keys.filter(Self.methods.contains).map { "\($0.uppercased()) \(path)" }
         })
@@ -64,7 +44,7 @@ import Testing
     }
 
     @Test func everyExampleDecodesIntoItsProtocolType() throws {
-        let document = try Self.document()
+        let document = try SyncAPIDocument.load()
         func resolve(_ node: Any) throws -> Any {
             guard let object = node as? [String: Any], let reference = object["$ref"] as? String else { return node }
             var target: Any = document

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import Platform
 import SyncProtocol
 
 /// A realistic library for newcomers, screenshots and benchmarks: articles with varied titles and
@@ -17,7 +18,7 @@ public enum DemoLibrary {
 
     /// The `index`-th article of the demo library with this seed.
     public static func article(_ index: Int, seed: UInt64 = 1, now: Date = Date()) -> ArticleSnapshot {
-        var random = DemoRandom(seed: seed &* 0x2545_F491_4F6C_DD1D &+ UInt64(index))
+        var random = SeededGenerator(seed: seed &* 0x2545_F491_4F6C_DD1D &+ UInt64(index))
         let topic = random.pick(topics)
         let title = random.pick(titleForms).replacingOccurrences(of: "{t}", with: topic)
             .replacingOccurrences(of: "{T}", with: topic.prefix(1).uppercased() + topic.dropFirst())
@@ -34,24 +35,10 @@ public enum DemoLibrary {
             if !tagNames.contains(tag) { tagNames.append(tag) }
         }
         return ArticleSnapshot(
-            id: UUID(uuid: uuidBytes(&random)), title: title, body: body(about: topic, title: title, random: &random),
+            id: random.uuid(), title: title, body: body(about: topic, title: title, random: &random),
             folder: random.chance(0.8) ? random.pick(folders) : nil, tags: tagNames.sorted(), status: status,
             isFavorite: random.chance(0.12), created: created, updated: updated,
             trashed: random.chance(0.03) ? updated.addingTimeInterval(3600) : nil)
-    }
-
-    private static func uuidBytes(_ random: inout DemoRandom) -> uuid_t {
-        let high = random.next()
-        let low = random.next()
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for index in 0..<8 {
-            bytes[index] = UInt8(truncatingIfNeeded: high >> (index * 8))
-            bytes[index + 8] = UInt8(truncatingIfNeeded: low >> (index * 8))
-        }
-        bytes[6] = bytes[6] & 0x0F | 0x40      // version 4
-        bytes[8] = bytes[8] & 0x3F | 0x80      // RFC 4122 variant
-        return (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])
     }
 
     // MARK: Text
@@ -123,11 +110,11 @@ public enum DemoLibrary {
         ("sh", "quire list --folder Essays --json | jq '.[].title'"),
     ]
 
-    private static func paragraph(_ random: inout DemoRandom) -> String {
+    private static func paragraph(_ random: inout SeededGenerator) -> String {
         (0..<random.int(2...5)).map { _ in random.pick(sentences) }.joined(separator: " ")
     }
 
-    private static func body(about topic: String, title: String, random: inout DemoRandom) -> String {
+    private static func body(about topic: String, title: String, random: inout SeededGenerator) -> String {
         var blocks = ["# \(title)", random.pick(openings) + " " + paragraph(&random)]
         let sections = random.int(0...4)
         for section in 0..<sections {

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import Platform
 
 /// A writer's library on disk, and the operations a writer performs on it. The app and the
 /// command line share it.
@@ -71,19 +72,11 @@ public final class Library: Sendable {
             access: access, folder: url.deletingLastPathComponent().path, spaceNeeded: Self.spaceNeededToResume)
     }
 
-    /// Where a writer's library lives unless they say otherwise: `$XDG_DATA_HOME/quire/library.quire`,
-    /// or `~/.local/share/quire/library.quire` when `XDG_DATA_HOME` is unset, empty or relative (as
-    /// the XDG Base Directory specification asks).
-    public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        var dataHome: URL
-        if let value = environment["XDG_DATA_HOME"], value.hasPrefix("/") {
-            dataHome = URL(fileURLWithPath: value, isDirectory: true)
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            dataHome = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share", isDirectory: true)
-        }
-        dataHome.appendPathComponent("quire", isDirectory: true)
-        return dataHome.appendingPathComponent("library.quire")
+    /// Where a writer's library lives unless they say otherwise: `quire/library.quire` in the
+    /// user's data folder (`$XDG_DATA_HOME`, or `~/.local/share` when that is unset, empty or
+    /// relative, as the XDG Base Directory specification asks).
+    public static func defaultURL() -> URL {
+        DataFolder.user.appendingPathComponent("quire", isDirectory: true).appendingPathComponent("library.quire")
     }
 
     /// The context of the app's user interface, on the main actor.

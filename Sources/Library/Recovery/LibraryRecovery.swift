@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import Platform
 
 /// What to do with a library that is damaged or not a database: move it (with its `-wal`, `-shm`
 /// and `-journal` files) to a quarantine folder, where nothing is ever deleted; check its
@@ -120,7 +121,7 @@ public enum LibraryRecovery {
         report.articleTitles = try await library.read { context in
             try context.fetch(FetchRequest<StoredArticle>()).map(\.title)
         }
-        try StoreFiles.writeAtomically(Data(reportText(report).utf8), to: folder.appendingPathComponent("report.txt").path)
+        try DurableFile.write(Data(reportText(report).utf8), to: folder.appendingPathComponent("report.txt").path)
         return report
     }
 

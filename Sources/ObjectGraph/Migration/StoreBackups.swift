@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// The backups a migration leaves: the original store file of each migration, kept in a folder
 /// until the writer has used the migrated store for a while, listed in `backups.json` beside them.
@@ -114,7 +115,7 @@ public struct StoreBackups: Sendable {
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try StoreFiles.createFolder(folder.path)
-        try StoreFiles.writeAtomically(try encoder.encode(entries), to: manifestPath)
+        try DurableFile.write(try encoder.encode(entries), to: manifestPath)
     }
 
     private static func day(_ date: Date) -> String {

@@ -82,33 +82,6 @@ public enum StoreFiles {
     static func folder(of path: String) -> String {
         (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
     }
-
-    /// Writes `data` to `path` atomically: a temporary file beside it, synced, renamed over it.
-    public static func writeAtomically(_ data: Data, to path: String) throws {
-        let temporary = path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileOperationError(operation: "open", path: temporary, code: errno) }
-        var failure: FileOperationError?
-        data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = FileOperationError(operation: "write", path: temporary, code: errno)
-                    return
-                }
-                offset += written
-            }
-        }
-        if failure == nil && fsync(descriptor) != 0 { failure = FileOperationError(operation: "fsync", path: temporary, code: errno) }
-        close(descriptor)
-        if let failure {
-            unlink(temporary)
-            throw failure
-        }
-        try move(temporary, to: path)
-    }
 }
 
 /// An exclusive advisory lock on a file (`flock`), held until released or until the process ends,

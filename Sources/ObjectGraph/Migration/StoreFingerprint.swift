@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// What identifies one state of a store file without reading it: its device, inode, size and
 /// modification time, and the size of its write-ahead log.
@@ -40,23 +41,6 @@ struct StoreFingerprint: Codable, Hashable, Sendable {
     }
 }
 
-/// A system call on a file that failed, with its `errno`.
-public struct FileOperationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The call, such as `rename` or `link`.
-    public var operation: String
-    /// The file or folder.
-    public var path: String
-    /// The `errno` it failed with.
-    public var code: Int32
-
-    /// An error of `operation` on `path`.
-    public init(operation: String, path: String, code: Int32) {
-        self.operation = operation
-        self.path = path
-        self.code = code
-    }
-
-    public var description: String {
-        "\(operation) failed for \(path): \(String(cString: strerror(code))) (errno \(code))"
-    }
-}
+/// A system call on a file that failed, with its `errno` (defined in Platform, which writes files
+/// for every target; named here so that ObjectGraph's callers need no second import).
+public typealias FileOperationError = Platform.FileOperationError

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// The object model of a store: its entities, declared in Swift as a value.
 ///

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// A library's sync account: the server URL in a settings file next to the library, and the token
 /// in the Secret Service keyring when one runs, otherwise in that same file, which only the writer
@@ -124,22 +125,15 @@ public struct AccountSettings: Sendable {
     }
 
     /// Writes the settings with mode 0600 from the start (never readable by others, not even
-    /// briefly), through a temporary file renamed over the old one.
+    /// briefly), durably: a crash leaves the old settings or the new ones.
     private func writeFile(_ settings: Settings) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         let data = try encoder.encode(settings) + Data("\n".utf8)
-        let path = fileURL.path
-        let temporary = path + ".\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw AccountError.settingsFile(path: temporary, reason: String(cString: strerror(errno))) }
-        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor)
-        close(descriptor)
-        guard written == data.count, synced == 0, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw AccountError.settingsFile(path: path, reason: reason)
+        do {
+            try DurableFile.write(data, to: fileURL.path, mode: 0o600)
+        } catch {
+            throw AccountError.settingsFile(path: error.path, reason: String(cString: strerror(error.code)))
         }
     }
 }

@@ -1,3 +1,5 @@
+import Platform
+
 /// A bearer token: shown once when an account is added, stored only as its SHA-256.
 public struct AccountToken: Sendable, CustomStringConvertible {
     /// The token as the client sends it: `qtk_` and 43 base64url characters (256 random bits).

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import SyncProtocol
 
 /// A write a client asked for, already checked: what to do to which article, on what condition.

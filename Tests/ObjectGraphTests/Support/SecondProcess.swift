@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import Testing
+import QuireTestSupport
 
 /// Work a test runs in another process: the test bundle started again with a filter that selects
 /// `secondProcess()` and an environment that names the work and the store. In an ordinary run the
@@ -13,13 +14,7 @@ enum SecondProcess {
 
     /// Runs `role` in a new process on the store at `store` and returns its exit status.
     static func run(_ role: String, store: URL) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "SecondProcessEntry"]
-        var environment = ProcessInfo.processInfo.environment
-        environment[roleVariable] = role
-        environment[storeVariable] = store.path
-        process.environment = environment
+        let process = TestBinary.process(filter: "SecondProcessEntry", environment: [roleVariable: role, storeVariable: store.path])
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-second-process-\(UUID().uuidString).log")
         guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: output.path])

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import Platform
 
 /// A TCP proxy on loopback between the sync client and a server that understands just enough
 /// HTTP/1.1 (heads, `Content-Length` bodies) to apply one `Fault` per request.

@@ -1,6 +1,7 @@
 import Foundation
 import SyncClient
 import SyncProtocol
+import Platform
 
 /// One seeded run of the outbox machinery against `ModelServer`, in virtual time: a writer edits
 /// and deletes articles, another device edits them on the server, the network loses, delays and

@@ -1,6 +1,7 @@
 import Foundation
 import SyncClient
 import SyncProtocol
+import Platform
 
 /// The outbox machinery wired to a real transport: the smallest worker the sync client's parts
 /// make, with the store as dictionaries. Its round is the one `Outbox` documents; requests run

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import QuireTestSupport
 
 /// The `quire` executable built beside the tests, run as a process on a library: what the
 /// command-line verbs do with what the worker left.
@@ -15,16 +16,8 @@ struct QuireCommand {
 
     /// The `quire` built beside the tests, or nil when it is not there.
     init?() {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("quire")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) {
-                executable = candidate
-                return
-            }
-            folder.deleteLastPathComponent()
-        }
-        return nil
+        guard let executable = try? BuiltProduct.executable("quire") else { return nil }
+        self.executable = executable
     }
 
     /// Runs `quire ARGUMENTS --library LIBRARY` (with `input` on standard input) and waits for it,

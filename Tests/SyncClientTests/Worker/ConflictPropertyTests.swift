@@ -4,6 +4,7 @@ import ObjectGraph
 import SyncProtocol
 import Testing
 @testable import SyncClient
+import Platform
 
 /// Random interleavings, from a seed, of local operations on device A (edit, restore, trash, tag,
 /// move, sync) with device B's edits, deletions and restores of the same article through a real

@@ -3,6 +3,7 @@ import Library
 import SyncProtocol
 import Testing
 @testable import SyncClient
+import Platform
 
 /// Two devices edit the same articles while every kind of network fault hits their requests
 /// (seeded, so that a failing run replays): after quiescence both libraries and the server hold

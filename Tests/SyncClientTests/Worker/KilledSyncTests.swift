@@ -4,6 +4,8 @@ import Library
 import SyncProtocol
 import Testing
 @testable import SyncClient
+import Platform
+import QuireTestSupport
 
 /// `quire sync` killed with SIGKILL at random points (seeded) while the writer keeps editing:
 /// each restart takes over the dead process's lease, finds what it left on the wire, and in the
@@ -12,15 +14,7 @@ import Testing
 /// turns so that three such loops do not share the machine and its time limit.)
 @Suite(.serialized) struct KilledSyncTests {
     /// The `quire` built beside the tests.
-    static let executable: URL? = {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("quire")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        return nil
-    }()
+    static let executable: URL? = try? BuiltProduct.executable("quire")
 
     /// Starts `quire sync` on the library through `port`.
     static func startSync(_ device: ClientLibrary, port: UInt16, token: String) throws -> Process {

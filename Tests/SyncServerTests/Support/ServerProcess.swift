@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import QuireTestSupport
 
 /// A real `quire-server` executable, started by the test, with its log in a file.
 final class ServerProcess {
@@ -9,16 +10,7 @@ final class ServerProcess {
 
     /// The `quire-server` built beside the test bundle.
     static var executable: URL {
-        get throws {
-            var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            // The test runner may run from inside the bundle's folder structure.
-            for _ in 0..<4 {
-                let candidate = folder.appendingPathComponent("quire-server")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                folder.deleteLastPathComponent()
-            }
-            throw ProcessError("quire-server is not beside the tests (\(CommandLine.arguments[0])); build it with `swift build`")
-        }
+        get throws { try BuiltProduct.executable("quire-server") }
     }
 
     /// Runs a verb to completion (`account add NAME --data DIR`) and answers its standard output.
