@@ -112,7 +112,7 @@ let package = Package(
         // MARK: Executables
 
         .executableTarget(name: "quire", dependencies: ["QuireUI", "GtkKit", "Library", "ObjectGraph", "SyncClient"]),
-        .executableTarget(name: "quire-server", dependencies: ["SyncServer", "CSystemd"]),
+        .executableTarget(name: "quire-server", dependencies: ["Platform", "SyncServer", "CSystemd"]),
         .executableTarget(
             name: "quire-bench", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "CSQLite", "CPostgres"]),
 

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import SyncServer
 
 /// Everything `serve` and the storage verbs read from options and the configuration file.
@@ -31,12 +32,9 @@ struct ServerSettings {
         }
     }
 
-    /// SQLite in `$XDG_DATA_HOME/quire-server` (or `~/.local/share/quire-server`).
+    /// SQLite in `$XDG_DATA_HOME/quire-server` (or `~/.local/share/quire-server`; see `DataFolder`).
     static var defaultStorage: StorageLocation {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".local/share")
-        return .sqlite(directory: base.appendingPathComponent("quire-server"))
+        .sqlite(directory: DataFolder.user.appendingPathComponent("quire-server"))
     }
 }
 
