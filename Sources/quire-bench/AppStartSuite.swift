@@ -131,17 +131,14 @@ struct DisplayServer {
             process = nil
             return
         }
-        let isTaken = { (number: Int) in
-            FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
-        }
-        guard let number = (90..<140).first(where: { !isTaken($0) }) else { throw AppStartError.noDisplay }
+        // Xvfb picks a free display number itself and writes it on its standard output once it
+        // accepts connections (-displayfd): choosing the number here by looking for lock files
+        // raced with other X servers starting at the same moment (another suite run's).
         let xvfb = try ChildProcess(
-            "/usr/bin/Xvfb", arguments: [":\(number)", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
-            environment: ProcessInfo.processInfo.environment)
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        guard FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") else {
+            "/usr/bin/Xvfb", arguments: ["-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+            environment: ProcessInfo.processInfo.environment, capturesOutput: true)
+        let announced = try? xvfb.readOutput(until: "\n", timeout: 10)
+        guard let number = announced.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else {
             xvfb.terminate()
             throw AppStartError.noDisplay
         }
@@ -164,7 +161,7 @@ enum AppStartError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .missing(let path): "\(path) is missing: build it with swift build -c release --product quire"
-        case .noDisplay: "no free X display number for Xvfb"
+        case .noDisplay: "Xvfb started no display"
         case .noStallReport(let status, let output): "quire (exit status \(status)) printed no stall measurement: \(output)"
         case .tool(let command, let status): "\(command) exited with \(status)"
         }
