@@ -11,9 +11,15 @@ import Testing
 @Suite struct LeaseTests {
     func worker(_ device: ClientLibrary, _ server: TestServer, token: String, label: String, log: RecordingTransport.WriteLog) -> SyncWorker {
         let url = URL(string: "http://127.0.0.1:\(server.port)")!
+        // No test here lets a lease run out: takeovers come from a stop (which releases it), a
+        // process that is gone, or a write. A minute keeps the holder's lease through any stall of
+        // a loaded machine (with five seconds, one flake-hunt run under stress-ng saw the second
+        // worker take over from a first starved of the cooperative pool's two threads).
+        var configuration = SyncWorkerConfiguration.forTests(server: url)
+        configuration.leaseDuration = 60
         return SyncWorker(
             library: device.library, transport: RecordingTransport(label, server.transport(token: token), log: log),
-            configuration: .forTests(server: url))
+            configuration: configuration)
     }
 
     @Test func onlyTheLeaseHolderPushesAndTheOtherTakesOverWhenItStops() async throws {
