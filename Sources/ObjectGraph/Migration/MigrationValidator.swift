@@ -75,11 +75,11 @@ struct MigrationValidator {
     }
 
     /// The entities whose full-text index some stage made, rebuilt or wrote under: a new entity's
-    /// index, a rebuilt one, indexed text a transform wrote, or a table rebuilt around it. Any other index
-    /// is the original's, page for page (the backup API copied it, no trigger wrote to it while the
-    /// transforms ran, and the rows it indexes are compared with the original's): it matches its
-    /// rows exactly as it did in the original, so FTS5's check (which tokenizes every row) is
-    /// left to the indexes a stage wrote.
+    /// index, a rebuilt one, indexed text a transform wrote, or a table rebuilt around it. Any
+    /// other index is the original's, page for page (the backup API copied it, no trigger wrote to
+    /// it while the transforms ran, and the rows it indexes are compared with the original's): it
+    /// matches its rows exactly as it did in the original, so FTS5's check (which tokenizes every
+    /// row) is left to the indexes a stage wrote.
     static func rewrittenFullTextIndexes(_ stages: [MigrationStage]) throws -> Set<String> {
         var rewritten = Set<String>()
         for stage in stages {
