@@ -3,9 +3,11 @@ import Foundation
 /// Checks a migrated working copy before it may replace the original:
 /// - SQLite's `integrity_check`, and the schema the copy's metadata records;
 /// - its layout equals a new store's of the current schema (tables, columns, keys, indexes, triggers);
-/// - per entity: required values present, values of the stored types, unique values unique,
-///   to-many counts within their bounds; no reference to a missing row;
-/// - every full-text index agrees with its rows;
+/// - per entity: required values present, values of the stored types (tested in the scan that
+///   compares the table with the original's), unique values unique, to-many counts within their
+///   bounds; no reference to a missing row;
+/// - every full-text index a stage made or wrote under agrees with its rows (any other is the
+///   original's, unchanged: see ``rewrittenFullTextIndexes(_:)``);
 /// - against the original (attached read-only): the same rows of every entity, and every value no
 ///   stage meant to change (renamed columns followed) unchanged, relationships included; key
 ///   counters never lower.
@@ -43,7 +45,7 @@ struct MigrationValidator {
         }
         progress(2)
 
-        for entity in model.entities { problems += try valueProblems(entity, in: model) }
+        for entity in model.entities { problems += try uniquenessAndCountProblems(entity, in: model) }
         progress(3)
 
         let keys = try connection.statement("PRAGMA foreign_key_check")
@@ -54,7 +56,8 @@ struct MigrationValidator {
         keys.reset()
         progress(4)
 
-        for entity in model.entities where entity.description.fullTextIndex != nil {
+        let rewritten = try Self.rewrittenFullTextIndexes(stages)
+        for entity in model.entities where entity.description.fullTextIndex != nil && rewritten.contains(entity.name) {
             let fts = FullTextLayout.table(of: entity)
             do {
                 try connection.execute("INSERT INTO \(fts) (\(fts), rank) VALUES ('integrity-check', 1)")
@@ -64,10 +67,38 @@ struct MigrationValidator {
         }
         progress(5)
 
-        problems += try comparisonWithOriginal(source: source)
+        // One scan of each table against the original also tests its values.
+        problems += try comparisonWithOriginal(source: source, model: model)
         progress(6)
         if !problems.isEmpty { throw MigrationError.validationFailed(stage: nil, problems: problems) }
         progress(7)
+    }
+
+    /// The entities whose full-text index some stage made, rebuilt or wrote under: a new entity's
+    /// index, a rebuilt one, indexed text a transform wrote, or a table rebuilt around it. Any
+    /// other index is the original's, page for page (the backup API copied it, no trigger wrote to
+    /// it while the transforms ran, and the rows it indexes are compared with the original's): it
+    /// matches its rows exactly as it did in the original, so FTS5's check (which tokenizes every
+    /// row) is left to the indexes a stage wrote.
+    static func rewrittenFullTextIndexes(_ stages: [MigrationStage]) throws -> Set<String> {
+        var rewritten = Set<String>()
+        for stage in stages {
+            let difference = try stage.difference()
+            let filled = stage.filledAttributes
+            // Names follow renames; an entity a stage removes takes its index with it.
+            rewritten = Set(difference.tables.filter { rewritten.contains($0.sourceEntity) }.map(\.entity))
+            rewritten.formUnion(difference.rebuiltFullText)
+            rewritten.formUnion(difference.addedEntities.filter {
+                difference.destinationModel.entity(named: $0)?.description.fullTextIndex != nil
+            })
+            for table in difference.tables {
+                guard let index = difference.destinationModel.entity(named: table.entity)?.description.fullTextIndex else { continue }
+                if table.isRebuilt || !(filled[table.entity] ?? []).isDisjoint(with: index.attributes) {
+                    rewritten.insert(table.entity)
+                }
+            }
+        }
+        return rewritten
     }
 
     private func integrityMessages() throws -> [String] {
@@ -78,31 +109,53 @@ struct MigrationValidator {
         return messages
     }
 
-    /// Required values, storage types, uniqueness and to-many counts of one entity, in a few scans.
-    private func valueProblems(_ entity: EntityModel, in model: SchemaModel) throws -> [MigrationProblem] {
-        var problems: [MigrationProblem] = []
-        var tests: [(String, String)] = []
+    /// A test of every row's values: an SQL condition true for a row that fails it, and what a
+    /// failing row lacks.
+    private struct ValueTest {
+        var condition: String
+        var message: String
+    }
+
+    /// Required values present and values of the stored types, for the rows of `entity` named
+    /// `row` in the query that sums them.
+    private static func valueTests(_ entity: EntityModel, row: String) -> [ValueTest] {
+        var tests: [ValueTest] = []
         for column in entity.columns {
-            let name = SQL.quote(column.name)
+            let name = "\(row).\(SQL.quote(column.name))"
             let attribute = column.slot < entity.attributes.count ? entity.attributes[column.slot] : nil
             let relationship = entity.relationships.first { $0.foreignKeySlot == column.slot }
             if attribute.map({ !$0.isOptional }) ?? !(relationship?.description.isOptional ?? true) {
-                tests.append(("\(name) IS NULL", "\(column.name): rows without the required value"))
+                tests.append(ValueTest(condition: "\(name) IS NULL", message: "\(column.name): rows without the required value"))
             }
-            tests.append(("\(name) IS NOT NULL AND NOT (\(Self.storageTest(name, column.type)))",
-                          "\(column.name): values not of type \(column.type.rawValue)"))
+            tests.append(ValueTest(
+                condition: "\(name) IS NOT NULL AND NOT (\(storageTest(name, column.type)))",
+                message: "\(column.name): values not of type \(column.type.rawValue)"))
         }
-        if !tests.isEmpty {
-            let sums = tests.map { "coalesce(sum(\($0.0)), 0)" }.joined(separator: ", ")
-            let statement = try connection.statement("SELECT \(sums) FROM \(entity.table)")
-            defer { statement.reset() }
-            if try statement.step() {
-                for (offset, test) in tests.enumerated() where statement.int64(Int32(offset)) > 0 {
-                    problems.append(MigrationProblem(entity: entity.name, message: "\(statement.int64(Int32(offset))) \(test.1)"))
-                }
-            }
-        }
+        return tests
+    }
 
+    /// The problems of `tests`, whose failing rows `statement` counted in its columns from `first`.
+    private static func valueProblems(_ tests: [ValueTest], of entity: String, in statement: Statement, from first: Int32) -> [MigrationProblem] {
+        tests.enumerated().compactMap { offset, test in
+            let failing = statement.int64(first + Int32(offset))
+            return failing > 0 ? MigrationProblem(entity: entity, message: "\(failing) \(test.message)") : nil
+        }
+    }
+
+    /// The value tests of an entity the original does not hold, in a scan of its own.
+    private func valueProblems(_ entity: EntityModel) throws -> [MigrationProblem] {
+        let tests = Self.valueTests(entity, row: "b")
+        guard !tests.isEmpty else { return [] }
+        let sums = tests.map { "coalesce(sum(\($0.condition)), 0)" }.joined(separator: ", ")
+        let statement = try connection.statement("SELECT \(sums) FROM \(entity.table) AS b")
+        defer { statement.reset() }
+        guard try statement.step() else { return [] }
+        return Self.valueProblems(tests, of: entity.name, in: statement, from: 0)
+    }
+
+    /// Uniqueness and to-many counts of one entity.
+    private func uniquenessAndCountProblems(_ entity: EntityModel, in model: SchemaModel) throws -> [MigrationProblem] {
+        var problems: [MigrationProblem] = []
         var slotNames: [Int: String] = [:]
         for column in entity.columns { slotNames[column.slot] = column.name }
         for slots in entity.uniqueSlotSets {
@@ -161,7 +214,10 @@ struct MigrationValidator {
         var columns: [String: String]
     }
 
-    private func comparisonWithOriginal(source: Schema) throws -> [MigrationProblem] {
+    /// The comparison of every table with the original's, each in one scan that also runs the
+    /// table's value tests (``valueTests(_:row:)``); tables the original has no counterpart of get
+    /// a scan of their own for those.
+    private func comparisonWithOriginal(source: Schema, model: SchemaModel) throws -> [MigrationProblem] {
         let sourceModel = try SchemaModel(schema: source, storeIdentifier: UUID())
         var lineages: [String: Lineage] = [:]
         for entity in sourceModel.entities {
@@ -215,17 +271,30 @@ struct MigrationValidator {
             let (before, after) = (counts.int64(0), counts.int64(1))
             counts.reset()
             if before != after { problems.append(MigrationProblem(entity: lineage.table, message: "\(after) rows, the original has \(before)")) }
+            // Driven by the copy's rows, so that each is tested: an original row without one is
+            // found by the counts (the rows the copy matched fall short of the original's).
             let differs = lineage.columns.sorted { $0.key < $1.key }.map { "a.\(SQL.quote($0.key)) IS NOT b.\(SQL.quote($0.value))" }
-            let sql = "SELECT count(*) FROM \(old) AS a LEFT JOIN \(new) AS b ON b._pk = a._pk WHERE b._pk IS NULL"
-                + differs.map { " OR " + $0 }.joined()
-            if let changed = try connection.scalar(sql)?.integerValue, changed > 0 {
-                problems.append(MigrationProblem(entity: lineage.table, message: "\(changed) rows lost or changed values no stage writes"))
+            let tests = model.entity(named: lineage.table).map { Self.valueTests($0, row: "b") } ?? []
+            let sums = ["a._pk IS NULL", "a._pk IS NOT NULL AND (\((["0"] + differs).joined(separator: " OR ")))"]
+                + tests.map(\.condition)
+            let scan = try connection.statement(
+                "SELECT \(sums.map { "coalesce(sum(\($0)), 0)" }.joined(separator: ", ")) FROM \(new) AS b LEFT JOIN \(old) AS a ON a._pk = b._pk")
+            defer { scan.reset() }
+            if try scan.step() {
+                let matched = after - scan.int64(0)
+                let changed = before - matched + scan.int64(1)
+                if changed > 0 {
+                    problems.append(MigrationProblem(entity: lineage.table, message: "\(changed) rows lost or changed values no stage writes"))
+                }
+                problems += Self.valueProblems(tests, of: lineage.table, in: scan, from: 2)
             }
             let keys = "SELECT count(*) FROM original.og_primary_key AS a, main.og_primary_key AS b WHERE a.entity = ? AND b.entity = ? AND b.max_key < a.max_key"
             if let lower = try connection.scalar(keys, [.string(entity), .string(lineage.table)])?.integerValue, lower > 0 {
                 problems.append(MigrationProblem(entity: lineage.table, message: "the key counter went down: keys would be reused"))
             }
         }
+        let compared = Set(lineages.values.map(\.table))
+        for entity in model.entities where !compared.contains(entity.name) { problems += try valueProblems(entity) }
         for (original, current) in joins.sorted(by: { $0.key < $1.key }) {
             let columns = current.flipped ? "target, source" : "source, target"
             let old = "original.\(SQL.quote(original))"

@@ -7,7 +7,8 @@ import Foundation
 ///    columns are renamed (through temporary names, so that names may swap), columns whose type a
 ///    transform replaces are set aside as `og_old_NAME`, columns and tables are added, join tables
 ///    are made (and filled from their old form);
-/// 2. transforms (one transaction per batch, with the checkpoint): the custom stage's rows;
+/// 2. transforms (one transaction per batch, with the checkpoint, committed into a write-ahead
+///    log): the custom stage's rows;
 /// 3. finish (one transaction): tables losing columns are rebuilt, removed tables dropped, indexes,
 ///    full-text tables and triggers made (and filled where new), foreign keys checked, and the
 ///    copy's schema metadata set to the destination;
@@ -60,7 +61,8 @@ final class StageRunner {
                 try structure()
                 step = stage.transforms.isEmpty ? .finish : .transform(transform: 0, checkpoint: 0)
             case .transform(let transform, let checkpoint):
-                try self.transform(transform, after: checkpoint)
+                // Many small commits: into a write-ahead log, without a sync each (see WorkingCopy).
+                try copy.withBatchCommits { try self.transform(transform, after: checkpoint) }
                 step = transform + 1 < stage.transforms.count ? .transform(transform: transform + 1, checkpoint: 0) : .finish
             case .finish:
                 try finish()

@@ -29,9 +29,12 @@ extension StoreMigrator {
         return recorded == (try StoreFingerprint(path: storePath))
     }
 
-    /// Removes the working copy and its journal (the migration's own files, never the writer's).
+    /// Removes the working copy and its journal or log (the migration's own files, never the
+    /// writer's). The copy goes first: a log without its copy is only ever removed (`prepare`
+    /// discards before it moves a new copy in, which would otherwise read a stale log).
     func discardCopy() throws {
-        for path in [workingPath, workingPath + "-journal", partialPath, partialPath + "-journal"] {
+        for path in [workingPath, workingPath + "-journal", workingPath + "-wal", workingPath + "-shm",
+                     partialPath, partialPath + "-journal"] {
             try StoreFiles.removeIfPresent(path)
         }
     }

@@ -12,7 +12,7 @@ import Foundation
 ///     default: break
 ///     }
 ///
-/// How it works (see `Migration/README` in the module's README for the whole story):
+/// How it works (see "Migrating a store" in the module's README):
 /// 1. **Plan**, holding the workspace's lock: the stages are chosen from the store's schema as
 ///    read once the lock is held, so of two openers one migrates and the other, even if it looked
 ///    at the store before the first finished, finds it up to date (or ``MigrationError/storeInUse(path:)``
@@ -23,8 +23,11 @@ import Foundation
 ///    its write-ahead log is checkpointed and the SQLite backup API copies it into the workspace
 ///    (`.NAME.migration/` beside it). The original's fingerprint goes into the copy.
 /// 3. **Stages** run on the copy, each step a transaction that records the next step
-///    (``MigrationState``); custom stages transform rows in batches with a checkpoint.
-/// 4. **Validation** of the copy (``MigrationValidator``), against the original too.
+///    (``MigrationState``); custom stages transform rows in batches with a checkpoint, committed
+///    into a write-ahead log without a sync each (a power cut may cost the last batches, never
+///    half of one).
+/// 4. **Validation** of the copy (``MigrationValidator``), against the original too; full-text
+///    indexes are checked against their rows where a stage wrote them (any other is the original's).
 /// 5. **Swap**: again with the exclusive lock and only while the original's fingerprint is
 ///    unchanged, the original gets a second name in the backup folder (a hard link: no copy, and
 ///    the backup is the original file itself) and the copy is renamed over it, atomically.

@@ -3,7 +3,8 @@ import Foundation
 /// The copy of a store a migration works on, in the migration's workspace: a connection with a
 /// rollback journal (the copy only grows by what a transaction appends, and a journal holds only
 /// the pages a batch changes), full syncs, and foreign keys checked by the migration itself
-/// (tables are renamed and rebuilt while references point at them).
+/// (tables are renamed and rebuilt while references point at them). A custom stage's batches
+/// commit into a write-ahead log instead (``withBatchCommits(_:)``).
 final class WorkingCopy {
     let connection: SQLiteConnection
     let path: String
@@ -32,6 +33,23 @@ final class WorkingCopy {
             if connection.isInTransaction { try? connection.execute("ROLLBACK") }
             throw error
         }
+    }
+
+    /// Runs `body`, a custom stage's many small transactions, with the copy in write-ahead-log mode
+    /// and `synchronous = NORMAL`: a commit appends to the log without waiting for the disk. A
+    /// killed process loses no commit (the system holds what it wrote); a power cut may lose the
+    /// last few, never half of one, and each batch records its checkpoint in its own transaction,
+    /// so the copy resumes from an earlier batch. The log stays small (the automatic checkpoint
+    /// folds it back every thousand pages); afterwards it is folded into the file and removed, and
+    /// the copy has its rollback journal and full syncs again. A copy killed in between gets them
+    /// back when it is next opened.
+    func withBatchCommits<T>(_ body: () throws -> T) throws -> T {
+        try connection.execute("PRAGMA journal_mode = WAL")
+        try connection.execute("PRAGMA synchronous = NORMAL")
+        let result = try body()
+        try connection.execute("PRAGMA journal_mode = DELETE")
+        try connection.execute("PRAGMA synchronous = FULL")
+        return result
     }
 
     // MARK: Metadata
