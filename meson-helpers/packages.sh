@@ -23,6 +23,7 @@ APP_PACKAGES=(
   libsecret-1-dev
   libsqlite3-dev
   libssl-dev
+  libwebkitgtk-6.0-dev
   pkg-config
 )
 

@@ -73,6 +73,25 @@ public final class Settings: Object {
         return g_settings_set_boolean(settingsPointer, key, value ? 1 : 0) != 0
     }
 
+    /// A `d` key.
+    public func double(forKey key: String) -> Double {
+        checkKey(key)
+        return g_settings_get_double(settingsPointer, key)
+    }
+
+    /// Writes a `d` key. Returns false if the key is locked down or the value is out of its range.
+    @discardableResult
+    public func set(_ value: Double, forKey key: String) -> Bool {
+        checkKey(key)
+        return g_settings_set_double(settingsPointer, key, value) != 0
+    }
+
+    /// Calls `handler` with the key's name after any key changed, here or in another process,
+    /// until `connections` is released.
+    public func onChange(storingIn connections: SignalConnections, _ handler: @escaping @MainActor (String) -> Void) {
+        connect(Signal<(String) -> Void>("changed"), handler).store(in: connections)
+    }
+
     /// An `s` key.
     public func string(forKey key: String) -> String {
         checkKey(key)

@@ -11,6 +11,7 @@ extension MainWindow {
         guard session?.objectID != objectID else { return }
         closeArticle()
         guard let objectID else { return }
+        editor.openStarted = .now
         do {
             session = try DraftSession(
                 objectID: objectID, viewContext: library.viewContext, library: library, recorder: recorder, editor: editor,
