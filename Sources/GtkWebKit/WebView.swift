@@ -24,8 +24,9 @@ import GtkKit
 public final class WebView: Widget {
     public override class var gType: GType { webkit_web_view_get_type() }
 
-    /// The view's scripts and the messages they send.
-    public let content: UserContentManager
+    /// The view's scripts and the messages they send (the wrapper the view was made with, which
+    /// knows its script world).
+    public private(set) var content: UserContentManager
 
     private var webViewPointer: UnsafeMutablePointer<WebKitWebView> { pointer(as: WebKitWebView.self) }
     private var connections = SignalConnections()
@@ -41,6 +42,7 @@ public final class WebView: Widget {
         let session = webkit_network_session_new_ephemeral()
         defer { g_object_unref(UnsafeMutableRawPointer(session)) }
         self.init(owning: UnsafeMutableRawPointer(quire_web_view_new(content.managerPointer, session)))
+        self.content = content
         let settings = WebSettings(retaining: UnsafeMutableRawPointer(webkit_web_view_get_settings(webViewPointer)))
         settings.runsPageScripts = false
         settings.allowsDeveloperTools = false
@@ -100,8 +102,8 @@ public final class WebView: Widget {
     }
 
     /// Runs `script` in the content manager's world and returns its completion value as JSON
-    /// (`"\"text\""`, `"3"`, `"null"`; `undefined` as an empty string). Throws the script's
-    /// exception or WebKit's error.
+    /// (`"\"text\""`, `"3"`, `"null"`; `undefined`, as a statement leaves, as an empty string).
+    /// Throws the script's exception or WebKit's error.
     @discardableResult
     public func evaluate(_ script: String) async throws(GLibError) -> String {
         let result: Result<String, GLibError> = await withCheckedContinuation { continuation in
@@ -112,7 +114,15 @@ public final class WebView: Widget {
                 let value = webkit_web_view_evaluate_javascript_finish(
                     UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: WebKitWebView.self), result, &error)
                 if let error {
-                    box.continuation.resume(returning: .failure(GLibError(consuming: error, operation: "running a script in the web view")))
+                    // A script whose value is `undefined` (a statement) completes without one.
+                    let noValue = error.pointee.domain == webkit_javascript_error_quark()
+                        && error.pointee.code == Int32(WEBKIT_JAVASCRIPT_ERROR_INVALID_RESULT.rawValue)
+                    if noValue {
+                        g_error_free(error)
+                        box.continuation.resume(returning: .success(""))
+                    } else {
+                        box.continuation.resume(returning: .failure(GLibError(consuming: error, operation: "running a script in the web view")))
+                    }
                     return
                 }
                 defer { if let value { g_object_unref(UnsafeMutableRawPointer(value)) } }

@@ -485,23 +485,6 @@ final class EditorPaneTests: QuireTestCase, @unchecked Sendable {
 
     // MARK: Helpers
 
-    /// Shows `editor` in a new window of the given size, below a header bar as in the app, and
-    /// waits for its first frame.
-    @MainActor
-    func show(_ editor: EditorPane, width: Int = 900, height: Int = 640) -> Window {
-        let window = Window(retaining: adw_window_new())
-        window.defaultSize = (width, height)
-        window.title = "Quire"
-        let box = Widget(owning: gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
-        gtk_box_append(box.pointer(), adw_header_bar_new())
-        gtk_box_append(box.pointer(), editor.widget.widgetPointer)
-        adw_window_set_content(window.pointer(), box.widgetPointer)
-        window.present()
-        var drawn = false
-        window.afterNextFrame { drawn = true }
-        spinMainLoop { drawn }
-        return window
-    }
 }
 
 /// Sends real key presses to the focused window through the X server (XTEST), as a keyboard
@@ -553,6 +536,24 @@ private func schemeID(_ buffer: SourceBuffer) -> String? {
 }
 
 extension QuireTestCase {
+    /// Shows `editor` in a new window of the given size, below a header bar as in the app, and
+    /// waits for its first frame.
+    @MainActor
+    func show(_ editor: EditorPane, width: Int = 900, height: Int = 640) -> Window {
+        let window = Window(retaining: adw_window_new())
+        window.defaultSize = (width, height)
+        window.title = "Quire"
+        let box = Widget(owning: gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
+        gtk_box_append(box.pointer(), adw_header_bar_new())
+        gtk_box_append(box.pointer(), editor.widget.widgetPointer)
+        adw_window_set_content(window.pointer(), box.widgetPointer)
+        window.present()
+        var drawn = false
+        window.afterNextFrame { drawn = true }
+        spinMainLoop { drawn }
+        return window
+    }
+
     /// Turns GTK's animations off, so revealers and focus rings are in their final state at once
     /// and screenshots show what a person sees once things settle.
     @MainActor

@@ -52,7 +52,8 @@ public final class KeyController {
             let held = KeyPress.Modifiers(rawValue: state.rawValue).intersection([.shift, .control, .alt, .superKey])
             return handler(KeyPress(name: name, modifiers: held))
         }
-        // The widget takes its own reference.
+        // gtk_widget_add_controller takes over a reference: give it one besides the wrapper's.
+        g_object_ref(controller.objectPointer)
         gtk_widget_add_controller(widget.widgetPointer, controller.opaquePointer)
     }
 }

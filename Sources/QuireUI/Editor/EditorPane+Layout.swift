@@ -7,7 +7,7 @@ import Library
 /// on a narrower one (Ctrl+Shift+P toggles either), with the two scrolled together.
 extension EditorPane {
     /// The narrowest pane that shows text and preview side by side, in pixels.
-    static let sideBySideWidth = 760
+    static let sideBySideWidth = 640
 
     /// Whether the preview is on screen (beside the text or instead of it).
     var isPreviewShown: Bool { previewSlot.isVisible }
