@@ -24,6 +24,8 @@ final class ApplicationShellTests: QuireTestCase, @unchecked Sendable {
                     MenuModel.Item(label: "_New Folder…", action: "win.new-folder"),
                     MenuModel.Item(label: "_Rename Folder…", action: "win.rename-folder"),
                     MenuModel.Item(label: "_Empty Trash", action: "win.empty-trash"),
+                    MenuModel.Item(label: "_Focus Mode", action: "win.focus-mode"),
+                    MenuModel.Item(label: "F_ullscreen", action: "win.fullscreen"),
                     MenuModel.Item(label: "_Import…", action: "win.import"),
                     MenuModel.Item(label: "_Export…", action: "win.export"),
                     MenuModel.Item(label: "_Preferences", action: "win.preferences"),

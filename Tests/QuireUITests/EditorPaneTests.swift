@@ -427,12 +427,13 @@ final class EditorPaneTests: QuireTestCase, @unchecked Sendable {
             defer { window.destroy() }
             editor.load(title: "Wide", body: Self.article)
             spinMainLoop { editor.textMargin > 100 }
-            XCTAssertEqual(gtk_widget_get_margin_start(editor.titleText.widgetPointer), Int32(editor.textMargin))
-            let column = editor.bodyView.width - 2 * editor.textMargin
-            XCTAssertLessThan(column, 1000, "about 80 characters, not the window's width")
+            XCTAssertEqual(editor.titleMargin, editor.textMargin, "title and text start at the same place")
+            let column = editor.bodyView.width
+            XCTAssertLessThan(column, 1000, "about 70 characters, not the window's width")
 
             window.defaultSize = (480, 600)
             spinMainLoop { editor.textMargin == 18 }
+            XCTAssertLessThan(editor.widget.minimumWidth, 360, "a narrow window can take the editor")
         }
     }
 

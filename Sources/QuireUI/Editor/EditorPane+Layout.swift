@@ -32,6 +32,8 @@ extension EditorPane {
             previewInstead.toggle()
         }
         arrangePreview()
+        // The keyboard follows what a narrow pane swapped in.
+        if !textColumn.isVisible, let preview { preview.widget.grabFocus() } else if textColumn.isVisible { focusBody() }
     }
 
     /// Shows the preview beside the text on a wide pane, as the writer last chose.
@@ -41,11 +43,16 @@ extension EditorPane {
         arrangePreview()
     }
 
+    /// Under this width the status line keeps the save state and the word count: a pane with
+    /// every count needs about 490 pixels, a window can be 360.
+    static let fullStatusWidth = 560
+
     func paneWidthChanged(_ width: Int) {
         guard width != paneWidth else { return }
         let wasWide = isWide
         paneWidth = width
         if wasWide != isWide { arrangePreview() }
+        showCounts(characters: buffer.characterCount)
     }
 
     /// Focus mode: only the text, without status line or preview.
@@ -65,7 +72,6 @@ extension EditorPane {
         textColumn.isVisible = showsText
         actions.action(named: "preview")?.setState(showsPreview)
         if showsPreview { updatePreviewNow() }
-        if !showsText, let preview { preview.widget.grabFocus() } else if !showsPreview, !bodyView.hasFocus { focusBody() }
     }
 
     private func makePreview() {
@@ -130,30 +136,29 @@ extension EditorPane {
         applyFocusAids()
     }
 
-    /// Title and body share side margins that centre a column of at most the chosen number of
-    /// characters, as GNOME writing apps do, with at least a small margin on narrow windows.
+    /// Title and body share one column of at most the chosen number of characters, centred as
+    /// in GNOME writing apps (an `AdwClamp` each, which a narrow window can still shrink), with
+    /// a small margin inside it.
     func scheduleMarginUpdate() {
         guard marginUpdate?.isPending != true else { return }
-        // Not during the allocation that reported the width: changing margins queues a resize.
+        // Not during the allocation that reported the width: changing the clamp queues a resize.
         marginUpdate = Timeout(milliseconds: 0) { [weak self] in self?.updateMargins() }
     }
 
     func updateMargins() {
-        let width = bodyView.width
-        guard width > 0 else { return }
         // The average width of a character of running text in the body's font.
         let sample = "the quick brown fox jumps over a lazy dog"
         let characterWidth = Double(bodyView.size(ofText: sample).width) / Double(sample.count)
-        let column = Int(characterWidth * Double(appearance.columnWidth))
-        let minimum = width < 600 ? 18 : 36
-        let margin = max(minimum, (width - column) / 2)
-        guard bodyView.leftMargin != margin else { return }
-        bodyView.leftMargin = margin
-        bodyView.rightMargin = margin
-        titleText.marginStart = margin
-        titleText.marginEnd = margin
+        let column = Int(characterWidth * Double(appearance.columnWidth)) + bodyView.leftMargin + bodyView.rightMargin
+        guard column > 0, bodyClamp.maximumSize != column else { return }
+        bodyClamp.maximumSize = column
+        titleClamp.maximumSize = column
     }
 
-    /// The left and right margin of the text column, in pixels.
-    var textMargin: Int { bodyView.leftMargin }
+    /// Where the text starts, in pixels from the pane's left edge: the clamp's centring plus the
+    /// text view's own margin.
+    var textMargin: Int { (scroller.width - bodyView.width) / 2 + bodyView.leftMargin }
+
+    /// Where the title's text starts, in pixels from the pane's left edge.
+    var titleMargin: Int { (textColumn.width - titleText.width) / 2 }
 }

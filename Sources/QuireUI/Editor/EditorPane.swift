@@ -103,6 +103,8 @@ public final class EditorPane {
     let selectionLabel: Label
     let outlineButton: MenuButton
     let textColumn: Widget
+    let titleClamp: Clamp
+    let bodyClamp: ClampScrollable
     let previewSlot: Box
     let previewSeparator: Widget
     let widthWatch = WidthWatch()
@@ -159,6 +161,8 @@ public final class EditorPane {
         selectionLabel = try builder.object("selection_label")
         outlineButton = try builder.object("outline_button")
         textColumn = try builder.object("text_column")
+        titleClamp = try builder.object("title_clamp")
+        bodyClamp = try builder.object("body_clamp")
         statusBar = try builder.object("status_bar")
         previewSlot = try builder.object("preview_slot")
         previewSeparator = try builder.object("preview_separator")

@@ -5,7 +5,6 @@
 enum PreviewScript {
     static let source = #"""
         const quire = {
-          expectedScroll: null,
           blocks() { return document.querySelectorAll('#quire-preview [data-sourcepos]'); },
           span(block) {
             const [start, end] = block.dataset.sourcepos.split('-');
@@ -24,7 +23,6 @@ enum PreviewScript {
               const part = Math.min(1, (line - start + fraction) / (end - start + 1));
               y = box.top + window.scrollY + part * box.height;
             }
-            this.expectedScroll = Math.round(Math.min(y, document.documentElement.scrollHeight - window.innerHeight));
             window.scrollTo(0, y);
           },
           // The line at the top of the view, with the fraction of it scrolled past.
@@ -48,14 +46,15 @@ enum PreviewScript {
           },
           setStyle(style) { document.documentElement.dataset.style = style; },
         };
+        // Only scrolling the writer does is reported (wheel, keys, the scroll bar), never the
+        // scrolling this script does to follow the editor, which would scroll the editor back.
+        let lastInput = -Infinity;
+        for (const type of ['wheel', 'keydown', 'mousedown', 'touchstart']) {
+          window.addEventListener(type, () => { lastInput = performance.now(); }, { passive: true, capture: true });
+        }
         let scrollReport = false;
         window.addEventListener('scroll', () => {
-          if (quire.expectedScroll !== null && Math.abs(window.scrollY - quire.expectedScroll) <= 2) {
-            quire.expectedScroll = null;
-            return;
-          }
-          quire.expectedScroll = null;
-          if (scrollReport) return;
+          if (performance.now() - lastInput > 1000 || scrollReport) return;
           scrollReport = true;
           requestAnimationFrame(() => {
             scrollReport = false;
