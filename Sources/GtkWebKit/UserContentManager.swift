@@ -25,6 +25,7 @@ public final class UserContentManager: Object {
 
     /// A new manager whose scripts run in the world named `world`.
     public convenience init(world: String) {
+        JavaScriptCoreSignal.choose()
         self.init(owning: UnsafeMutableRawPointer(webkit_user_content_manager_new()))
         self.world = world
     }

@@ -39,6 +39,7 @@ public final class WebView: Widget {
 
     /// A new view for generated pages, running its scripts in `content`'s world.
     public convenience init(content: UserContentManager) {
+        JavaScriptCoreSignal.choose()
         let session = webkit_network_session_new_ephemeral()
         defer { g_object_unref(UnsafeMutableRawPointer(session)) }
         self.init(owning: UnsafeMutableRawPointer(quire_web_view_new(content.managerPointer, session)))
