@@ -17,6 +17,7 @@ extension EditorPane {
         }
         actions.addAction("outline", accelerators: ["<Control><Shift>o"]) { [weak self] in self?.showOutline() }
         KeyController(on: bodyView) { [weak self] key in self?.handle(key) ?? false }
+        linkPopover = LinkPopover(button: linkButton) { [weak self] in self?.linkCompletion() }
         outline = OutlinePopover(
             button: outlineButton, read: { [weak self] in self.map { MarkdownOutline.headings(in: $0.buffer.text) } ?? [] },
             chosen: { [weak self] heading in self?.jump(to: heading) })
@@ -51,9 +52,14 @@ extension EditorPane {
             apply(MarkdownEditing.Edit(range: selection, text: text, selection: selection.lowerBound..<end))
             return
         }
-        let popover = linkPopover ?? LinkPopover(over: bodyView)
-        linkPopover = popover
-        popover.ask(pointingAt: bodyView.caretRectangle(at: selection.upperBound)) { [weak self] url in
+        linkPopover?.ask()
+    }
+
+    /// What the link popover does with an address: link the selection it opened over.
+    func linkCompletion() -> (@MainActor (String) -> Void)? {
+        guard !isReadOnly else { return nil }
+        let selection = buffer.selection
+        return { [weak self] url in
             guard let self, !url.isEmpty else { return }
             apply(MarkdownEditing.link(url, selected: buffer.text(in: selection), at: selection))
             focusBody()

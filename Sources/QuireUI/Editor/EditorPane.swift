@@ -102,6 +102,7 @@ public final class EditorPane {
     let readingTimeLabel: Label
     let selectionLabel: Label
     let outlineButton: MenuButton
+    let linkButton: MenuButton
     let textColumn: Widget
     let titleClamp: Clamp
     let bodyClamp: ClampScrollable
@@ -160,6 +161,7 @@ public final class EditorPane {
         readingTimeLabel = try builder.object("reading_time_label")
         selectionLabel = try builder.object("selection_label")
         outlineButton = try builder.object("outline_button")
+        linkButton = try builder.object("link_button")
         textColumn = try builder.object("text_column")
         titleClamp = try builder.object("title_clamp")
         bodyClamp = try builder.object("body_clamp")

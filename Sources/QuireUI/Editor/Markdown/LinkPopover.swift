@@ -1,16 +1,19 @@
 import Foundation
 import GtkKit
 
-/// The small popover of Ctrl+K: an address field at the caret; Return makes the link, Escape
-/// or a click elsewhere closes it without a change.
+/// The small popover of Ctrl+K and of the status line's link button: an address field; Return
+/// makes the link of the selection, Escape or a click elsewhere closes it without a change.
 @MainActor
 final class LinkPopover {
     let popover = Popover()
     let entry = Entry()
     private var completion: (@MainActor (String) -> Void)?
+    private let button: MenuButton
 
-    /// A popover attached to `view`.
-    init(over view: Widget) {
+    /// The popover of `button`; `prepare` runs whenever it opens and returns what to do with the
+    /// address typed.
+    init(button: MenuButton, prepare: @escaping @MainActor () -> (@MainActor (String) -> Void)?) {
+        self.button = button
         let box = Box(.vertical, spacing: 6)
         let label = Label("Link Address")
         label.horizontalAlignment = 0
@@ -20,17 +23,20 @@ final class LinkPopover {
         entry.setProperty("width-chars", Int32(32))
         box.append(entry)
         popover.child = box
-        popover.attach(to: view)
+        button.popover = popover
         entry.connect(.activate) { [weak self] in self?.finish() }
+        popover.connect(.map) { [weak self] in
+            guard let self else { return }
+            completion = prepare()
+            entry.text = ""
+            entry.grabFocus()
+            if completion == nil { popover.popdown() }
+        }
     }
 
-    /// Opens the popover at `rectangle` of the view; `completion` gets the address typed.
-    func ask(pointingAt rectangle: (x: Int, y: Int, width: Int, height: Int), completion: @escaping @MainActor (String) -> Void) {
-        self.completion = completion
-        entry.text = ""
-        popover.point(at: rectangle)
-        popover.popup()
-        entry.grabFocus()
+    /// Opens the popover.
+    func ask() {
+        button.popup()
     }
 
     private func finish() {

@@ -46,7 +46,9 @@ enum MarkdownEditing {
     static func linkText(of selected: String) -> String? {
         guard selected.hasPrefix("["), selected.hasSuffix(")"), let middle = selected.range(of: "](") else { return nil }
         let text = selected[selected.index(after: selected.startIndex)..<middle.lowerBound]
-        guard !text.contains("]") else { return nil }
+        // An address has no space (Markdown ends it there), so "[a](b) and [c](d)" is two links.
+        let address = selected[middle.upperBound..<selected.index(before: selected.endIndex)]
+        guard !text.contains("]"), !address.contains(where: \.isWhitespace) else { return nil }
         return String(text)
     }
 
