@@ -47,6 +47,15 @@ extension EditorPane {
     /// every count needs about 490 pixels, a window can be 360.
     static let fullStatusWidth = 560
 
+    /// Keeps the status line to the save state and the word count whatever the pane's width, for
+    /// a narrow window: a folded window's pane that is not shown keeps its last (wide) width,
+    /// and its every count would keep the window from getting narrower than about 500 pixels.
+    public func foldStatus(_ folded: Bool) {
+        guard folded != isStatusFolded else { return }
+        isStatusFolded = folded
+        showCounts(characters: buffer.characterCount)
+    }
+
     func paneWidthChanged(_ width: Int) {
         guard width != paneWidth else { return }
         let wasWide = isWide

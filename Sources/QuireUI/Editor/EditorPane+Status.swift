@@ -26,7 +26,7 @@ extension EditorPane {
         characterCountLabel.text = characters == 1 ? "1 character" : "\(Self.number(characters)) characters"
         let minutes = ReadingTime.minutes(forWords: wordCount)
         readingTimeLabel.text = minutes == 0 ? "No reading time" : "\(Self.number(minutes)) min read"
-        let roomy = paneWidth == 0 || paneWidth >= Self.fullStatusWidth
+        let roomy = !isStatusFolded && (paneWidth == 0 || paneWidth >= Self.fullStatusWidth)
         wordCountLabel.isVisible = appearance.showsWordCount
         characterCountLabel.isVisible = appearance.showsWordCount && roomy
         readingTimeLabel.isVisible = appearance.showsReadingTime && roomy

@@ -126,6 +126,8 @@ public final class EditorPane {
     var previewInstead = false
     /// The pane's width, from ``widthWatch``.
     var paneWidth = 0
+    /// Whether the window is too narrow for every count in the status line (``foldStatus(_:)``).
+    var isStatusFolded = false
     /// Until when the preview leads scrolling (the writer scrolled it), so that the editor's
     /// following does not scroll it back.
     var previewLeadsUntil = ContinuousClock.now

@@ -1,10 +1,11 @@
 import GtkKit
 
 /// The window from 360 pixels wide up. Below ``narrowWidth`` the header bar keeps only what a
-/// narrow window needs (back, new, search, sync, the main menu): the article's own actions
-/// (favorite, move to a folder, trash or restore) and the list's order move into one Article
-/// menu. The leaflet folds to one pane with its back button, and the editor shows its preview
-/// instead of the text rather than beside it (``EditorPane``).
+/// narrow window needs (back, new, search, the sync status's icon, one menu): the article's own
+/// actions (favorite, move to a folder, trash or restore) and the list's order move into the
+/// main menu, above its own items. The leaflet folds to one pane with its back button, and the editor shows its preview
+/// instead of the text rather than beside it, its status line keeping only the word count
+/// (``EditorPane``).
 extension MainWindow {
     /// Under this width the header bar folds its article buttons into a menu. It is wider than
     /// the header bar with every button needs (about 640 pixels), so a window can always be
@@ -18,11 +19,16 @@ extension MainWindow {
         let narrow = width < Self.narrowWidth
         guard narrow != isNarrow else { return }
         articleMenuButton.isVisible = narrow
+        primaryMenuButton.isVisible = !narrow
         for button in [sortButton, favoriteButton, moveButton] { button.isVisible = !narrow }
+        // The sync status keeps its icon (its popover says the rest); the editor its word count.
+        syncStatus.label.isVisible = !narrow
+        editor.foldStatus(narrow)
         updateActions()
     }
 
-    /// The narrow window's Article menu, with `moveMenu` (the folders) as a submenu.
+    /// The narrow window's menu: the article's actions, with `moveMenu` (the folders) as a
+    /// submenu, the list's order, then the main menu.
     func showArticleMenu(moving moveMenu: Menu) {
         let menu = Menu()
         let article = Menu()
@@ -36,6 +42,7 @@ extension MainWindow {
         order.append("Created", action: "win.sort", target: "created")
         order.append("Title", action: "win.sort", target: "title")
         menu.appendSection(order, label: "Sort By")
+        menu.appendSection(primaryMenu)
         articleMenuButton.menuModel = menu
     }
 }

@@ -18,7 +18,8 @@ extension MainWindow {
                 window: window, report: { [weak self] heading, error in self?.showError(heading, error) })
             if let readOnlyReason { editor.readOnlyReason = readOnlyReason }
             editorStack.visibleChildName = "editor"
-            if leaflet.isFolded { leaflet.showChild(editorStack) }
+            // Unfolded too, so that a window made narrow later folds to the open article.
+            leaflet.showChild(editorStack)
         } catch {
             showError("Could not open the article", error)
         }

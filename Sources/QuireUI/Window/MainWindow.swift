@@ -77,6 +77,7 @@ public final class MainWindow {
     let sortButton: Widget
     let favoriteButton: Widget
     let articleMenuButton: MenuButton
+    let primaryMenuButton: MenuButton
     let headerBar: Widget
     let sidebarPane: Widget
     let sidebarSeparator: Widget
@@ -116,6 +117,7 @@ public final class MainWindow {
         sortButton = try builder.object("sort_button")
         favoriteButton = try builder.object("favorite_button")
         articleMenuButton = try builder.object("article_menu_button")
+        primaryMenuButton = try builder.object("primary_menu_button")
         headerBar = try builder.object("header_bar")
         sidebarPane = try builder.object("sidebar_pane")
         sidebarSeparator = try builder.object("sidebar_separator")
