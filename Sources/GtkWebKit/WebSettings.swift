@@ -23,6 +23,16 @@ public final class WebSettings: Object {
         set { webkit_settings_set_enable_developer_extras(settingsPointer, newValue ? 1 : 0) }
     }
 
+    /// Whether the page is drawn through WebKit's GPU compositing (`hardware-acceleration-policy`
+    /// `ALWAYS`) rather than in software (`NEVER`).
+    public var usesHardwareAcceleration: Bool {
+        get { webkit_settings_get_hardware_acceleration_policy(settingsPointer) == WEBKIT_HARDWARE_ACCELERATION_POLICY_ALWAYS }
+        set {
+            webkit_settings_set_hardware_acceleration_policy(
+                settingsPointer, newValue ? WEBKIT_HARDWARE_ACCELERATION_POLICY_ALWAYS : WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER)
+        }
+    }
+
     /// Whether pages left behind are kept in memory for going back (`enable-page-cache`).
     public var storesPagesInMemory: Bool {
         get { webkit_settings_get_enable_page_cache(settingsPointer) != 0 }

@@ -6,7 +6,8 @@ import GtkKit
 /// preview), so a new view is set up for that: an ephemeral network session (no cache, cookies or
 /// storage on disk), JavaScript in the page off (`enable-javascript-markup`: `<script>` elements
 /// and `on…` attributes never run) while the app's own scripts still run through
-/// ``evaluate(_:)`` and ``UserContentManager/addScript(_:)``, and no developer tools.
+/// ``evaluate(_:)`` and ``UserContentManager/addScript(_:)``, no developer tools, and drawing in
+/// software (``WebSettings/usesHardwareAcceleration``).
 ///
 /// ```swift
 /// let content = UserContentManager(world: "quire")
@@ -48,6 +49,10 @@ public final class WebView: Widget {
         settings.runsPageScripts = false
         settings.allowsDeveloperTools = false
         settings.storesPagesInMemory = false
+        // Drawn in software: composited (WebKitGTK 2.50, Xvfb), a view hidden while a frame was
+        // on its way and shown again drew nothing more (no animation frame either) until its
+        // size changed. A generated text page gains nothing from the GPU.
+        settings.usesHardwareAcceleration = false
         connectSignals()
     }
 

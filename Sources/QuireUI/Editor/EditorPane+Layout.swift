@@ -108,14 +108,12 @@ extension EditorPane {
     }
 
     private func previewShown(_ number: Int) {
+        shownRendering = number
         guard number == latestRendering else { return }
         let elapsed = ContinuousClock.now - lastChange.time
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         previewShownAfter?(milliseconds, lastChange.isLoad)
     }
-
-    /// The preview being shown has this rendering on screen (tests wait for it).
-    var shownRendering: Int { latestRendering }
 
     // MARK: Scroll sync
 

@@ -135,6 +135,8 @@ public final class EditorPane {
     var lastChange = (time: ContinuousClock.now, isLoad: true)
     /// The preview rendering that shows the last change.
     var latestRendering = 0
+    /// The preview rendering last drawn (``latestRendering`` once the preview is up to date).
+    var shownRendering = 0
     /// When the host began opening the article that ``load(title:body:)`` shows (the time
     /// ``previewShownAfter`` counts from for it).
     var openStarted: ContinuousClock.Instant?
