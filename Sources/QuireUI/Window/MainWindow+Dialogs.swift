@@ -41,6 +41,7 @@ extension MainWindow {
             preferencesWindow.window.visiblePage = editorPage.page
             // The page's handlers hold it weakly; the window keeps it while open.
             preferencesWindow.window.keepAlive(editorPage)
+            shownEditorPreferences = editorPage
             preferencesWindow.window.present()
         } catch {
             showError("Could not open the preferences", error)

@@ -85,6 +85,8 @@ public final class MainWindow {
     let widthWatch = WidthWatch()
     /// The editor's preferences (Preferences › Editor), applied live.
     let preferences: EditorPreferences
+    /// The Editor page of the Preferences window last opened, while it is open (tests use it).
+    weak var shownEditorPreferences: EditorPreferencesPage?
     /// Focus mode, fullscreen, and Escape that leaves them.
     var focusActions: (focus: Action, fullscreen: Action, leave: Action)!
     /// The actions ``addActions()`` made that change with the window's state.
