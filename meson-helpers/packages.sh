@@ -1,5 +1,10 @@
-# Debian 12 packages Quire needs, sourced by the run and test scripts.
+# What Quire needs on Debian 12, sourced by the run and test scripts: the Swift toolchain (which
+# Debian does not package: ensure_swift stops with where to get it) and Debian packages.
 # Keep each list sorted; a part that needs a new library adds it here and only here.
+
+# The one Swift version Quire is built and tested with; README says the same.
+SWIFT_VERSION=6.3.1
+SWIFT_PREREQUISITE="Quire needs Swift $SWIFT_VERSION: install swift.org's Debian 12 toolchain (swift-$SWIFT_VERSION-RELEASE-debian12.tar.gz from https://www.swift.org/install/linux/), unpacked for example into /opt/swift, with /opt/swift/usr/bin on PATH."
 
 # Building and running the app.
 APP_PACKAGES=(
@@ -43,8 +48,25 @@ TEST_PACKAGES=(
   python3-yaml
   xauth
   xdotool
+  xinput
   xvfb
 )
+
+# Hunting flaky tests (flake-hunt.sh), on top of the test packages: load on every core.
+FLAKE_HUNT_PACKAGES=(
+  stress-ng
+)
+
+# Stops with SWIFT_PREREQUISITE when there is no swift; warns when it is another version.
+ensure_swift() {
+  local version
+  if ! version=$(swift --version 2>/dev/null); then
+    echo "$SWIFT_PREREQUISITE" >&2
+    exit 1
+  fi
+  grep -q "Swift version $SWIFT_VERSION " <<<"$version" \
+    || echo "Quire is built and tested with Swift $SWIFT_VERSION; this is: $(head -n 1 <<<"$version")" >&2
+}
 
 # Installs the named packages that are missing (apt-get as root, through sudo otherwise).
 ensure_packages() {

@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . meson-helpers/packages.sh
+ensure_swift
 ensure_packages "${APP_PACKAGES[@]}"
 
 swift build -c release --product quire

@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . meson-helpers/packages.sh
+ensure_swift
 ensure_packages "${APP_PACKAGES[@]}" "${TEST_PACKAGES[@]}"
 
 # A real PostgreSQL on loopback for the server's storage tests.
@@ -17,10 +18,4 @@ meson-helpers/install-check.sh debug
 # Every benchmark suite once at a small size: each must finish and print a valid report.
 meson-helpers/bench-smoke.sh .build/debug
 
-# GTK tests need a display and a session bus; the settings below keep them deterministic.
-# Swift Testing runs one test at a time: with every test at once (and even eight), runs on two
-# cores sometimes stalled for good with all threads idle and unrelated tests waiting; one at a time
-# never did, and the whole suite still takes under two minutes.
-exec xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- \
-  env SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=1 GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1 GSETTINGS_BACKEND=memory \
-  swift test --skip-build
+exec meson-helpers/suite.sh

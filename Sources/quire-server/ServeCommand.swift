@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Glibc
 import SyncServer
@@ -6,6 +5,15 @@ import SyncServer
 /// `quire-server serve`: runs until SIGTERM or SIGINT, then shuts down gracefully.
 enum ServeCommand {
     static func run(_ arguments: inout Arguments) throws -> Never {
+        // The signals are blocked in every thread (those started from now on inherit the mask)
+        // and taken by `sigwait` below: one that arrives while the server starts is kept pending
+        // rather than ignored or lost, whatever the moment.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for number in [SIGTERM, SIGINT] { sigaddset(&handled, number) }
+        pthread_sigmask(SIG_BLOCK, &handled, nil)
+        signal(SIGPIPE, SIG_IGN)
+
         var configuration = ServerConfiguration()
         if let listen = try arguments.value("listen") {
             do {
@@ -47,19 +55,11 @@ enum ServeCommand {
         // The one line on standard output, for scripts and tests that asked for port 0.
         FileHandle.standardOutput.write(Data("quire-server listening on \(server.address)\n".utf8))
 
-        signal(SIGPIPE, SIG_IGN)
-        let signals = [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                log.write("shutting down (signal \(number))")
-                server.shutdown()
-                log.write("stopped")
-                exit(0)
-            }
-            source.resume()
-            return source
-        }
-        withExtendedLifetime(signals) { dispatchMain() }
+        var number: Int32 = 0
+        while sigwait(&handled, &number) != 0 {}
+        log.write("shutting down (signal \(number))")
+        server.shutdown()
+        log.write("stopped")
+        exit(0)
     }
 }

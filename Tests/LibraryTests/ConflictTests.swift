@@ -66,6 +66,32 @@ import Testing
         }
     }
 
+    @Test func anEditAfterAResolutionJoinsItsUnsentOperation() async throws {
+        let (store, article, conflict) = try await conflicted()
+        _ = try await store.library.resolveConflict(conflict.id, .keepMine)
+        let resolution = try store.outbox()
+        _ = try await store.library.editArticle(article.id, title: "Plan, after the decision")
+
+        // The outbox's one rule, as the worker's coalescing would apply it before sending: the
+        // resolution's operation, never sent, takes the edit and keeps the base it names.
+        let outbox = try store.outbox()
+        #expect(outbox.map(\.operationID) == resolution.map(\.operationID))
+        #expect(outbox.first?.payload?.title == "Plan, after the decision")
+        let precondition = try store.inspect { context in
+            try context.fetch(FetchRequest<SyncOperation>()).map { ($0.precondition, $0.baseRevision) }.first
+        }
+        #expect(precondition?.0 == .revision && precondition?.1 == 5)
+    }
+
+    @Test func onlyAnUnsentOperationTakesAnUnsentChangeThatNamesNoBase() {
+        for earlier in SyncOperationState.allCases {
+            for later in SyncOperationState.allCases {
+                #expect(SyncOperation.absorbs(later, namingItsBase: false, into: earlier) == (earlier == .pending && later == .pending))
+                #expect(!SyncOperation.absorbs(later, namingItsBase: true, into: earlier))
+            }
+        }
+    }
+
     @Test func keepTheirsTakesTheServerVersionWithoutAnOperation() async throws {
         let (store, article, conflict) = try await conflicted()
         let outcome = try await store.library.resolveConflict(conflict.id, .keepTheirs)

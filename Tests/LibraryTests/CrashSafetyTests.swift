@@ -7,7 +7,8 @@ import Testing
 /// An edit and its outbox operation are never committed one without the other: a child process
 /// edits a library in a loop (edits, renames, tags, trash and restore, and acknowledgements as
 /// the sync worker writes them) and is killed with SIGKILL at a different moment each round; the
-/// library is then checked article by article.
+/// library is then checked article by article. (Serialized: its test starts and kills a process
+/// round after round, and wants no second one of its kind beside it.)
 @Suite(.serialized) struct CrashSafetyTests {
     /// Set in the child process: the library it edits.
     static let libraryVariable = "QUIRE_LIBRARY_EDIT_LOOP"
@@ -90,7 +91,8 @@ import Testing
     }
 
     /// The child: edits forever, one save per step, printing the count after each.
-    @Test(.enabled(if: childLibrary != nil)) func editLoop() async throws {
+    @Test(.enabled(if: childLibrary != nil, "entry point of the child process that killedWhileEditingLosesNoOperation kills"))
+    func editLoop() async throws {
         let library = try Library(url: URL(fileURLWithPath: try #require(Self.childLibrary)), createIfMissing: false)
         let ids = try await library.articles(matching: ArticleQuery(filter: .all)).map(\.id)
             + (try await library.articles(matching: ArticleQuery(filter: .trash)).map(\.id))

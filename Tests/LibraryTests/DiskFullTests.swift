@@ -7,6 +7,7 @@ import Testing
 /// machine) and, when running as root, through a small tmpfs that really fills up: writing stops,
 /// the writer is told, the editor's text is held in memory and in the rescue file, and everything
 /// resumes when space returns; an upgrade that runs out of space leaves the library as it was.
+/// (Serialized: the fault VFS is one per process, its folder and write count shared.)
 @Suite(.serialized) struct DiskFullTests {
     @Test func editsStopAndTheTextIsHeldUntilSpaceReturns() async throws {
         let folder = try TemporaryFolder()

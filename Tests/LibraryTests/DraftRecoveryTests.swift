@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ObjectGraph
 @testable import Library
 
 /// Draft recovery: the editor's text kept apart from the article, offered back after a crash.
@@ -67,6 +68,27 @@ import Testing
     }
 
     /// Polls until `condition` holds; the recorder's first write happens on a task of its own.
+    /// `finish` may begin while the recorder's last write of the text is still on its way to the
+    /// store; that write must not land after the draft was removed, or the next start offers back
+    /// text older than the article's.
+    @Test func finishingWhileAWriteIsUnderWayLeavesNoDraft() async throws {
+        let store = try TemporaryLibrary()
+        let library = store.library
+        let article = try await library.createArticle(ArticleContent(title: "Tide", body: ""))
+        let recorder = DraftRecorder(library: library, interval: .zero)
+        for round in 0..<60 {
+            await recorder.record(articleID: article.id, title: "Tide", body: "typed \(round)")
+            // Let the scheduled write start, so that it is awaiting the store when finish begins.
+            await Task.yield()
+            try await recorder.finish(articleID: article.id)
+            let left = try await library.container.performBackgroundTask { context in
+                try context.count(for: FetchRequest<DraftRecovery>())
+            }
+            #expect(left == 0, "round \(round): a draft written after finish survived")
+            if left != 0 { break }
+        }
+    }
+
     private func waitUntil(_ condition: () async throws -> Bool) async throws {
         for _ in 0..<500 {
             if try await condition() { return }

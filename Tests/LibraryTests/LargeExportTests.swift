@@ -70,7 +70,7 @@ enum PeakMemory {
         #expect(output.contains("memoryProbe(format:) with 2 test cases passed"), "the probe did not run:\n\(output)")
     }
 
-    @Test(.enabled(if: isProbe), arguments: [ExportFormat.markdown, .jsonArchive(.init(schemaVersion: 1))])
+    @Test(.enabled(if: isProbe, "entry point of the child process that tenThousandArticlesExportInBoundedMemory measures"), arguments: [ExportFormat.markdown, .jsonArchive(.init(schemaVersion: 1))])
     func memoryProbe(format: ExportFormat) async throws {
         let folder = try TemporaryFolder()
         let destination = format.writesFilePerArticle ? folder.appending("export") : folder.appending("library.json")

@@ -24,7 +24,8 @@ import Testing
     static let outputVariable = "QUIRE_WRITE_LIBRARY_FIXTURE"
     static var output: String? { ProcessInfo.processInfo.environment[outputVariable] }
 
-    @Test(.enabled(if: output != nil)) func writeFixture() async throws {
+    @Test(.enabled(if: output != nil, "entry point of the fixture generator: runs when QUIRE_WRITE_LIBRARY_FIXTURE names the file"))
+    func writeFixture() async throws {
         let url = URL(fileURLWithPath: try #require(Self.output)).standardizedFileURL
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
         try await Self.fill(Library(url: url))

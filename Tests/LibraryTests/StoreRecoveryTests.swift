@@ -254,6 +254,9 @@ import Testing
         do {
             let library = try await Library.open(at: url, options: LibraryOpenOptions(createIfMissing: true))
             try await library.createArticle(ArticleContent(title: "Kept safe", body: "on a read-only disk"))
+            // Closed, not left to be released: a file still open for writing keeps the remount
+            // below from making the file system read-only.
+            library.close()
         }
         if let mount {
             try mount.makeReadOnly()

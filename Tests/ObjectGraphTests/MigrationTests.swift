@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Synchronization
 @testable import ObjectGraph
 import Testing
 
@@ -139,6 +140,41 @@ import Testing
         #expect(try Data(contentsOf: url) == original)
         #expect(!FileManager.default.fileExists(atPath: migrator.workspace.path))
         #expect(try migrator.runNow().stagesRun == 2)
+        withExtendedLifetime(directory) {}
+    }
+
+    /// Two openers of one old store (the app and `quire` at once): the second looked before the
+    /// first migrated and takes the lock after it finished. It must find the store migrated, not
+    /// run the stages again over the result ("duplicate column name").
+    @Test func anOpenerThatLookedBeforeAnotherMigratedFindsTheStoreUpToDate() throws {
+        let (directory, url, _) = try v1Store()
+        let first = StoreMigrator(plan: try MigrationModel.plan(), store: url)
+        let firstOutcome = Mutex<Result<MigrationOutcome, any Error>?>(nil)
+        // The free-space question comes between the second opener's look and its work on the store:
+        // the first opener migrates right there.
+        let second = StoreMigrator(plan: try MigrationModel.plan(), store: url, options: MigrationOptions(availableSpace: { folder in
+            if firstOutcome.withLock({ $0 == nil }) {
+                let outcome = Result { try first.runNow() }
+                firstOutcome.withLock { $0 = outcome }
+            }
+            return try StoreFiles.availableSpace(at: folder)
+        }))
+        let secondOutcome = try second.runNow()
+        // Whichever opener holds the lock migrates; the other is told the store is in use.
+        var stagesRun = secondOutcome.stagesRun
+        switch firstOutcome.withLock({ $0 }) {
+        case .success(let outcome)?: stagesRun += outcome.stagesRun
+        case .failure(let error)?: #expect(error as? MigrationError == .storeInUse(path: url.path))
+        case nil: Issue.record("the first opener never ran")
+        }
+        #expect(stagesRun == 2, "the stages ran once in all")
+        #expect(try second.status() == .upToDate)
+        let container = try PersistentContainer(schema: MigrationModel.v3, store: .file(url))
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let counts = try fetchAll("Note", in: context).map { try $0.value(forKey: "wordCount") as? Int64 }
+            #expect(!counts.isEmpty && counts.allSatisfy { $0 != nil })
+        }
         withExtendedLifetime(directory) {}
     }
 
@@ -290,7 +326,9 @@ enum MigrationProcess {
 }
 
 @Suite struct MigrationProcessEntry {
-    @Test(.enabled(if: ProcessInfo.processInfo.environment[MigrationProcess.storeVariable] != nil))
+    @Test(.enabled(
+        if: ProcessInfo.processInfo.environment[MigrationProcess.storeVariable] != nil,
+        "entry point of the child process that the migration tests kill"))
     func migrate() throws {
         let url = URL(fileURLWithPath: try #require(ProcessInfo.processInfo.environment[MigrationProcess.storeVariable]))
         _ = try StoreMigrator(plan: try MigrationModel.plan(), store: url).runNow()

@@ -196,14 +196,15 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: getuid() != 0, "root reads every file")) func permissionDenied() throws {
+    @Test func permissionDenied() throws {
         let directory = try TemporaryDirectory()
         _ = try TestStack(directory: directory)
-        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: directory.file().path)
-        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: directory.file().path) }
-        #expect {
-            _ = try PersistentContainer(schema: TestModel.schema, store: .file(directory.file()))
-        } throws: { ($0 as? StoreError)?.kind == .permissionDenied }
+        let file = directory.file()
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: file.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path) }
+        // Root reads every file: the store is opened as an ordinary user opens it.
+        let opened = OrdinaryUser.run { Result { try PersistentContainer(schema: TestModel.schema, store: .file(file)) } }
+        #expect { _ = try opened.get() } throws: { ($0 as? StoreError)?.kind == .permissionDenied }
     }
 
     @Test func classification() {

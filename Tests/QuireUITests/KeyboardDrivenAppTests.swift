@@ -19,6 +19,12 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool") else {
             throw XCTSkip("needs xdotool (meson-helpers/packages.sh installs it)")
         }
+        XCTAssertEqual(try Self.keysHeldDown(), [], "an earlier test left keys held down on the display")
+    }
+
+    override func tearDownWithError() throws {
+        XCTAssertEqual(try Self.keysHeldDown(), [], "the test left keys held down on the display")
+        try super.tearDownWithError()
     }
 
     func testTypedArticleIsSavedAfterAPauseAndIsThereAfterQuitAndRelaunch() throws {
@@ -27,28 +33,21 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
         defer { if app.isRunning { app.terminate() } }
         try focusWindow(named: "^Quire$", of: app)
 
-        // Keys sent into quire from this test process are sometimes lost (one letter or space
-        // in about half of the runs at 20 ms a key, rarely at 60 ms), although the same binary,
-        // steps and timing driven from a shell script lost none in 26 runs, nor did a plain GTK 4
-        // entry in 10. Not understood yet: an attempt whose saved text is exactly the typed text
-        // minus a lost key or two is typed again in a new article; anything else fails the test.
+        // Every key must arrive. (Keys were lost here when the test before this one killed
+        // xdotool between a key's press and its release: the X server swallows the next press of
+        // a key it holds down. `Typist` stops between words; setUp checks that no key is down.)
         let title = "Harbour notes"
         let body = "The tide came in early and the boats sat high."
+        let id = try createArticle(in: library)
+        try xdotool(["type", "--delay", "20", title])
+        try xdotool(["key", "Return"])
+        try xdotool(["type", "--delay", "20", body])
+        // The autosave after a second's pause puts title and body in the store; on a timeout the
+        // assertions say what it holds.
         var saved: ArticleSnapshot?
-        for attempt in 1...3 {
-            let id = try createArticle(in: library)
-            try xdotool(["type", "--delay", "60", title])
-            try xdotool(["key", "Return"])
-            try xdotool(["type", "--delay", "60", body])
-            // The autosave after a second's pause puts title and body in the store.
-            saved = try savedText(of: id, in: library, typedTitle: title, typedBody: body)
-            if saved?.title == title && saved?.body == body { break }
-            let lostKeysOnly = saved.map { Self.isTyping($0.title, minusLostKeysOf: title) && Self.isTyping($0.body, minusLostKeysOf: body) }
-            guard lostKeysOnly == true else {
-                XCTFail("attempt \(attempt): the article holds \(String(describing: saved?.title)): \(String(describing: saved?.body))")
-                return
-            }
-            print("KeyboardDrivenAppTests: attempt \(attempt) lost keys: \(saved!.title): \(saved!.body)")
+        try? waitUntil("the typed text is saved") {
+            saved = try blocking { try await Library(url: library).article(id) }
+            return saved?.title == title && saved?.body == body
         }
         XCTAssertEqual(saved?.title, title)
         XCTAssertEqual(saved?.body, body)
@@ -80,18 +79,15 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
 
         // Typing without a pause: the autosave never runs, draft recovery writes every two seconds.
         let sentence = "The wind turned at noon and the harbour emptied in an hour; by evening the pier was gone."
-        let typist = Process()
-        typist.executableURL = URL(filePath: "/usr/bin/xdotool")
-        typist.arguments = ["type", "--delay", "60", sentence]
-        try typist.run()
-        defer { if typist.isRunning { typist.terminate() } }
+        let typist = Typist(typing: sentence, delayMilliseconds: 60)
+        defer { typist.stop() }
         var recovered: RecoveredDraft?
         try waitUntil("draft recovery holds a part of the body") {
             recovered = try blocking { try await Library(url: library).unrecoveredDrafts() }.first
             return (recovered?.body.count ?? 0) >= 20
         }
         kill(app.processIdentifier, SIGKILL)
-        typist.terminate()
+        typist.stop()
         app.waitUntilExit()
         XCTAssertEqual(app.terminationReason, .uncaughtSignal)
 
@@ -128,46 +124,30 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
         return process
     }
 
-    /// Presses Ctrl+N until a new, untitled article is in the library (it is saved at once) and
-    /// returns its ID: a window that has just taken the focus may miss the first key press.
+    /// Presses Ctrl+N once and returns the ID of the new, untitled article it made (it is saved
+    /// at once).
     @discardableResult
     private func createArticle(in library: URL) throws -> UUID {
         let earlier = try blocking { try await Library(url: library).articles(matching: ArticleQuery()).map(\.id) }
-        for _ in 0..<5 {
-            try xdotool(["key", "ctrl+n"])
-            for _ in 0..<40 {
-                let untitled = try blocking { try await Library(url: library).articles(matching: ArticleQuery()) }
-                    .first { $0.title.isEmpty && !earlier.contains($0.id) }
-                if let untitled { return untitled.id }
-                usleep(50_000)
-            }
+        try xdotool(["key", "ctrl+n"])
+        var created: UUID?
+        try waitUntil("Ctrl+N creates an article") {
+            created = try blocking { try await Library(url: library).articles(matching: ArticleQuery()) }
+                .first { $0.title.isEmpty && !earlier.contains($0.id) }?.id
+            return created != nil
         }
-        throw WaitTimedOut(what: "Ctrl+N creates an article")
+        return created!
     }
 
-    /// The article's text once the autosave has stored what was typed: the typed text, or, when
-    /// keys were lost, what the store holds once it has stopped changing for two seconds.
-    private func savedText(of id: UUID, in library: URL, typedTitle: String, typedBody: String) throws -> ArticleSnapshot? {
-        var last: ArticleSnapshot?
-        var unchanged = 0
-        for _ in 0..<400 {
-            let current = try blocking { try await Library(url: library).article(id) }
-            if current.title == typedTitle && current.body == typedBody { return current }
-            let typedSomething = !current.title.isEmpty || !current.body.isEmpty
-            unchanged = current.title == last?.title && current.body == last?.body && typedSomething ? unchanged + 1 : 0
-            if unchanged >= 40 { return current }
-            last = current
-            usleep(50_000)
+    /// The keys that XTEST (through which xdotool types) holds down on the display. A key whose
+    /// press reached the X server without its release swallows the next press of that key,
+    /// whichever window it is meant for.
+    static func keysHeldDown() throws -> [String] {
+        let state = try run(URL(filePath: "/usr/bin/xinput"), ["query-state", "Virtual core XTEST keyboard"])
+        guard state.status == 0 else {
+            throw ToolFailure(command: "xinput query-state", status: state.status, output: state.errors)
         }
-        return last
-    }
-
-    /// Whether `saved` is `typed` with at most two characters left out and nothing else changed.
-    static func isTyping(_ saved: String, minusLostKeysOf typed: String) -> Bool {
-        guard saved.count <= typed.count, typed.count - saved.count <= 2 else { return false }
-        var rest = Substring(saved)
-        for character in typed where rest.first == character { rest.removeFirst() }
-        return rest.isEmpty
+        return state.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasSuffix("=down") }
     }
 
     /// Waits for a visible window of `process` whose name matches, gives it the keyboard focus,
@@ -196,18 +176,5 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
         let library = try Library(url: url, createIfMissing: false)
         guard let summary = try await library.articles(matching: ArticleQuery()).first(where: { $0.title == title }) else { return nil }
         return try await library.article(summary.id)
-    }
-
-    /// Runs async library code from a synchronous test on the main thread (the library works
-    /// on its own queues, never on the main one).
-    private func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-        nonisolated(unsafe) var result: Result<T, any Error>?
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            do { result = .success(try await body()) } catch { result = .failure(error) }
-            done.signal()
-        }
-        done.wait()
-        return try result!.get()
     }
 }

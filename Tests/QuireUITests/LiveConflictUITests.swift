@@ -1,10 +1,11 @@
 import CGtk
 import Foundation
 import GtkKit
-import Library
 import ObjectGraph
 import XCTest
 
+// Library: the article's sync fields, which only the library sets, are set here as the sync worker leaves them.
+@testable import Library
 @testable import QuireUI
 
 /// Issue 23 in the app, over a real library: an article deleted here and changed on the server is

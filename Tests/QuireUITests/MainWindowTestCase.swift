@@ -12,14 +12,7 @@ class MainWindowTestCase: QuireTestCase, @unchecked Sendable {
     /// A library in a temporary folder, filled by `fill`.
     func makeLibrary(_ fill: @escaping @Sendable (Library) async throws -> Void) throws -> URL {
         let url = try makeTemporaryFolder().appending(path: "library.quire")
-        nonisolated(unsafe) var failure: (any Error)?
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            do { try await fill(try Library(url: url)) } catch { failure = error }
-            done.signal()
-        }
-        done.wait()
-        if let failure { throw failure }
+        try blocking { try await fill(try Library(url: url)) }
         return url
     }
 

@@ -89,6 +89,29 @@ final class MainWindowTests: MainWindowTestCase, @unchecked Sendable {
         }
     }
 
+    func testQuittingRightAfterAnAutosaveLeavesNoRecoveryCopy() throws {
+        let url = try makeLibrary { library in
+            try await library.createArticle(ArticleContent(title: "Tide table", body: ""))
+        }
+        drive(url) { window in
+            XCTAssertTrue(window.articleList.select(window.articleList.article(at: 0).objectID))
+            let id = try XCTUnwrap(window.session?.articleID)
+            // The first edit's recovery copy is written at once, the next one two seconds later;
+            // the autosave comes a second after the last edit, and the test quits right after it.
+            window.editor.buffer.insertAtCursor("High")
+            try await self.until { try await window.library.unrecoveredDrafts().map(\.body) == ["High"] }
+            window.editor.buffer.insertAtCursor(" water at noon.")
+            try await self.until { try await window.library.article(id).body == "High water at noon." }
+        }
+        // Quitting waited for the copy's removal: none is left to be offered back as unsaved text.
+        let copies = try blocking {
+            try await Library(url: url).container.performBackgroundTask { context in
+                try context.count(for: FetchRequest<DraftRecovery>())
+            }
+        }
+        XCTAssertEqual(copies, 0)
+    }
+
     func testFoldersAreCreatedRenamedAndArticlesMovedIntoThem() throws {
         let url = try makeLibrary { library in
             try await library.createArticle(ArticleContent(title: "Loose page", body: "text"))

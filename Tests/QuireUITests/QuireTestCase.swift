@@ -90,6 +90,19 @@ class QuireTestCase: XCTestCase, @unchecked Sendable {
         var description: String { "timed out waiting until \(what)" }
     }
 
+    /// Runs async library code from a synchronous test on the main thread (the library works
+    /// on its own queues, never on the main one).
+    func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        nonisolated(unsafe) var result: Result<T, any Error>?
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do { result = .success(try await body()) } catch { result = .failure(error) }
+            done.signal()
+        }
+        done.wait()
+        return try result!.get()
+    }
+
     /// A new folder that is removed after the test.
     func makeTemporaryFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appending(path: "quire-ui-tests-\(UUID().uuidString)")

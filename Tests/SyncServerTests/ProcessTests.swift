@@ -4,7 +4,8 @@ import SyncProtocol
 import Testing
 
 /// The real `quire-server` executable: account verbs, `kill -9` under load, SIGTERM, and two
-/// processes on one PostgreSQL database.
+/// processes on one PostgreSQL database. (Serialized: each test starts server processes and
+/// loads or kills them; one test at a time keeps their number bounded.)
 @Suite(.serialized) struct ProcessTests {
     func storageArguments(_ database: TestDatabase) -> [String] {
         switch database.location {

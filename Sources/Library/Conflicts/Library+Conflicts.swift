@@ -6,7 +6,7 @@ extension Conflict {
     /// Records a conflict in `context`, as part of the transaction that found it (the sync
     /// worker's), and marks the article conflicted. `local` or `remote` is nil for a deletion.
     @discardableResult
-    public static func record(
+    static func record(
         articleID: UUID, base: ArticleContent?, local: ArticleContent?, remote: ArticleContent?,
         baseRevision: Int64?, remoteRevision: Int64?, detected: Date, in context: ManagedObjectContext
     ) throws -> Conflict {
@@ -32,7 +32,7 @@ extension Conflict {
     /// Local changes do this in the save that makes them (``LocalChanges``); the sync worker does it
     /// after giving the conflict a newer server version.
     @discardableResult
-    public func settleIfAgreed(at now: Date) throws -> ConflictSettlement {
+    func settleIfAgreed(at now: Date) throws -> ConflictSettlement {
         guard resolved == nil else { return .open }
         guard let context = managedObjectContext else { throw ObjectGraphError.objectDetached(objectID) }
         return try ConflictResolver(context: context, now: now).settle(self, article: try ConflictResolver.article(articleID, in: context))

@@ -29,6 +29,11 @@ public actor DraftRecorder {
     private var resumption: Task<Void, Never>?
     /// The first failure to write, kept until ``flush()`` or ``finish(articleID:)`` throws it.
     private var failure: (any Error)?
+    /// Each article's write on its way to the store. Writes of one article run one after another,
+    /// and ``finish(articleID:)`` removes the draft only after the last of them: the actor lets
+    /// `finish` in while a write awaits the store, and a write landing after the removal would be
+    /// offered back on the next start as unsaved text, older than the article's.
+    private var writing: [UUID: Task<Void, any Error>] = [:]
 
     /// A recorder writing to `library` at most once per `interval` per article, and to `rescue`
     /// (the library's rescue file by default) when the store cannot take a text.
@@ -87,6 +92,7 @@ public actor DraftRecorder {
         pending[articleID] = nil
         lastWrite[articleID] = nil
         if held.removeValue(forKey: articleID) != nil { writeRescueFile() }
+        _ = await writing[articleID]?.result
         try await library.discardDraft(for: articleID)
         if let failure {
             self.failure = nil
@@ -104,13 +110,26 @@ public actor DraftRecorder {
             return
         }
         do {
-            try await library.saveDraft(for: articleID, title: text.title, body: text.body, at: draft.saved)
+            try await save(draft)
             if held.removeValue(forKey: articleID) != nil { writeRescueFile() }
         } catch let error as StoreError where error.kind == .noSpace {
             hold(draft)
         } catch {
             failure = failure ?? error
         }
+    }
+
+    /// Writes `draft` to the store after the article's write on its way, if any.
+    private func save(_ draft: RescuedDraft) async throws {
+        let earlier = writing[draft.articleID]
+        let library = library
+        let write = Task {
+            _ = await earlier?.result
+            try await library.saveDraft(for: draft.articleID, title: draft.title, body: draft.body, at: draft.saved)
+        }
+        writing[draft.articleID] = write
+        defer { if writing[draft.articleID] == write { writing[draft.articleID] = nil } }
+        try await write.value
     }
 
     /// Keeps a text the store cannot take, in memory and in the rescue file, and waits for space.
@@ -134,7 +153,7 @@ public actor DraftRecorder {
             // A newer text of the same article may have arrived while this one was being saved.
             guard held[draft.articleID] == draft else { continue }
             do {
-                try await library.saveDraft(for: draft.articleID, title: draft.title, body: draft.body, at: draft.saved)
+                try await save(draft)
                 if held[draft.articleID] == draft { held[draft.articleID] = nil }
             } catch let error as StoreError where error.kind == .noSpace {
                 writeRescueFile()

@@ -35,4 +35,13 @@ extension ArticleContent {
     public var payload: ArticlePayload {
         ArticlePayload(title: title, body: body, folder: folder, tags: tags, status: status, favorite: isFavorite)
     }
+
+    /// The content a payload carries, with the protocol's absent fields as a new draft has them
+    /// and the tags in the library's one order.
+    public init(_ payload: ArticlePayload) {
+        self.init(
+            title: payload.title, body: payload.body, folder: payload.folder, tags: payload.tags ?? [],
+            status: payload.status ?? .draft, isFavorite: payload.favorite ?? false)
+        self = normalized
+    }
 }

@@ -28,6 +28,8 @@ public final class Library: Sendable {
     public let upgrade: MigrationOutcome?
     /// Whether the library can take writes now (disk full, read-only), with its observers.
     let conditions: LibraryConditions
+    /// The operations running now (``write(_:)``, ``read(_:)``), which ``close()`` lets finish.
+    let operationsInFlight = DispatchGroup()
 
     /// How many times an operation is run when its save conflicts with a concurrent change. Every
     /// round of conflicting saves lets one of them through, so this many concurrent writers of one
@@ -93,6 +95,8 @@ public final class Library: Sendable {
     /// lock. A save that fails for want of space turns ``condition`` to `diskFull`. `body` gets the
     /// moment of the operation.
     func write<T: Sendable>(_ body: @escaping @Sendable (ManagedObjectContext, Date) throws -> T) async throws -> T {
+        operationsInFlight.enter()
+        defer { operationsInFlight.leave() }
         var attempt = 1
         var busyPauses = Self.busyBackoff[...]
         while true {
@@ -138,6 +142,8 @@ public final class Library: Sendable {
 
     /// Runs `body` in a fresh background context, for reading.
     func read<T: Sendable>(_ body: @escaping @Sendable (ManagedObjectContext) throws -> T) async throws -> T {
+        operationsInFlight.enter()
+        defer { operationsInFlight.leave() }
         let context = container.newBackgroundContext()
         context.name = "library read"
         return try await context.perform { try body(context) }

@@ -14,8 +14,8 @@ import SyncProtocol
 /// - bumps `localRevision`, and marks a synced article modified;
 /// - writes its outbox operation: a `put` of the whole content, or a `delete` for an article moved
 ///   to the trash (an article that stays in the trash gets none). When the article's latest
-///   operation was never sent (pending, no precondition, no lease) it is rewritten instead, exactly
-///   as SyncClient's coalescing would merge the two, so an hour of autosaves offline leaves one
+///   operation was never sent it takes the change instead (the outbox's one coalescing rule,
+///   ``SyncOperation/absorbs(_:namingItsBase:into:)``), so an hour of autosaves offline leaves one
 ///   operation, not thousands.
 /// - re-reads the article's open conflict, whose local side is the live article: the change is
 ///   part of "mine" (an edit, a restore that turns "deleted here" into an edit conflict, a move to
@@ -95,12 +95,12 @@ struct OperationWriter {
         nextSequence = (try context.fetch(last).first?.sequence ?? 0) + 1
     }
 
-    /// The article's current state as its outbox operation: the pending one rewritten, or a new one.
+    /// The article's current state as its outbox operation: the latest one when it takes the change
+    /// (``SyncOperation/absorbs(_:namingItsBase:into:)``), or a new one.
     mutating func enqueue(for article: StoredArticle) {
         let change: SyncOperationChange = article.trashed == nil ? .put : .delete
         let payload = change == .put ? article.payload : nil
-        if let operation = latest[article.id], operation.state == .pending, operation.precondition == nil,
-           operation.leaseOwner == nil {
+        if let operation = latest[article.id], SyncOperation.absorbs(.pending, namingItsBase: false, into: operation.state) {
             operation.change = change
             operation.payload = payload
             return

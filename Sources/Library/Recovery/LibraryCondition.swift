@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import Synchronization
 
 /// Whether a library can take writes now. The app shows a banner for anything but `writable`
 /// (``LibraryProblem`` has the words) and observes ``Library/conditionUpdates()`` to take it away.
@@ -17,11 +18,15 @@ public enum LibraryCondition: Sendable, Hashable {
 
 /// The current condition of one library, its observers, and the watch for free space while the
 /// disk is full.
-final class LibraryConditions: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: LibraryCondition
-    private var observers: [UUID: AsyncStream<LibraryCondition>.Continuation] = [:]
-    private var watch: Task<Void, Never>?
+final class LibraryConditions: Sendable {
+    /// What may change, behind one lock.
+    private struct State {
+        var current: LibraryCondition
+        var observers: [UUID: AsyncStream<LibraryCondition>.Continuation] = [:]
+        var watch: Task<Void, Never>?
+    }
+
+    private let state: Mutex<State>
     /// The folder whose file system is watched.
     private let folder: String
     private let pollInterval: Duration
@@ -32,28 +37,31 @@ final class LibraryConditions: @unchecked Sendable {
         access: LibraryAccess, folder: String, pollInterval: Duration = .seconds(2), spaceNeeded: Int64,
         availableSpace: @escaping @Sendable (String) throws -> Int64 = StoreFiles.availableSpace(at:)
     ) {
-        if case .readOnly(let reason) = access { current = .readOnly(reason) } else { current = .writable }
+        if case .readOnly(let reason) = access {
+            state = Mutex(State(current: .readOnly(reason)))
+        } else {
+            state = Mutex(State(current: .writable))
+        }
         self.folder = folder
         self.pollInterval = pollInterval
         self.spaceNeeded = spaceNeeded
         self.availableSpace = availableSpace
     }
 
-    deinit { watch?.cancel() }
+    deinit { state.withLock { $0.watch?.cancel() } }
 
-    var condition: LibraryCondition { lock.withLock { current } }
+    var condition: LibraryCondition { state.withLock { $0.current } }
 
     /// A stream of conditions, starting with the current one.
     func updates() -> AsyncStream<LibraryCondition> {
         let (stream, continuation) = AsyncStream.makeStream(of: LibraryCondition.self, bufferingPolicy: .bufferingNewest(8))
         let id = UUID()
-        lock.withLock {
-            observers[id] = continuation
-            continuation.yield(current)
+        state.withLock { state in
+            state.observers[id] = continuation
+            continuation.yield(state.current)
         }
         continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            _ = self.lock.withLock { self.observers.removeValue(forKey: id) }
+            _ = self?.state.withLock { $0.observers.removeValue(forKey: id) }
         }
         return stream
     }
@@ -63,15 +71,15 @@ final class LibraryConditions: @unchecked Sendable {
     func reportDiskFull() {
         let available = try? availableSpace(folder)
         set(.diskFull(available: available))
-        lock.withLock {
-            guard watch == nil else { return }
+        state.withLock { state in
+            guard state.watch == nil else { return }
             let interval = pollInterval
-            watch = Task { [weak self] in
+            state.watch = Task { [weak self] in
                 while !Task.isCancelled {
                     try? await Task.sleep(for: interval)
                     guard let self, self.checkSpace() != .writable else { break }
                 }
-                self?.lock.withLock { self?.watch = nil }
+                self?.state.withLock { $0.watch = nil }
             }
         }
     }
@@ -86,10 +94,10 @@ final class LibraryConditions: @unchecked Sendable {
     }
 
     private func set(_ condition: LibraryCondition) {
-        lock.withLock {
-            guard current != condition else { return }
-            current = condition
-            for observer in observers.values { observer.yield(condition) }
+        state.withLock { state in
+            guard state.current != condition else { return }
+            state.current = condition
+            for observer in state.observers.values { observer.yield(condition) }
         }
     }
 }

@@ -110,6 +110,7 @@ public enum LibraryRecovery {
         }
 
         let library = try Library.openNow(at: url, options: LibraryOpenOptions(createIfMissing: true))
+        defer { library.close() }
         for draft in orphanedDrafts {
             let title = draft["title"]?.stringValue ?? ""
             try await library.createArticle(ArticleContent(

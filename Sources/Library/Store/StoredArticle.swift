@@ -8,7 +8,9 @@ import SyncProtocol
 ///
 /// Change articles through ``Library``'s operations, or, in a context of your own (the editor's
 /// draft context), set the properties and call ``LocalChanges/record(in:at:alsoChanged:)`` before
-/// saving: it refreshes the derived fields and writes the outbox operation in the same save.
+/// saving: it refreshes the derived fields and writes the outbox operation in the same save. The
+/// sync worker's changes go through ``Reconciler``. Where the article stands (trash, revisions,
+/// sync state) only the library sets.
 public final class StoredArticle: ManagedObject {
     /// The domain identifier, the same on every device and on the server.
     @Attribute("id") public var id: UUID
@@ -36,14 +38,14 @@ public final class StoredArticle: ManagedObject {
     /// Where it stands in the writer's workflow.
     @Attribute("status") public var status: ArticleStatus
     /// When it went to the trash; nil outside the trash.
-    @Attribute("trashed") public var trashed: Date?
+    @Attribute("trashed") public internal(set) var trashed: Date?
     /// The server revision its last synced state had; nil until the server acknowledged it.
-    @Attribute("serverRevision") public var serverRevision: Int64?
+    @Attribute("serverRevision") public internal(set) var serverRevision: Int64?
     /// The article's revision in this library: bumped by every change the writer saves
     /// (``LocalChanges``), by a conflict's resolution, and by other content the sync worker brings in.
-    @Attribute("localRevision") public var localRevision: Int64
+    @Attribute("localRevision") public internal(set) var localRevision: Int64
     /// How it stands against the server (the list's badge).
-    @Attribute("syncState") public var syncState: ArticleSyncState
+    @Attribute("syncState") public internal(set) var syncState: ArticleSyncState
     /// The folder it is filed in.
     @ToOne("folder") public var folder: Folder?
     /// Its tags.

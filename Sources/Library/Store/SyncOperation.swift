@@ -18,8 +18,9 @@ import SyncProtocol
 /// | revision of `acknowledged(revision:)` | ``acknowledgedRevision`` |
 /// | the `RequestRejection` of `terminalFailure` | ``failure`` (its JSON) |
 ///
-/// Local edits write `pending` operations (``LocalChanges``); everything after that is the sync
-/// worker's. The lease columns let one process claim an operation while it is on the wire.
+/// Local edits write `pending` operations (``LocalChanges``) and coalesce them by the outbox's one
+/// rule (``absorbs(_:namingItsBase:into:)``); everything after that is the sync worker's. The lease
+/// columns let one process claim an operation while it is on the wire.
 public final class SyncOperation: ManagedObject {
     /// The operation ID, sent as `Idempotency-Key`: a UUID string, never changed.
     @Attribute("operationID") public var operationID: String
@@ -35,7 +36,7 @@ public final class SyncOperation: ManagedObject {
     @Attribute("precondition") public var precondition: SyncOperationPrecondition?
     /// The revision of a `revision` precondition.
     @Attribute("baseRevision") public var baseRevision: Int64?
-    /// The name of the operation's state (SyncClient's `OperationState.Kind`).
+    /// The name of the operation's state (SyncClient's `OperationState` adds each state's values).
     @Attribute("state") public var state: SyncOperationState
     /// Tries made so far, in the states that count them.
     @Attribute("attempt") public var attempt: Int
@@ -69,8 +70,8 @@ public enum SyncOperationPrecondition: String, Sendable, Hashable, CaseIterable,
     case revision
 }
 
-/// The states of an outbox operation, spelled as SyncClient's `OperationState.Kind` spells them
-/// (the two are compared by a test).
+/// The states of an outbox operation: the one list of them. SyncClient's `OperationState` is this
+/// with each state's values (attempt, next time, revision, refusal), and its `kind` is one of these.
 public enum SyncOperationState: String, Sendable, Hashable, CaseIterable, AttributeValue {
     /// Saved, never sent.
     case pending
@@ -91,4 +92,21 @@ public enum SyncOperationState: String, Sendable, Hashable, CaseIterable, Attrib
 
     /// Whether nothing more happens to the operation.
     public var isFinal: Bool { self == .acknowledged || self == .conflicted || self == .terminalFailure }
+}
+
+extension SyncOperation {
+    /// The outbox's one coalescing rule: whether an article's operation in state `earlier` takes
+    /// the article's next change, in state `later`, in its place instead of a new operation after
+    /// it. Only an operation never sent does (`pending`: a sent one's request is fixed under its
+    /// key), and only for a change that is itself unsent and names no base of its own (a conflict
+    /// resolution's precondition starts a new operation).
+    ///
+    /// The operation then keeps its ID, sequence and precondition and takes the later change, which
+    /// is exact: a put replaces the whole content and a delete ends it (put+put is the later put,
+    /// put+delete a delete, delete+put a put). Local edits apply it as they save (``LocalChanges``),
+    /// so an hour of autosaves offline leaves one operation; the sync worker applies it to the
+    /// operations it is about to send (SyncClient's `Outbox.coalesce`).
+    public static func absorbs(_ later: SyncOperationState, namingItsBase: Bool, into earlier: SyncOperationState) -> Bool {
+        earlier == .pending && later == .pending && !namingItsBase
+    }
 }

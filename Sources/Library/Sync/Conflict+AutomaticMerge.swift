@@ -7,7 +7,7 @@ extension Conflict {
     /// base and both sides, so that the writer can see what was merged. The article is not marked
     /// conflicted.
     @discardableResult
-    public static func recordAutomaticMerge(
+    static func recordAutomaticMerge(
         articleID: UUID, base: ArticleContent?, local: ArticleContent, remote: ArticleContent,
         baseRevision: Int64?, remoteRevision: Int64, at now: Date, in context: ManagedObjectContext
     ) -> Conflict {

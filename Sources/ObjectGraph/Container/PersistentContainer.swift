@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The stack in one object: a schema, the store opened for it, the view context on the main actor,
 /// and background contexts on their own queues.
@@ -43,6 +44,13 @@ public final class PersistentContainer: Sendable {
             temporaryKeys: temporaryKeys, label: "view context")
     }
 
+    /// Checkpoints the store's log into its file and closes the store (``PersistentStore/close()``):
+    /// afterwards the file alone holds everything, and every context of the container throws
+    /// ``ObjectGraphError/storeClosed(path:)`` when it reads or saves. Call it when done.
+    public func close() {
+        persistentStore.close()
+    }
+
     /// A new context on a private serial queue; use it inside `perform` or `performAndWait`.
     public func newBackgroundContext() -> ManagedObjectContext {
         let number = contextCounter.next()
@@ -80,11 +88,10 @@ public final class PersistentContainer: Sendable {
 
 /// Numbers background contexts for their queue labels.
 private final class ContextCounter: Sendable {
-    private let lock = NSLock()
-    nonisolated(unsafe) private var count = 0
+    private let count = Mutex(0)
 
     func next() -> Int {
-        lock.withLock {
+        count.withLock { count in
             count += 1
             return count
         }

@@ -244,12 +244,15 @@ extension ManagedObjectContext {
         var objects: [ManagedObject] = []
         // New objects join the identity map after the loop, in one go, so the map grows once.
         var fresh: [Int] = []
+        // A context holding no object of the entity yet (a new one, the usual first fetch) has
+        // none to find: rows become objects without a lookup each.
+        let mayHoldObjects = registered[entity.number].count > 0
         try persistentStore.read { connection in
             let statement = try connection.statement(query.sql)
             defer { statement.reset() }
             statement.bind(query.bindings)
             while try statement.step() {
-                if let object = registeredObject(forRow: statement, of: entity, firstColumn: 0, refreshing: refreshing) {
+                if mayHoldObjects, let object = registeredObject(forRow: statement, of: entity, firstColumn: 0, refreshing: refreshing) {
                     if merging && excluded.contains(object.key) { continue }
                     objects.append(object)
                 } else {

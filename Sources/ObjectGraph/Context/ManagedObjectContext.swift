@@ -42,11 +42,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// A name for diagnostics and for the transactions the context saves.
     public var name: String? {
-        get { nameLock.withLock { _name } }
-        set { nameLock.withLock { _name = newValue } }
+        get { storedName.withLock { $0 } }
+        set { storedName.withLock { $0 = newValue } }
     }
-    private let nameLock = NSLock()
-    private var _name: String?
+    /// The name may be read and set on any thread (unlike everything else here).
+    private let storedName = Mutex<String?>(nil)
 
     /// The author recorded with the context's saves (for persistent history). Set it on the
     /// context's queue, like everything but `name`.

@@ -44,6 +44,8 @@ public enum ObjectGraphError: Error, Sendable, Hashable, CustomStringConvertible
     case historyExpired(after: HistoryToken, prunedThrough: HistoryToken)
     /// The operation writes to the store, which a child context does not do (it saves into its parent).
     case unsupportedInChildContext(operation: String)
+    /// The store was closed (``PersistentStore/close()``): nothing reads or writes it any more.
+    case storeClosed(path: String?)
 
     public var description: String {
         switch self {
@@ -69,6 +71,7 @@ public enum ObjectGraphError: Error, Sendable, Hashable, CustomStringConvertible
         case .historyExpired(let after, let prunedThrough):
             return "history after token \(after.rawValue) was deleted through token \(prunedThrough.rawValue)"
         case .unsupportedInChildContext(let operation): return "a child context cannot \(operation); use a context on the store"
+        case .storeClosed(let path): return "the store \(path.map { "at \($0) " } ?? "")was closed"
         }
     }
 }

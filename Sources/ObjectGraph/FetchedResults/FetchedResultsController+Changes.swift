@@ -108,20 +108,36 @@ extension FetchedResultsController {
         guard !(removals.isEmpty && arrivals.isEmpty && moves.isEmpty && updates.isEmpty) else { return }
 
         // Positions before the batch, and which sections the rows that leave or arrive belong to.
-        let removedFrom = removals.map { position(of: $0.slot, in: results) }
-        let movedFrom = moves.map { position(of: $0.old, in: results) }
+        // A batch that takes out or puts in one row of unsectioned results (the common case: one
+        // save of one article) reads its positions from the tree as it changes it; any other batch
+        // looks them up before and after, since each removal and insertion shifts the others.
+        let singleRow = !plan.isSectioned && removals.count + arrivals.count + moves.count == 1
+        var removedFrom = singleRow ? [] : removals.map { position(of: $0.slot, in: results) }
+        var movedFrom = singleRow ? [] : moves.map { position(of: $0.old, in: results) }
         let updatedAt = updates.map { position(of: $0.slot, in: results) }
         let sectionProbes = plan.isSectioned ? removals.map(\.slot) + moves.map(\.old) + moves.map(\.new) + arrivals.map(\.slot) : []
         let sectionsBefore = sectionProbes.map { section(matching: $0, in: results) }
 
-        for removal in removals { removeRow(removal.slot, in: results) }
-        for move in moves { removeRow(move.old, in: results) }
-        for arrival in arrivals { insertRow(arrival.slot, in: results) }
-        for move in moves { insertRow(move.new, in: results) }
+        var removedAt: [Int] = []
+        var insertedAt: [Int] = []
+        for removal in removals { removedAt.append(removeRow(removal.slot, in: results)) }
+        for move in moves { removedAt.append(removeRow(move.old, in: results)) }
+        for arrival in arrivals { insertedAt.append(insertRow(arrival.slot, in: results)) }
+        for move in moves { insertedAt.append(insertRow(move.new, in: results)) }
 
         let sectionsAfter = sectionProbes.map { section(matching: $0, in: results) }
-        let arrivedAt = arrivals.map { position(of: $0.slot, in: results) }
-        let movedTo = moves.map { position(of: $0.new, in: results) }
+        var arrivedAt: [FetchedResultsPosition]
+        var movedTo: [FetchedResultsPosition]
+        if singleRow {
+            let place = { (index: Int) in FetchedResultsPosition(index: index, indexPath: FetchedIndexPath(section: 0, item: index)) }
+            removedFrom = removals.isEmpty ? [] : [place(removedAt[0])]
+            arrivedAt = arrivals.isEmpty ? [] : [place(insertedAt[0])]
+            movedFrom = moves.isEmpty ? [] : [place(removedAt[0])]
+            movedTo = moves.isEmpty ? [] : [place(insertedAt[0])]
+        } else {
+            arrivedAt = arrivals.map { position(of: $0.slot, in: results) }
+            movedTo = moves.map { position(of: $0.new, in: results) }
+        }
 
         var sectionChanges: [FetchedResultsSectionChange] = []
         var deletedSections = Set<Int>()
@@ -183,21 +199,12 @@ extension FetchedResultsController {
             changed.append(objectID)
             changes.append(.update(objectID, at: position))
         }
-        guard let objectDifference = CollectionDifference(differences),
-              let sectionDifference = CollectionDifference(sectionChanges.map { change -> CollectionDifference<String>.Change in
-                  switch change {
-                  case .insert(let name, let number): return .insert(offset: number, element: name, associatedWith: nil)
-                  case .delete(let name, let number): return .remove(offset: number, element: name, associatedWith: nil)
-                  }
-              })
-        else { preconditionFailure("a batch names one position twice: \(changes)") }
-
         delegate.controllerWillChangeContent(self)
         for change in sectionChanges { delegate.controller(self, didChangeSection: change) }
         for change in changes { delegate.controller(self, didChange: change) }
         delegate.controllerDidChangeContent(self)
         delegate.controller(self, didChangeContentWith: FetchedResultsDifference(
-            objects: objectDifference, changed: changed, sections: sectionDifference))
+            objectChanges: differences, changed: changed, sectionChanges: sectionChanges))
     }
 
     /// Where the row in `slot` is now.
@@ -218,20 +225,25 @@ extension FetchedResultsController {
 
     // MARK: Rows in the tree
 
-    /// Puts the row in `slot` where its values place it, marking section starts around it.
-    func insertRow(_ slot: Int32, in results: Results) {
+    /// Puts the row in `slot` where its values place it, marking section starts around it, and
+    /// returns its index.
+    @discardableResult
+    func insertRow(_ slot: Int32, in results: Results) -> Int {
         let index = results.tree.insert(slot) { results.table.compare($0, slot) }
-        guard results.plan.isSectioned else { return }
+        guard results.plan.isSectioned else { return index }
         markSectionStart(at: index, in: results)
         if index + 1 < results.tree.count { markSectionStart(at: index + 1, in: results) }
+        return index
     }
 
-    /// Takes the row in `slot` out, marking whether the row after it now starts a section.
-    private func removeRow(_ slot: Int32, in results: Results) {
+    /// Takes the row in `slot` out, marking whether the row after it now starts a section, and
+    /// returns the index it had.
+    private func removeRow(_ slot: Int32, in results: Results) -> Int {
         guard let index = results.tree.remove(where: { results.table.compare($0, slot) }) else {
             preconditionFailure("row \(results.table.key(of: slot)) is not where its values place it")
         }
         if results.plan.isSectioned && index < results.tree.count { markSectionStart(at: index, in: results) }
+        return index
     }
 
     /// Marks the row at `index` if its section value differs from the row's before it.

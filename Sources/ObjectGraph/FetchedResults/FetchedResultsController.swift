@@ -163,9 +163,20 @@ public final class FetchedResultsController<Result: ManagedObject> {
     private func readRows(_ keys: [Int64], into slots: inout [Int64: Int32], of results: Results) throws {
         let plan = results.plan
         try context.persistentStore.read { connection in
+            let first = Int32(plan.bindings.count + 1)
+            if keys.count == 1 {
+                let statement = try connection.statement(plan.sqlForKey)
+                defer { statement.reset() }
+                statement.bind(plan.bindings)
+                statement.bind(keys[0], at: first)
+                while try statement.step() {
+                    let slot = results.table.makeSlot(from: statement)
+                    slots[results.table.key(of: slot)] = slot
+                }
+                return
+            }
             let statement = try connection.statement(plan.sqlForKeys)
             defer { statement.reset() }
-            let first = Int32(plan.bindings.count + 1)
             for start in stride(from: 0, to: keys.count, by: EntityModel.keyBatchSize) {
                 statement.bind(plan.bindings)
                 for offset in 0..<EntityModel.keyBatchSize {

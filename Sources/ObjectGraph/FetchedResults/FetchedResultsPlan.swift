@@ -13,6 +13,9 @@ struct FetchedResultsPlan {
     /// The same rows among `keyBatchSize` primary keys (parameters after `bindings`; unused ones
     /// bound NULL), unordered: how rows are evaluated as a fetch would evaluate them.
     let sqlForKeys: String
+    /// The same for one primary key (the parameter after `bindings`): one save of one object,
+    /// the usual change, binds one key instead of a list of mostly NULLs.
+    let sqlForKey: String
     /// The predicate's parameters.
     let bindings: [PrimitiveValue]
     let isSectioned: Bool
@@ -70,6 +73,7 @@ struct FetchedResultsPlan {
             sql = select + (condition.map { " WHERE \($0)" } ?? "") + " ORDER BY " + order.joined(separator: ", ")
             let keys = "\(scope.alias)._pk IN (" + Array(repeating: "?", count: EntityModel.keyBatchSize).joined(separator: ", ") + ")"
             sqlForKeys = select + " WHERE " + (condition.map { "(\($0)) AND " } ?? "") + keys
+            sqlForKey = select + " WHERE " + (condition.map { "(\($0)) AND " } ?? "") + "\(scope.alias)._pk = ?"
         } catch let error as ObjectGraphError {
             throw .invalidFetchRequest(error)
         } catch {

@@ -43,3 +43,11 @@ public struct MergeConflict: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+extension MergeConflict {
+    /// The primary key of the existing row of a unique-constraint conflict.
+    var existingKey: Int64 {
+        if case .uniqueConstraint(_, let existing) = kind { return existing.key }
+        return objectID.key
+    }
+}

@@ -36,6 +36,21 @@ final class StageRunner {
     private var connection: SQLiteConnection { copy.connection }
     private var point: String { "stage.\(number + 1)" }
 
+    /// The entity named `name` in the schema the stage leads to. The stage's difference names only
+    /// entities of that schema, so a missing one is a plan that does not hold together: an upgrade
+    /// on a writer's machine reports it (the original untouched) instead of stopping the program.
+    private func destinationEntity(_ name: String) throws -> EntityModel {
+        guard let entity = difference.destinationModel.entity(named: name) else {
+            throw inconsistent("the schema it leads to has no entity \(name)")
+        }
+        return entity
+    }
+
+    /// A stage whose difference does not match the schema it leads to.
+    private func inconsistent(_ reason: String) -> MigrationError {
+        .invalidPlan("stage \(stage.label) cannot run: \(reason)")
+    }
+
     /// Runs the stage from `step` to its end (a resumed migration starts in the middle).
     func run(from step: MigrationStep) throws {
         var step = step
@@ -96,7 +111,7 @@ final class StageRunner {
                 for (_, to) in table.renamedColumns {
                     try connection.execute("ALTER TABLE \(name) RENAME COLUMN \(SQL.quote("og_rename_" + to)) TO \(SQL.quote(to))")
                 }
-                let entity = difference.destinationModel.entity(named: table.entity)!
+                let entity = try destinationEntity(table.entity)
                 for (column, value) in table.addedColumns {
                     var definition = StoreLayout.columnDefinition(column, of: entity, in: difference.destinationModel)
                     // Existing rows read the default without a rewrite of the table.
@@ -105,7 +120,7 @@ final class StageRunner {
                 }
             }
             for name in difference.addedEntities {
-                let entity = difference.destinationModel.entity(named: name)!
+                let entity = try destinationEntity(name)
                 try connection.execute(StoreLayout.tableStatement(for: entity, in: difference.destinationModel))
                 try connection.execute(StoreLayout.keyCounterStatement(for: name))
             }
@@ -119,8 +134,11 @@ final class StageRunner {
     }
 
     private func makeJoinTable(_ join: SchemaDifference.JoinTable) throws {
-        let entity = difference.destinationModel.entity(named: join.entity)!
-        let relationship = entity.relationships[entity.relationshipIndex[join.relationship]!]
+        let entity = try destinationEntity(join.entity)
+        guard let index = entity.relationshipIndex[join.relationship] else {
+            throw inconsistent("the entity \(join.entity) it leads to has no relationship \(join.relationship)")
+        }
+        let relationship = entity.relationships[index]
         guard let from = join.copiedFrom else {
             try connection.execute(StoreLayout.joinTableStatement(for: relationship, of: entity, in: difference.destinationModel))
             return
@@ -215,11 +233,10 @@ final class StageRunner {
     }
 
     private func write(_ row: MigrationRow, into table: String) throws {
-        let changed = row.written.indices.filter { row.written[$0].map { _ in true } ?? false }
+        let changed = row.written.indices.compactMap { index in row.written[index].map { (index, $0) } }
         guard !changed.isEmpty else { return }
-        let assignments = changed.map { "\(SQL.quote(row.writeNames[$0])) = ?" }.joined(separator: ", ")
-        try connection.run(
-            "UPDATE \(table) SET \(assignments) WHERE _pk = ?", changed.map { row.written[$0]! } + [.integer(row.key)])
+        let assignments = changed.map { "\(SQL.quote(row.writeNames[$0.0])) = ?" }.joined(separator: ", ")
+        try connection.run("UPDATE \(table) SET \(assignments) WHERE _pk = ?", changed.map(\.1) + [.integer(row.key)])
     }
 
     // MARK: Finish
@@ -228,7 +245,7 @@ final class StageRunner {
         let model = difference.destinationModel
         try copy.transaction {
             for table in difference.tables where table.isRebuilt {
-                let entity = model.entity(named: table.entity)!
+                let entity = try destinationEntity(table.entity)
                 let temporary = "og_rebuild_" + table.entity
                 let columns = (["_pk", "_version"] + entity.columns.map { SQL.quote($0.name) }).joined(separator: ", ")
                 try connection.execute(StoreLayout.tableStatement(for: entity, in: model, table: temporary))
@@ -255,8 +272,9 @@ final class StageRunner {
                         throw MigrationError.validationFailed(stage: stage.label, problems: try duplicates(object))
                     }
                     guard object.kind == .fullTextTable else { continue }
-                    let entity = model.entity(named: object.entity)!
-                    let index = entity.description.fullTextIndex!.attributes
+                    guard let index = try destinationEntity(object.entity).description.fullTextIndex?.attributes else {
+                        throw inconsistent("the entity \(object.entity) it leads to has no full-text index")
+                    }
                     if difference.rebuiltFullText.contains(object.entity) || !(written[object.entity] ?? []).isDisjoint(with: index) {
                         try connection.execute("INSERT INTO \(SQL.quote(object.name)) (\(SQL.quote(object.name))) VALUES ('rebuild')")
                     }

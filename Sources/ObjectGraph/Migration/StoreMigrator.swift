@@ -13,9 +13,12 @@ import Foundation
 ///     }
 ///
 /// How it works (see `Migration/README` in the module's README for the whole story):
-/// 1. **Preflight**: the free space must hold a working copy of the store and what the stages add
-///    (``requiredSpace(for:stages:)``); otherwise ``MigrationError/insufficientSpace(path:required:available:)``
-///    and nothing is created.
+/// 1. **Plan**, holding the workspace's lock: the stages are chosen from the store's schema as
+///    read once the lock is held, so of two openers one migrates and the other, even if it looked
+///    at the store before the first finished, finds it up to date (or ``MigrationError/storeInUse(path:)``
+///    while the first runs). **Preflight**: the free space must hold a working copy of the store
+///    and what the stages add (``requiredSpace(for:stages:)``); otherwise
+///    ``MigrationError/insufficientSpace(path:required:available:)`` and nothing is left behind.
 /// 2. **Copy**: with an exclusive lock on the original (so that no other connection has it open),
 ///    its write-ahead log is checkpointed and the SQLite backup API copies it into the workspace
 ///    (`.NAME.migration/` beside it). The original's fingerprint goes into the copy.
@@ -44,7 +47,7 @@ public struct StoreMigrator: Sendable {
         self.options = options
     }
 
-    private var storePath: String { store.path }
+    var storePath: String { store.path }
     /// The folder of the working copy: `.NAME.migration` beside the store unless the options say otherwise.
     public var workspace: URL {
         options.workspace ?? store.deletingLastPathComponent().appendingPathComponent(".\(store.lastPathComponent).migration")
@@ -53,9 +56,9 @@ public struct StoreMigrator: Sendable {
     public var backupFolder: URL {
         options.backupFolder ?? store.deletingLastPathComponent().appendingPathComponent("\(store.lastPathComponent) backups")
     }
-    private var workingPath: String { workspace.appendingPathComponent("working.sqlite").path }
-    private var partialPath: String { workspace.appendingPathComponent("copy.partial").path }
-    private var lockPath: String { workspace.appendingPathComponent("lock").path }
+    var workingPath: String { workspace.appendingPathComponent("working.sqlite").path }
+    var partialPath: String { workspace.appendingPathComponent("copy.partial").path }
+    var lockPath: String { workspace.appendingPathComponent("lock").path }
 
     // MARK: Status
 
@@ -121,25 +124,30 @@ public struct StoreMigrator: Sendable {
     }
 
     private func runOnce(progress: @escaping @Sendable (MigrationProgress) -> Void) throws -> MigrationOutcome {
-        guard StoreFiles.exists(storePath), let metadata = try PersistentStore.metadata(at: store) else {
-            return MigrationOutcome(from: nil, to: currentVersion, stagesRun: 0, resumed: false, backup: nil)
+        guard let firstLook = try storeMetadata() else { return upToDate(from: nil) }
+        guard !(try plan.stages(from: firstLook.schema).isEmpty) else {
+            try removeWorkspace()
+            return upToDate(from: firstLook.schema)
+        }
+        try StoreFiles.createFolder(workspace.path)
+        guard let lock = try FileLock(path: lockPath) else { throw MigrationError.storeInUse(path: storePath) }
+        // Planned again under the lock: another opener may have migrated the store since the first
+        // look, and running the stages again over its result would fail (or worse, apply twice).
+        guard let metadata = try storeMetadata() else {
+            try removeWorkspace()
+            return upToDate(from: nil)
         }
         let stages = try plan.stages(from: metadata.schema)
         guard !stages.isEmpty else {
             try removeWorkspace()
-            return MigrationOutcome(from: metadata.schema, to: currentVersion, stagesRun: 0, resumed: false, backup: nil)
+            return upToDate(from: metadata.schema)
         }
-        let reporter = ProgressReporter(stageCount: stages.count, report: progress)
-
-        let hadWorkspace = StoreFiles.exists(workspace.path)
-        if !hadWorkspace { try preflight(stages) }
-        try StoreFiles.createFolder(workspace.path)
-        guard let lock = try FileLock(path: lockPath) else { throw MigrationError.storeInUse(path: storePath) }
+        let reporter = MigrationProgressReporter(stageCount: stages.count, report: progress)
         var copy = try resumableCopy(metadata: metadata, stages: stages)
         let resumed = copy != nil
         do {
             if copy == nil {
-                if hadWorkspace { try preflight(stages) }
+                try preflight(stages)
                 copy = try prepare(metadata: metadata, stages: stages, reporter: reporter)
             }
             var backup = try migrate(copy!, stages: Array(stages), reporter: reporter)
@@ -163,6 +171,16 @@ public struct StoreMigrator: Sendable {
             try? removeWorkspace()
             throw error
         }
+    }
+
+    private func storeMetadata() throws -> StoreMetadata? {
+        guard StoreFiles.exists(storePath) else { return nil }
+        return try PersistentStore.metadata(at: store)
+    }
+
+    /// The outcome when there was nothing to run.
+    private func upToDate(from schema: SchemaVersion?) -> MigrationOutcome {
+        MigrationOutcome(from: schema, to: currentVersion, stagesRun: 0, resumed: false, backup: nil)
     }
 
     private var currentVersion: SchemaVersion {
@@ -191,63 +209,8 @@ public struct StoreMigrator: Sendable {
         return stat(folder, &folderStatus) == 0 && stat(storePath, &storeStatus) == 0 && folderStatus.st_dev == storeStatus.st_dev
     }
 
-    /// The original opened for writing with an exclusive lock: no other connection may have it
-    /// open. Its write-ahead log is checkpointed and emptied.
-    private func lockOriginal() throws -> SQLiteConnection {
-        if StoreFiles.isReadOnlyFileSystem(at: storePath) {
-            throw MigrationError.storeNotWritable(path: storePath, reason: "its file system is read-only")
-        }
-        if access(store.deletingLastPathComponent().path, W_OK) != 0 {
-            throw MigrationError.storeNotWritable(path: storePath, reason: "its folder cannot be written")
-        }
-        let original = try SQLiteConnection(path: storePath, readOnly: false, create: false)
-        guard sqlite3_db_readonly(original.handle, "main") == 0 else {
-            throw MigrationError.storeNotWritable(path: storePath, reason: "the file cannot be written")
-        }
-        sqlite3_busy_timeout(original.handle, 1000)
-        try original.execute("PRAGMA locking_mode = EXCLUSIVE")
-        do {
-            try original.execute("BEGIN EXCLUSIVE")
-            try original.execute("COMMIT")
-        } catch let error as StoreError where error.kind == .busy {
-            throw MigrationError.storeInUse(path: storePath)
-        }
-        try original.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        return original
-    }
-
-    private func prepare(
-        metadata: StoreMetadata, stages: ArraySlice<MigrationStage>, reporter: ProgressReporter
-    ) throws -> WorkingCopy {
-        reporter.report(.preparing, 0, 1)
-        MigrationPoint.reach("copy.started")
-        try discardCopy()
-        let fingerprint: StoreFingerprint
-        do {
-            let original = try lockOriginal()
-            fingerprint = try StoreFingerprint(path: storePath)
-            let destination = try SQLiteConnection(path: partialPath, readOnly: false, create: true)
-            try SQLiteBackup.copy(from: original, to: destination) { copied, total in
-                reporter.report(.preparing, copied, total)
-            }
-        }
-        MigrationPoint.reach("copy.finished")
-        do {
-            let copy = try WorkingCopy(path: partialPath)
-            try copy.transaction {
-                try copy.setMetadata(MigrationKey.fingerprint, .string(fingerprint.text))
-                try copy.setMetadata(MigrationKey.sourceChecksum, .string(metadata.schema.checksum))
-                try copy.setMetadata(MigrationKey.stagePath, .string(Self.stagePath(stages)))
-                try copy.record(.migrating(stage: 0, step: .structure))
-            }
-        }
-        try StoreFiles.move(partialPath, to: workingPath)
-        MigrationPoint.reach("prepared")
-        return try WorkingCopy(path: workingPath)
-    }
-
     /// Runs the stages from where the copy stands, then validates it; returns the backup's file name.
-    private func migrate(_ copy: WorkingCopy, stages: [MigrationStage], reporter: ProgressReporter) throws -> String {
+    private func migrate(_ copy: WorkingCopy, stages: [MigrationStage], reporter: MigrationProgressReporter) throws -> String {
         var state = try copy.state()
         while case .migrating(let number, let step) = state {
             let runner = try StageRunner(copy: copy, stage: stages[number], number: number, stageCount: stages.count) { phase, done, total in
@@ -273,176 +236,5 @@ public struct StoreMigrator: Sendable {
             throw MigrationError.validationFailed(stage: nil, problems: [MigrationProblem(message: "the committed copy names no backup")])
         }
         return name
-    }
-
-    /// `NAME-vN-yyyyMMdd-HHmmss.EXT`: the store's name, the version it holds and the time.
-    private func backupName(from version: Int) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        let name = store.deletingPathExtension().lastPathComponent
-        let pathExtension = store.pathExtension.isEmpty ? "" : "." + store.pathExtension
-        return "\(name)-v\(version)-\(formatter.string(from: Date()))\(pathExtension)"
-    }
-
-    /// Replaces the original with the validated copy and keeps the original as the backup.
-    private func swap(metadata: StoreMetadata, backupName: String, reporter: ProgressReporter) throws -> String {
-        reporter.report(.committing, 0, 1)
-        let original = try lockOriginal()
-        let recorded = try WorkingCopy(path: workingPath).metadata(MigrationKey.fingerprint)?.stringValue.flatMap(StoreFingerprint.init(text:))
-        guard recorded == (try StoreFingerprint(path: storePath)) else {
-            throw MigrationError.storeChanged(path: storePath)
-        }
-        // The migrated store goes in as a store is kept (write-ahead log), so that opening it
-        // needs no write.
-        try SQLiteConnection(path: workingPath, readOnly: false, create: false).execute("PRAGMA journal_mode = WAL")
-        // From here the original's connection must never delete the log by name: after the rename
-        // the name belongs to the migrated store.
-        var persist: Int32 = 1
-        sqlite3_file_control(original.handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
-        MigrationPoint.reach("swap.locked")
-
-        let backups = StoreBackups(folder: backupFolder)
-        let backupPath = backupFolder.appendingPathComponent(backupName).path
-        try StoreFiles.createFolder(backupFolder.path)
-        try backups.add(StoreBackups.Entry(
-            file: backupName, storeIdentifier: metadata.storeIdentifier, fromVersion: metadata.schema.version,
-            toVersion: plan.current.version, created: Date(), daysUsed: []))
-        try keepOriginal(original, as: backupPath)
-        MigrationPoint.reach("swap.linked")
-        try StoreFiles.synchronizeFile(workingPath)
-        try StoreFiles.move(workingPath, to: storePath)
-        MigrationPoint.reach("swap.renamed")
-        reporter.report(.committing, 1, 1)
-        return backupName
-    }
-
-    /// Gives the original a second name in the backup folder, or copies it there where links are
-    /// not possible (another file system).
-    private func keepOriginal(_ original: SQLiteConnection, as backupPath: String) throws {
-        do {
-            try StoreFiles.link(storePath, to: backupPath)
-        } catch let error as FileOperationError where error.code == EEXIST {
-            // A run killed after linking: the name must be the original's.
-            var existing = stat()
-            var current = stat()
-            guard stat(backupPath, &existing) == 0, stat(storePath, &current) == 0,
-                  existing.st_dev == current.st_dev, existing.st_ino == current.st_ino else { throw error }
-        } catch let error as FileOperationError where [EXDEV, EPERM, EMLINK, ENOTSUP, EOPNOTSUPP].contains(error.code) {
-            let partial = backupPath + ".partial"
-            try StoreFiles.removeIfPresent(partial)
-            let destination = try SQLiteConnection(path: partial, readOnly: false, create: true)
-            try SQLiteBackup.copy(from: original, to: destination)
-            try destination.execute("PRAGMA journal_mode = DELETE")
-            try StoreFiles.synchronizeFile(partial)
-            try StoreFiles.move(partial, to: backupPath)
-        }
-    }
-
-    // MARK: The workspace
-
-    private static func stagePath(_ stages: ArraySlice<MigrationStage>) -> String {
-        stages.map(\.destination.checksum).joined(separator: ",")
-    }
-
-    /// The working copy left by an interrupted run, if it can go on: it belongs to this original,
-    /// unchanged since, and to the same stages. Anything else is discarded.
-    private func resumableCopy(metadata: StoreMetadata, stages: ArraySlice<MigrationStage>) throws -> WorkingCopy? {
-        try StoreFiles.removeIfPresent(partialPath)
-        try StoreFiles.removeIfPresent(partialPath + "-journal")
-        guard StoreFiles.exists(workingPath) else { return nil }
-        if let copy = try? WorkingCopy(path: workingPath), (try? isResumable(copy, metadata: metadata, stages: stages)) == true {
-            return copy
-        }
-        try discardCopy()
-        return nil
-    }
-
-    private func isResumable(_ copy: WorkingCopy, metadata: StoreMetadata, stages: ArraySlice<MigrationStage>) throws -> Bool {
-        guard try copy.state() != .preparing,
-              try copy.metadata(MigrationKey.sourceChecksum)?.stringValue == metadata.schema.checksum,
-              try copy.metadata(MigrationKey.stagePath)?.stringValue == Self.stagePath(stages),
-              let recorded = try copy.metadata(MigrationKey.fingerprint)?.stringValue.flatMap(StoreFingerprint.init(text:))
-        else { return false }
-        return recorded == (try StoreFingerprint(path: storePath))
-    }
-
-    /// Removes the working copy and its journal (the migration's own files, never the writer's).
-    private func discardCopy() throws {
-        for path in [workingPath, workingPath + "-journal", partialPath, partialPath + "-journal"] {
-            try StoreFiles.removeIfPresent(path)
-        }
-    }
-
-    private func removeWorkspace() throws {
-        guard StoreFiles.exists(workspace.path) else { return }
-        try discardCopy()
-        try StoreFiles.removeIfPresent(lockPath)
-        guard rmdir(workspace.path) == 0 || errno == ENOENT else {
-            throw FileOperationError(operation: "rmdir", path: workspace.path, code: errno)
-        }
-    }
-}
-
-/// What a finished migration did.
-public struct MigrationOutcome: Sendable, Hashable {
-    /// The schema the store had (nil when there was no store).
-    public var from: SchemaVersion?
-    /// The schema it has now.
-    public var to: SchemaVersion
-    /// The stages run (0 when the store was up to date).
-    public var stagesRun: Int
-    /// Whether an interrupted migration was resumed.
-    public var resumed: Bool
-    /// The original store, kept as the backup (nil when nothing was migrated).
-    public var backup: URL?
-}
-
-/// Where a migration works and how it measures free space.
-public struct MigrationOptions: Sendable {
-    /// The folder of the working copy; nil: `.NAME.migration` beside the store.
-    public var workspace: URL?
-    /// The folder backups go to; nil: `NAME backups` beside the store.
-    public var backupFolder: URL?
-    /// The free bytes of the file system holding a path; `statvfs` unless a test says otherwise.
-    public var availableSpace: @Sendable (String) throws -> Int64
-
-    /// Options; by default the workspace and backups sit beside the store.
-    public init(
-        workspace: URL? = nil, backupFolder: URL? = nil,
-        availableSpace: @escaping @Sendable (String) throws -> Int64 = StoreFiles.availableSpace(at:)
-    ) {
-        self.workspace = workspace
-        self.backupFolder = backupFolder
-        self.availableSpace = availableSpace
-    }
-}
-
-/// Turns each phase's progress into the whole migration's share done, never going back.
-private final class ProgressReporter: @unchecked Sendable {
-    let stageCount: Int
-    let report: @Sendable (MigrationProgress) -> Void
-    // Only the migrating thread reports.
-    private var highest = 0.0
-
-    init(stageCount: Int, report: @escaping @Sendable (MigrationProgress) -> Void) {
-        self.stageCount = stageCount
-        self.report = report
-    }
-
-    // Shares of the whole: copying 15%, the stages 65% (evenly), validating 15%, the swap 5%.
-    func report(_ phase: MigrationProgress.Phase, _ done: Int64, _ total: Int64) {
-        let share = total > 0 ? min(1, Double(done) / Double(total)) : 1
-        let fraction: Double
-        switch phase {
-        case .preparing: fraction = 0.15 * share
-        case .migrating(let stage, let count, _): fraction = 0.15 + 0.65 * (Double(stage) + share) / Double(max(1, count))
-        case .validating: fraction = 0.80 + 0.15 * share
-        case .committing: fraction = 0.95 + 0.05 * share
-        case .finished: fraction = 1
-        }
-        highest = max(highest, fraction)
-        report(MigrationProgress(phase: phase, completed: done, total: total, fractionCompleted: highest))
     }
 }

@@ -160,6 +160,14 @@ final class EntityModel: Sendable {
         position < attributes.count ? attributes[position].name : relationships[position - attributes.count].name
     }
 
+    /// The names of the properties stored in value slots (attributes, and to-ones by their foreign
+    /// key): the keys of a uniqueness constraint.
+    func names(ofSlots slots: [Int]) -> [String] {
+        slots.map { slot in
+            slot < attributes.count ? attributes[slot].name : relationships.first { $0.foreignKeySlot == slot }!.name
+        }
+    }
+
     /// The column list that every row read uses: `_pk`, `_version`, then the stored columns.
     func selectList(alias: String) -> String {
         alias == "t0" ? rootSelectList : Self.selectList(table: table, columns: columns, alias: alias)

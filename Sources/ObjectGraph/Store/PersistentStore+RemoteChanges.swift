@@ -62,6 +62,8 @@ extension PersistentStore {
     private func checkForRemoteChangesRetrying(attempt: Int = 0) {
         do {
             try checkForRemoteChanges()
+        } catch ObjectGraphError.storeClosed {
+            return
         } catch {
             guard attempt < 10 else { return }
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.25 * Double(attempt + 1)) { [weak self] in

@@ -28,6 +28,11 @@ public final class PersistentStore: @unchecked Sendable {
     var remote: RemoteState
     /// Wakes the store when the file changes (set once, guarded by `lock`).
     var watcher: RemoteChangeWatcher?
+    /// Set by ``close()``; every read and write then throws (guarded by `lock`).
+    private var isClosed = false
+    /// Empties the log once no save has committed for a while (guarded by `lock`); see
+    /// ``checkpointWhenIdle(after:)``.
+    private var idleCheckpoint: IdleCheckpoint?
 
     /// Opens (or creates) the store described, for `schema`.
     init(description: StoreDescription, schema: Schema) throws {
@@ -103,6 +108,7 @@ public final class PersistentStore: @unchecked Sendable {
 
     deinit {
         watcher?.stop()
+        idleCheckpoint?.cancel()
     }
 
     /// Reads the metadata of a store file without opening it as a store and without writing
@@ -135,7 +141,10 @@ public final class PersistentStore: @unchecked Sendable {
 
     /// Runs reads on the connection, serialized with every other use of the store.
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try lock.withLock { try body(connection) }
+        try lock.withLock {
+            guard !isClosed else { throw ObjectGraphError.storeClosed(path: storeDescription.url?.path) }
+            return try body(connection)
+        }
     }
 
     /// Runs writes in one transaction (`BEGIN IMMEDIATE`), committed if `body` returns and rolled
@@ -148,6 +157,7 @@ public final class PersistentStore: @unchecked Sendable {
         _ transaction: StoreTransaction = StoreTransaction(), _ body: (SQLiteConnection, StoreTransaction) throws -> T
     ) throws -> T {
         try lock.withLock {
+            guard !isClosed else { throw ObjectGraphError.storeClosed(path: storeDescription.url?.path) }
             guard !storeDescription.isReadOnly else {
                 throw StoreError(kind: .readOnly, message: "the store was opened read-only", path: storeDescription.url?.path)
             }
@@ -177,6 +187,7 @@ public final class PersistentStore: @unchecked Sendable {
                 }
             }
             transaction.runAfterCommit()
+            idleCheckpoint?.postpone()
             return result
         }
     }
@@ -205,6 +216,83 @@ public final class PersistentStore: @unchecked Sendable {
                 table: statement.text(0), key: statement.isNull(1) ? nil : statement.int64(1), parent: statement.text(2)))
         }
         return violations
+    }
+
+    // MARK: Closing
+
+    /// Copies every commit of the write-ahead log into the store file and empties the log
+    /// (`PRAGMA wal_checkpoint(TRUNCATE)`), so that the store file alone holds everything: a copy
+    /// or backup of the file alone is complete. Safe while other connections (other processes)
+    /// have the file open; it waits for their writes and reads in progress, up to the busy timeout.
+    ///
+    /// Answers false when the log could not be emptied because another connection kept it busy
+    /// beyond the timeout (nothing is lost: the log stays for the next checkpoint), and for a
+    /// read-only or in-memory store, which has no log of its own to empty.
+    @discardableResult
+    public func checkpoint() throws -> Bool {
+        try lock.withLock {
+            guard !isClosed else { throw ObjectGraphError.storeClosed(path: storeDescription.url?.path) }
+            return try checkpointLocked()
+        }
+    }
+
+    /// Checkpoints the log, then closes the store's connection; every read and write afterwards
+    /// throws ``ObjectGraphError/storeClosed(path:)``. When no other connection has the file open,
+    /// SQLite then removes the log and shared-memory files: the closed store is one file. When
+    /// others have it open, the log file stays for them (emptied when the checkpoint could empty
+    /// it), and that is safe. Waits for a read or write in progress on this store; closing twice
+    /// does nothing.
+    ///
+    /// Call it when the program is done with the store (a command's end, an app's quit): a process
+    /// that exits with its connections open leaves recent commits in the log file only.
+    public func close() {
+        let watcher: RemoteChangeWatcher? = lock.withLock {
+            guard !isClosed else { return nil }
+            isClosed = true
+            idleCheckpoint?.cancel()
+            idleCheckpoint = nil
+            // A checkpoint that fails leaves the log, which SQLite reads at the next open: nothing
+            // is lost, so closing goes on.
+            _ = try? checkpointLocked()
+            connection.close()
+            defer { self.watcher = nil }
+            return self.watcher
+        }
+        watcher?.stop()
+    }
+
+    /// Checkpoints the log after `delay` without a commit of this store, and again after each
+    /// later quiet spell, so that the store file holds everything while the program stays open but
+    /// idle (an app the writer left open while copying the library). A read-only or in-memory
+    /// store has nothing to checkpoint; calling it again replaces the delay.
+    public func checkpointWhenIdle(after delay: Duration) {
+        guard !storeDescription.isReadOnly, storeDescription.url != nil else { return }
+        lock.withLock {
+            guard !isClosed else { return }
+            idleCheckpoint?.cancel()
+            idleCheckpoint = IdleCheckpoint(delay: delay) { [weak self] in self?.checkpointAfterQuietSpell() }
+        }
+    }
+
+    /// The idle checkpoint: skipped once the store is closed; a failure waits for the next quiet spell.
+    private func checkpointAfterQuietSpell() {
+        lock.withLock {
+            guard !isClosed else { return }
+            _ = try? checkpointLocked()
+        }
+    }
+
+    /// ``checkpoint()`` with the lock held.
+    private func checkpointLocked() throws -> Bool {
+        guard !storeDescription.isReadOnly, storeDescription.url != nil else { return false }
+        var logFrames: Int32 = 0
+        var checkpointedFrames: Int32 = 0
+        let code = sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &checkpointedFrames)
+        switch code & 0xff {
+        case SQLITE_OK: return true
+        case SQLITE_BUSY, SQLITE_LOCKED: return false
+        default: throw connection.error(code: code, statement: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
     }
 
     // MARK: Opening

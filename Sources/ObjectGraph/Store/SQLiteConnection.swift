@@ -38,7 +38,21 @@ final class SQLiteConnection {
     }
 
     deinit {
+        close()
+    }
+
+    /// Whether ``close()`` has not run yet.
+    private(set) var isOpen = true
+
+    /// Finalizes the cached statements and closes the connection; nothing may use it afterwards.
+    /// When it is the file's last connection, SQLite checkpoints the write-ahead log into the file
+    /// and removes the log and shared-memory files (when another connection still has the file
+    /// open, they stay for it). Closing twice does nothing.
+    func close() {
+        guard isOpen else { return }
+        isOpen = false
         cache.removeAll()
+        // `_v2`: a statement still held somewhere keeps the connection until it is finalized.
         sqlite3_close_v2(handle)
     }
 

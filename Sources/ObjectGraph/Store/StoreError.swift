@@ -105,3 +105,10 @@ public struct SchemaVersion: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "version \(version) (\(checksum.prefix(12)))" }
 }
+
+/// Extended result codes that do not import from the C header (they are macro expressions).
+enum SQLiteCode {
+    static let constraintForeignKey: Int32 = 787
+    static let constraintPrimaryKey: Int32 = 1555
+    static let constraintUnique: Int32 = 2067
+}

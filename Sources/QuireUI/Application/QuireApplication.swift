@@ -71,9 +71,11 @@ public final class QuireApplication {
     }
 
     /// Runs until the last window closes and returns the exit status: GApplication's, or 1 if
-    /// the window or the screenshot could not be made.
+    /// the window or the screenshot could not be made. The library is closed on the way out (the
+    /// windows saved on closing), so that its file alone holds everything once the app has quit.
     public func run(arguments: [String]) -> Int32 {
         let status = application.run(arguments: arguments)
+        openedLibrary?.library.close()
         return status != 0 ? status : failure
     }
 
@@ -108,6 +110,8 @@ public final class QuireApplication {
                 return
             }
             openedLibrary = opened
+            // While the writer leaves the app open, the library file alone stays complete.
+            opened.library.checkpointWhenIdle()
             let accounts = AccountSettings(libraryURL: opened.library.url, keyring: await keyringProbe.value)
             // Quit arrived (a shortcut, or app.quit over D-Bus) before there was a window to close.
             guard !quitRequested else {

@@ -110,17 +110,20 @@ final class DraftSession {
     }
 
     /// Saves and stops editing: the editor no longer writes into this draft. Once the text is
-    /// saved, its draft-recovery copy is removed.
-    func close() {
+    /// saved, its draft-recovery copy is removed by the returned task (nil when the text could
+    /// not be saved and the copy stays); whoever quits waits for it, or the next start would
+    /// offer back a copy older than the saved text.
+    @discardableResult
+    func close() -> Task<Void, Never>? {
         let saved = save()
         isClosed = true
         autosave?.cancel()
         editor.titleChanged = nil
         editor.bodyChanged = nil
-        guard saved else { return }
+        guard saved else { return nil }
         let (recorder, articleID) = (recorder, articleID)
         let report = report
-        Task {
+        return Task {
             do {
                 try await recorder.finish(articleID: articleID)
             } catch {

@@ -79,6 +79,18 @@ final class ErrorPresenter {
         }
     }
 
+    /// Counts `work` (started elsewhere) among the background work until it ends.
+    func track(_ work: Task<Void, Never>) {
+        let key = UUID()
+        pendingWork[key] = Task { @MainActor [weak self] in
+            await work.value
+            self?.pendingWork[key] = nil
+        }
+    }
+
+    /// Whether background work has not finished yet.
+    var hasPendingWork: Bool { !pendingWork.isEmpty }
+
     /// Waits for the work started so far, and the work it starts.
     func waitForPendingWork() async {
         while let task = pendingWork.values.first {

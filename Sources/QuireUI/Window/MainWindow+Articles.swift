@@ -40,7 +40,7 @@ extension MainWindow {
     /// Saves and closes the open article, if any.
     func closeArticle() {
         guard let session else { return }
-        session.close()
+        if let removingRecoveryCopy = session.close() { errors.track(removingRecoveryCopy) }
         self.session = nil
         editorStack.visibleChildName = "none"
         updateActions()

@@ -171,6 +171,7 @@ public final class MainWindow {
         window.connect(.closeRequest) { [weak self] in
             self?.closeArticle()
             self?.saveState()
+            self?.finishPendingWork(application: application)
             self?.stopSyncing(application: application)
             return false
         }
@@ -217,6 +218,18 @@ public final class MainWindow {
         application.hold()
         Task { @MainActor in
             await worker.stop()
+            application.release()
+        }
+    }
+
+    /// Keeps the application alive until the window's background work has ended: a library
+    /// operation cut short by the end of the process would leave, say, the recovery copy of the
+    /// article just saved, offered back on the next start as if it were newer.
+    private func finishPendingWork(application: Application) {
+        guard errors.hasPendingWork else { return }
+        application.hold()
+        Task { @MainActor in
+            await waitForPendingWork()
             application.release()
         }
     }

@@ -1,3 +1,4 @@
+import Library
 import SyncProtocol
 
 /// The server's version of an article after a write it acknowledged: what becomes the article's
@@ -15,6 +16,16 @@ public enum ServerVersion: Sendable, Hashable {
         switch self {
         case let .live(article): return article.revision
         case let .deleted(tombstone): return tombstone?.revision
+        }
+    }
+}
+
+extension RemoteVersion {
+    /// The server's answer to an acknowledged write, as the library takes it (no content for a deletion).
+    init(_ version: ServerVersion) {
+        switch version {
+        case let .live(article): self.init(article)
+        case .deleted: self = .nothing
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Library
 
 /// Where one outbox operation stands. `OperationReducer` moves it from state to state; the store
 /// persists every new state in the same transaction as the effects it comes with.
@@ -36,28 +37,9 @@ public enum OperationState: Sendable, Hashable, Codable {
     /// The server refused the write for good and retrying cannot help. Final; shown to the writer.
     case terminalFailure(RequestRejection)
 
-    /// The states' names without their values, for a store column and for logs.
-    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
-        /// `pending`.
-        case pending
-        /// `sending(attempt:)`.
-        case sending
-        /// `waitingRetry(attempt:next:)`.
-        case waitingRetry
-        /// `unknownOutcome(attempt:nextLookup:)`.
-        case unknownOutcome
-        /// `lookingUp(attempt:)`.
-        case lookingUp
-        /// `acknowledged(revision:)`.
-        case acknowledged
-        /// `conflicted`.
-        case conflicted
-        /// `terminalFailure(_:)`.
-        case terminalFailure
-    }
-
-    /// This state's name.
-    public var kind: Kind {
+    /// This state's name, as the library's outbox column holds it (one enum for both: the library
+    /// owns the column, this type adds each state's values).
+    public var kind: SyncOperationState {
         switch self {
         case .pending: return .pending
         case .sending: return .sending
@@ -71,12 +53,7 @@ public enum OperationState: Sendable, Hashable, Codable {
     }
 
     /// Whether nothing more happens to the operation: acknowledged, conflicted or terminal.
-    public var isFinal: Bool {
-        switch self {
-        case .acknowledged, .conflicted, .terminalFailure: return true
-        case .pending, .sending, .waitingRetry, .unknownOutcome, .lookingUp: return false
-        }
-    }
+    public var isFinal: Bool { kind.isFinal }
 
     /// Whether a request of the operation is on the wire (a send or a lookup).
     public var isInFlight: Bool {

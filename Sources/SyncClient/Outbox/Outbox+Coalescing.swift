@@ -1,13 +1,13 @@
+import Library
+
 extension Outbox {
     /// Merges each run of consecutive unsent (`pending`) entries of one article into its first
-    /// entry, so that one push carries them all.
+    /// entry, so that one push carries them all: the library's one coalescing rule
+    /// (`SyncOperation.absorbs(_:namingItsBase:into:)`), applied to the entries about to be sent.
     ///
     /// The first entry keeps its ID, sequence and precondition (the base the run starts from)
-    /// and takes the run's net change: the last one. That is exact because a `PUT` replaces the
-    /// whole content and a `DELETE` ends it: put+put is the later put, put+delete a delete,
-    /// delete+put a put (the article restored and edited on this device). A delete whose base
-    /// turns out `.absent` (the server never held the article) is settled without a request by
-    /// `OperationReducer`.
+    /// and takes the run's net change: the last one. A delete whose base turns out `.absent` (the
+    /// server never held the article) is settled without a request by `OperationReducer`.
     ///
     /// Only entries that were never sent merge: a sent entry's request is fixed under its key. A
     /// run ends at any entry of the article that is not pending (in flight, waiting, final), and
@@ -19,21 +19,17 @@ extension Outbox {
         var rewritten: [String: OutboxEntry] = [:]
         var removed: [String] = []
         var absorbedInto: [String: String] = [:]
-        // Index in `result` of the article's open run, the last entry of the article when pending.
-        var openRun: [String: Int] = [:]
+        // Index in `result` of each article's latest entry.
+        var latest: [String: Int] = [:]
         for entry in entries.sorted(by: { $0.sequence < $1.sequence }) {
-            guard entry.state == .pending else {
-                openRun[entry.articleID] = nil
-                result.append(entry)
-                continue
-            }
-            if let index = openRun[entry.articleID], entry.precondition == nil {
+            if let index = latest[entry.articleID],
+               SyncOperation.absorbs(entry.state.kind, namingItsBase: entry.precondition != nil, into: result[index].state.kind) {
                 result[index].change = entry.change
                 rewritten[result[index].id] = result[index]
                 removed.append(entry.id)
                 absorbedInto[entry.id] = result[index].id
             } else {
-                openRun[entry.articleID] = result.count
+                latest[entry.articleID] = result.count
                 result.append(entry)
             }
         }

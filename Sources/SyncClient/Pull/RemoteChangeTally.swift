@@ -1,3 +1,5 @@
+import Library
+
 /// What applying server versions did, counted for the summary and the status.
 public struct RemoteChangeTally: Sendable, Hashable {
     /// Versions that became articles (created, updated, moved to the trash).

@@ -4,8 +4,8 @@ import ObjectGraph
 
 /// One outbox transition persisted with its effects, in the worker's transaction: the row gets the
 /// reducer's new state (an acknowledged one is deleted), an acknowledgement moves the article's
-/// base, a 412 is reconciled (merged cleanly, or a Conflict record). Network effects are handed
-/// back for the worker to perform after the commit.
+/// base, a 412 is reconciled (merged cleanly, or a Conflict record): the library's ``Reconciler``
+/// makes those changes. Network effects are handed back for the worker to perform after the commit.
 struct OutboxStep {
     let context: ManagedObjectContext
     let now: Date
@@ -37,7 +37,7 @@ struct OutboxStep {
             case .send, .lookUp:
                 followup.requests.append((step.entry.id, effect))
             case let .acknowledge(version):
-                try acknowledge(version, of: articleID)
+                try Reconciler(context: context, now: now).acknowledge(RemoteVersion(version), of: articleID)
                 followup.acknowledged += 1
             case let .recordConflict(current):
                 let record = try ArticleSyncRecord.load(articleID, in: context)
@@ -51,27 +51,6 @@ struct OutboxStep {
             case .wakeUp, .relinquish:
                 break
             }
-        }
-    }
-
-    /// The server holds the write: the base becomes its version, and the article is synced unless
-    /// more of its edits wait (or a conflict does).
-    private func acknowledge(_ version: ServerVersion, of articleID: UUID) throws {
-        let record = try ArticleSyncRecord.load(articleID, in: context)
-        let reconciler = Reconciler(context: context, now: now)
-        switch version {
-        case let .live(article):
-            reconciler.setBase(of: record, to: ArticleContent(article.content), revision: article.revision, changed: article.updatedAt)
-        case .deleted:
-            reconciler.removeBase(of: record)
-        }
-        guard let article = record.article else { return }
-        let revision: Int64? = if case let .live(server) = version { server.revision } else { nil }
-        if article.serverRevision != revision { article.serverRevision = revision }
-        let waiting = record.operations.contains { !$0.isDeleted && ($0.state == .pending || !$0.state.isFinal) }
-        if article.syncState != .conflicted {
-            let state: ArticleSyncState = waiting ? .modified : .synced
-            if article.syncState != state { article.syncState = state }
         }
     }
 }

@@ -74,8 +74,7 @@ extension SyncOperation {
             if precondition != .revision { precondition = .revision }
             if baseRevision != revision { baseRevision = revision }
         }
-        let kind = SyncOperationState(rawValue: entry.state.kind.rawValue) ?? .pending
-        if state != kind { state = kind }
+        if state != entry.state.kind { state = entry.state.kind }
         if attempt != entry.state.attempt { attempt = entry.state.attempt }
         if nextAttempt != entry.state.scheduledTime { nextAttempt = entry.state.scheduledTime }
         if case let .acknowledged(revision) = entry.state, acknowledgedRevision != revision { acknowledgedRevision = revision }

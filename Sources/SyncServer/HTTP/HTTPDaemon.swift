@@ -12,8 +12,14 @@ import SyncProtocol
 /// that keeps trickling bytes within the timeout is not cut off: libmicrohttpd 0.9.75 has no
 /// timeout for a whole request.)
 ///
+/// Shutting down: the listening socket stops accepting, connections between requests are closed
+/// at once, requests in flight are answered (for at most the grace), and every answer sent from
+/// then on closes its connection. A request whose headers are read after shutdown began gets 503
+/// without being looked at. So a client on an idle connection sees either a clean close or a 503,
+/// and its request was not applied in either case (`data/sync-api.yaml`, "Shutdown").
+///
 /// `@unchecked Sendable`: `daemon` is written once before any callback runs and read after; the
-/// in-flight count is guarded by `condition`.
+/// connections and the in-flight count are guarded by `connections`.
 final class HTTPDaemon: @unchecked Sendable {
     struct Configuration: Sendable {
         /// A bound, listening socket; the daemon closes it when it stops.
@@ -32,9 +38,7 @@ final class HTTPDaemon: @unchecked Sendable {
     private let handler: @Sendable (HTTPRequest) -> HTTPResponse
     private let log: ServerLog
     private var daemon: OpaquePointer?
-    private let condition = NSCondition()
-    private var inFlight = 0
-    private var draining = false
+    private let connections = ConnectionTable()
 
     init(configuration: Configuration, log: ServerLog, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws {
         let version = String(cString: MHD_get_version())
@@ -57,6 +61,8 @@ final class HTTPDaemon: @unchecked Sendable {
             MHD_OptionItem(option: MHD_OPTION.CONNECTION_MEMORY_LIMIT, value: memoryLimit, ptr_value: nil),
             MHD_OptionItem(option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(requestCompleted, to: Int.self),
                            ptr_value: context),
+            MHD_OptionItem(option: MHD_OPTION.NOTIFY_CONNECTION, value: unsafeBitCast(connectionNotified, to: Int.self),
+                           ptr_value: context),
             MHD_OptionItem(option: MHD_OPTION.END, value: 0, ptr_value: nil),
         ]
         let flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
@@ -70,30 +76,33 @@ final class HTTPDaemon: @unchecked Sendable {
         }
     }
 
-    /// Stops accepting connections, lets requests already started finish (for at most `grace`),
-    /// then stops the threads. Requests that begin meanwhile on open connections get 503.
-    /// Requests whose headers were read and whose answers are not yet queued.
-    var requestsInFlight: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return inFlight
+    /// Requests whose headers were read and whose answers were not yet sent.
+    var requestsInFlight: Int { connections.requestsInFlight }
+
+    /// Waits until the number of requests in flight is in `range` (or `timeout` passed); answers
+    /// whether it got there. For tests that must know where the daemon is, not guess.
+    func awaitRequestsInFlight(_ range: ClosedRange<Int>, timeout: TimeInterval) -> Bool {
+        connections.awaitRequestsInFlight(range, until: Date(timeIntervalSinceNow: timeout))
     }
 
+    /// Stops accepting connections, closes those between requests, lets requests already started
+    /// finish (for at most `grace`), then stops the threads.
+    ///
+    /// The order matters to clients: requests are refused before anything is closed, and the
+    /// listening socket refuses connections before idle ones are closed, so that a client that
+    /// saw its idle connection close also finds the port closed.
     func shutdown(grace: TimeInterval) {
-        condition.lock()
-        let first = !draining
-        draining = true
-        condition.unlock()
-        guard first, let daemon else { return }
+        guard let daemon, connections.beginDraining() else { return }
         let listener = MHD_quiesce_daemon(daemon)
-        if listener >= 0 { Glibc.close(listener) }
-        let deadline = Date(timeIntervalSinceNow: grace)
-        condition.lock()
-        while inFlight > 0, condition.wait(until: deadline) {}
-        let unfinished = inFlight
-        condition.unlock()
-        if unfinished > 0 { log.write("shutdown: \(unfinished) requests did not finish within \(grace) s") }
+        // Refuse new connections now, but keep the descriptor until the threads stopped: a thread
+        // may still be about to call accept on it, and a closed number could be reused meanwhile.
+        if listener >= 0 { Glibc.shutdown(listener, Int32(SHUT_RDWR)) }
+        connections.closeConnectionsBetweenRequests()
+        if !connections.awaitRequestsInFlight(0...0, until: Date(timeIntervalSinceNow: grace)) {
+            log.write("shutdown: \(connections.requestsInFlight) requests did not finish within \(grace) s")
+        }
         MHD_stop_daemon(daemon)
+        if listener >= 0 { Glibc.close(listener) }
     }
 
     // MARK: Callbacks, on libmicrohttpd's threads
@@ -106,11 +115,7 @@ final class HTTPDaemon: @unchecked Sendable {
             // The first call of a request: its headers are complete, its body has not been read.
             let exchange = Exchange(method: method, path: url, headers: Self.values(connection, MHD_ValueKind.HEADER_KIND))
             context.pointee = Unmanaged.passRetained(exchange).toOpaque()
-            condition.lock()
-            inFlight += 1
-            let refusing = draining
-            condition.unlock()
-            if refusing {
+            if connections.requestBegan(on: connection) {
                 exchange.rejection = HTTPResponse.problem(.unavailable("the server is shutting down"),
                                               headers: [(SyncHeader.retryAfter, "1"), ("Connection", "close")])
             } else if exchange.headerBytes > configuration.maximumHeaderBytes {
@@ -149,14 +154,19 @@ final class HTTPDaemon: @unchecked Sendable {
         return send(response, for: exchange, on: connection)
     }
 
-    fileprivate func completed(_ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
-        guard let pointer = context?.pointee else { return }
+    fileprivate func completed(_ connection: OpaquePointer?, _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+        guard let connection, let pointer = context?.pointee else { return }
         context?.pointee = nil
         Unmanaged<Exchange>.fromOpaque(pointer).release()
-        condition.lock()
-        inFlight -= 1
-        condition.broadcast()
-        condition.unlock()
+        connections.requestEnded(on: connection)
+    }
+
+    fileprivate func connection(_ connection: OpaquePointer, started: Bool) {
+        if started {
+            connections.opened(connection, socket: quire_mhd_connection_socket(connection))
+        } else {
+            connections.closed(connection)
+        }
     }
 
     private func send(_ response: HTTPResponse, for exchange: Exchange, on connection: OpaquePointer) -> MHD_Result {
@@ -170,7 +180,12 @@ final class HTTPDaemon: @unchecked Sendable {
         }
         guard let mhdResponse = created else { return MHD_Result.NO }
         defer { MHD_destroy_response(mhdResponse) }
-        for (name, value) in response.headers {
+        var headers = response.headers
+        // While shutting down, no connection is kept for a next request.
+        if connections.isDraining, !headers.contains(where: { $0.name.lowercased() == "connection" }) {
+            headers.append(("Connection", "close"))
+        }
+        for (name, value) in headers {
             guard MHD_add_response_header(mhdResponse, name, value) == MHD_Result.YES else { return MHD_Result.NO }
         }
         return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
@@ -232,7 +247,13 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
                          uploadSize: uploadSize, context: context)
 }
 
-private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, context, _ in
+private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, context, _ in
     guard let cls else { return }
-    Unmanaged<HTTPDaemon>.fromOpaque(cls).takeUnretainedValue().completed(context)
+    Unmanaged<HTTPDaemon>.fromOpaque(cls).takeUnretainedValue().completed(connection, context)
+}
+
+private let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, code in
+    guard let cls, let connection else { return }
+    Unmanaged<HTTPDaemon>.fromOpaque(cls).takeUnretainedValue()
+        .connection(connection, started: code == MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_STARTED)
 }

@@ -46,12 +46,17 @@ public final class QuireServer: Sendable {
         }
     }
 
-    /// Stops accepting connections, waits for requests that started (up to the configured
-    /// grace), stops the threads and closes the storage. Every write answered with 2xx was
-    /// committed before its answer was sent, so none is lost.
     /// Requests being answered right now.
     var requestsInFlight: Int { daemon.requestsInFlight }
 
+    /// Waits until the number of requests in flight is in `range`; false if `timeout` passed first.
+    func awaitRequestsInFlight(_ range: ClosedRange<Int>, timeout: TimeInterval = 60) -> Bool {
+        daemon.awaitRequestsInFlight(range, timeout: timeout)
+    }
+
+    /// Stops accepting connections, closes those between requests, waits for requests that
+    /// started (up to the configured grace), stops the threads and closes the storage. Every
+    /// write answered with 2xx was committed before its answer was sent, so none is lost.
     public func shutdown() {
         purgeTimer?.cancel()
         daemon.shutdown(grace: configuration.shutdownGrace)

@@ -29,8 +29,10 @@ enum VerbRunner {
         dispatchMain()
     }
 
-    /// Runs the verb and reports errors on standard error.
+    /// Runs the verb and reports errors on standard error. Whatever the outcome, the libraries the
+    /// verb opened are closed before it returns, so that each library file alone holds everything.
     static func status(of verb: any Verb.Type, arguments: [String]) async -> Int32 {
+        defer { OpenedLibraries.closeAll() }
         do {
             var verbArguments = VerbArguments(arguments)
             let instance = try verb.init(arguments: &verbArguments)

@@ -23,6 +23,12 @@ struct CheckVerb: Verb {
 
     func run() async throws {
         let check = LibraryCheck.run(library.url)
+        if case .ok = check.classification {
+            // The check reads through read-only connections, which SQLite does not let remove the
+            // library's log files; a sound library of this format is then opened and closed as
+            // every verb leaves it. A damaged one is never opened for writing.
+            (try? Library(url: library.url, createIfMissing: false))?.close()
+        }
         let recovery: LibraryRecovery.Report?
         if recovers, case .problem(let problem) = check.classification, problem.remedies.contains(.recover) {
             recovery = try await LibraryRecovery.recover(libraryAt: library.url)

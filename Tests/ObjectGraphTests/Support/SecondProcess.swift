@@ -49,7 +49,8 @@ enum SecondProcess {
 }
 
 @Suite struct SecondProcessEntry {
-    @Test(.enabled(if: SecondProcess.role != nil)) func secondProcess() throws {
+    @Test(.enabled(if: SecondProcess.role != nil, "entry point of the child process that SecondProcess.run starts"))
+    func secondProcess() throws {
         let url = URL(fileURLWithPath: try #require(ProcessInfo.processInfo.environment[SecondProcess.storeVariable]))
         let container = try PersistentContainer(schema: TestModel.schema, store: .file(url, recordsHistory: true))
         let context = container.newBackgroundContext()

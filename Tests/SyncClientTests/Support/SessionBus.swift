@@ -46,6 +46,29 @@ final class SessionBus {
         guard !address.isEmpty else { throw ProxyError("dbus-daemon printed no address") }
     }
 
+    /// Waits until `name` has an owner on the bus (a daemon that forked may still be registering
+    /// when its launcher exits); fails after `timeout` seconds.
+    func waitUntilOwned(_ name: String, timeout: TimeInterval = 30) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let query = Process()
+            query.executableURL = URL(fileURLWithPath: "/usr/bin/gdbus")
+            query.arguments = [
+                "call", "--address", address, "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                "--method", "org.freedesktop.DBus.NameHasOwner", name,
+            ]
+            let output = Pipe()
+            query.standardOutput = output
+            query.standardError = FileHandle.nullDevice
+            try query.run()
+            let reply = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            query.waitUntilExit()
+            if reply.contains("true") { return }
+            guard Date() < deadline else { throw ProxyError("nothing owns \(name) on the test bus after \(Int(timeout)) s") }
+            usleep(50_000)
+        }
+    }
+
     /// Stops the bus (dbus-daemon ignores SIGTERM); a keyring daemon on it exits with it.
     func stop() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }

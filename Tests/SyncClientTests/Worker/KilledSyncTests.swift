@@ -8,7 +8,9 @@ import Testing
 /// `quire sync` killed with SIGKILL at random points (seeded) while the writer keeps editing:
 /// each restart takes over the dead process's lease, finds what it left on the wire, and in the
 /// end the library, a second device and the server hold the same articles with every saved edit.
-@Suite struct KilledSyncTests {
+/// (Serialized: each seed starts and kills `quire sync` processes again and again; the seeds take
+/// turns so that three such loops do not share the machine and its time limit.)
+@Suite(.serialized) struct KilledSyncTests {
     /// The `quire` built beside the tests.
     static let executable: URL? = {
         var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

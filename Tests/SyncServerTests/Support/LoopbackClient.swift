@@ -76,6 +76,30 @@ final class LoopbackClient {
         return try readResponse()
     }
 
+    /// Reads until the server closes the connection and answers what arrived before the close;
+    /// throws on a timeout or a reset.
+    func awaitClose() throws -> [UInt8] {
+        var received = buffer
+        buffer = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count < 0 { throw LoopbackError.system("recv", errno) }
+            if count == 0 { return received }
+            received += chunk[0..<count]
+        }
+    }
+
+    /// Whether a new connection to the port is accepted (false when it is refused).
+    static func connects(port: UInt16) throws -> Bool {
+        do {
+            close(try connect(port: port))
+            return true
+        } catch LoopbackError.system("connect", ECONNREFUSED) {
+            return false
+        }
+    }
+
     func disconnect() {
         if socket >= 0 { close(socket) }
         socket = -1

@@ -22,10 +22,12 @@ struct LibraryOption: Sendable {
     /// first, with progress on standard error; a busy one is tried again; one that may not be
     /// written opens read-only (said on standard error). Only verbs that add articles create a
     /// missing library. Failures are `LibraryProblem`s, which `VerbRunner` prints as their message.
+    /// `VerbRunner` closes the library when the verb ends (``OpenedLibraries``).
     func open(creatingIfMissing: Bool = false, upgradeBatchSize: Int = 1000) throws -> Library {
         var options = LibraryOpenOptions(createIfMissing: creatingIfMissing)
         options.upgradeBatchSize = upgradeBatchSize
         let library = try Library.openNow(at: url, options: options, progress: VerbOutput.upgradeProgress())
+        OpenedLibraries.add(library)
         if let upgrade = library.upgrade, upgrade.stagesRun > 0 {
             VerbOutput.note(Self.upgradeNote(upgrade, library: library))
         }

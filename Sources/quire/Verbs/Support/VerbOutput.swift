@@ -1,6 +1,7 @@
 import Foundation
 import Library
 import ObjectGraph
+import Synchronization
 
 /// How verbs print: JSON with the archive's conventions (sorted keys, ISO 8601 dates to the
 /// nanosecond), dates for people, and progress for long jobs.
@@ -50,20 +51,18 @@ enum VerbOutput {
 }
 
 /// The last upgrade progress printed, so that only changes are printed.
-private final class UpgradeProgressLine: @unchecked Sendable {
-    private let lock = NSLock()
-    private var phase = ""
-    private var percent = -1
+private final class UpgradeProgressLine: Sendable {
+    /// The phase and percent last printed.
+    private let printed = Mutex((phase: "", percent: -1))
     private let terminal = isatty(STDERR_FILENO) == 1
 
     /// The line to print for this progress, or nil when it adds nothing.
     func update(phase: String, percent: Int) -> String? {
-        lock.withLock {
+        printed.withLock { printed in
             // A terminal line is rewritten at every percent; a log gets a line per phase and per tenth.
-            let changed = phase != self.phase || (terminal ? percent != self.percent : percent / 10 != self.percent / 10)
+            let changed = phase != printed.phase || (terminal ? percent != printed.percent : percent / 10 != printed.percent / 10)
             guard changed else { return nil }
-            self.phase = phase
-            self.percent = percent
+            printed = (phase, percent)
             return "\(phase)… \(percent)%"
         }
     }

@@ -1,18 +1,30 @@
 import Foundation
-import Library
 import ObjectGraph
-import SyncProtocol
 
-/// Brings the server's version of an article into the library, inside the worker's transaction:
-/// taken as it is when no local edit waits, merged with the local edits when they merge cleanly
-/// (the merged content is then pushed), and recorded as a Conflict for the writer otherwise.
-/// The article's base (ArticleBase) follows every version taken or merged.
-struct Reconciler {
-    let context: ManagedObjectContext
-    let now: Date
+/// The library's side of syncing: brings the server's versions of articles into the library,
+/// inside the sync worker's transaction (its context; the worker saves). A version is taken as it
+/// is when no local edit waits, merged with the local edits when they merge cleanly (the merged
+/// content is then pushed), and recorded as a Conflict for the writer otherwise; an acknowledged
+/// write makes the server's answer the article's base. The article's base (ArticleBase) follows
+/// every version taken or merged.
+///
+/// The worker decides when (which versions, in which order, after which answers); every change of
+/// an article, its base and its outbox that a server version brings is made here, so the rules of
+/// what an article holds stay in the library.
+public struct Reconciler {
+    /// The worker's context.
+    public let context: ManagedObjectContext
+    /// The moment of the worker's transaction.
+    public let now: Date
+
+    /// A reconciler writing into `context` (call it on the context's queue, then save the context).
+    public init(context: ManagedObjectContext, now: Date) {
+        self.context = context
+        self.now = now
+    }
 
     /// What happened to one server version.
-    enum Outcome: Sendable, Hashable {
+    public enum Outcome: Sendable, Hashable {
         /// The library already had it.
         case unchanged
         /// It became the article (no local edit waited).
@@ -31,7 +43,7 @@ struct Reconciler {
     /// missing; out of the trash, its text there kept as a copy when the server never had it) or
     /// goes to the trash, and the base follows.
     @discardableResult
-    func take(_ remote: RemoteVersion, for record: ArticleSyncRecord) throws -> Outcome {
+    public func take(_ remote: RemoteVersion, for record: ArticleSyncRecord) throws -> Outcome {
         guard let content = remote.content, let revision = remote.revision else {
             var changed = record.base != nil
             removeBase(of: record)
@@ -66,7 +78,7 @@ struct Reconciler {
     /// (applied, recorded as "merged automatically", and pushed unless it equals the server's),
     /// or a Conflict record. The unsent operations give way to the merge's, or the first of them
     /// is marked conflicted so that later ones wait for the writer's decision.
-    func reconcile(_ remote: RemoteVersion, with record: ArticleSyncRecord) throws -> Outcome {
+    public func reconcile(_ remote: RemoteVersion, with record: ArticleSyncRecord) throws -> Outcome {
         let local = record.localContent
         if local == nil, remote.content == nil {
             for operation in record.unsent { context.delete(operation) }
@@ -89,7 +101,8 @@ struct Reconciler {
             article.serverRevision = revision
             let pushes = merged != theirs
             if pushes {
-                try SyncOperation.enqueue(articleID: record.id, payload: article.payload, in: context, at: now)
+                var writer = try OperationWriter(context: context, now: now, articles: [])
+                writer.insert(record.id, .put, article.payload, precondition: nil)
                 article.syncState = .modified
             } else {
                 article.syncState = .synced
@@ -115,7 +128,7 @@ struct Reconciler {
     /// side becomes it, so that the writer decides against the newest, and the conflict is read
     /// again against the live article as a local change would (``Conflict/settleIfAgreed(at:)``):
     /// sides that are now equal, merge cleanly or were both deleted need no decision.
-    func update(_ conflict: Conflict, with remote: RemoteVersion) throws -> Outcome {
+    public func update(_ conflict: Conflict, with remote: RemoteVersion) throws -> Outcome {
         guard let revision = remote.revision, revision > conflict.remoteRevision ?? 0 else { return .unchanged }
         conflict.remote = remote.content
         conflict.remoteRevision = revision
@@ -140,8 +153,27 @@ struct Reconciler {
         return article
     }
 
+    /// The server took this device's write (`version` its answer, nil content for a deletion): the
+    /// base becomes it, and the article is synced unless more of its edits wait (or a conflict does).
+    public func acknowledge(_ version: RemoteVersion, of articleID: UUID) throws {
+        let record = try ArticleSyncRecord.load(articleID, in: context)
+        if let content = version.content, let revision = version.revision {
+            setBase(of: record, to: content, revision: revision, changed: version.changed)
+        } else {
+            removeBase(of: record)
+        }
+        guard let article = record.article else { return }
+        let revision = version.content == nil ? nil : version.revision
+        if article.serverRevision != revision { article.serverRevision = revision }
+        let waiting = record.operations.contains { !$0.isDeleted && ($0.state == .pending || !$0.state.isFinal) }
+        if article.syncState != .conflicted {
+            let state: ArticleSyncState = waiting ? .modified : .synced
+            if article.syncState != state { article.syncState = state }
+        }
+    }
+
     /// The base becomes `content` at `revision`.
-    func setBase(of record: ArticleSyncRecord, to content: ArticleContent, revision: Int64, changed: Date?) {
+    private func setBase(of record: ArticleSyncRecord, to content: ArticleContent, revision: Int64, changed: Date?) {
         let base = record.base ?? {
             let base = ArticleBase(context: context)
             base.articleID = record.id
@@ -153,7 +185,7 @@ struct Reconciler {
     }
 
     /// The server holds no live version any more: the next write creates the article again.
-    func removeBase(of record: ArticleSyncRecord) {
+    private func removeBase(of record: ArticleSyncRecord) {
         if let base = record.base, !base.isDeleted { context.delete(base) }
     }
 }

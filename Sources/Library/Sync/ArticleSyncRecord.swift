@@ -1,38 +1,38 @@
 import Foundation
-import Library
 import ObjectGraph
 
 /// What the store holds about one article for sync, read in the worker's transaction: the
 /// article (nil when gone from the library), its base, its outbox operations and its open conflict.
-struct ArticleSyncRecord {
+/// ``Reconciler`` writes through it; the worker reads it to decide what to do.
+public struct ArticleSyncRecord {
     /// The article's ID.
-    let id: UUID
+    public let id: UUID
     /// The article; nil when it was deleted for good (or never came to this library).
-    let article: StoredArticle?
+    public let article: StoredArticle?
     /// The last synced content and its revision; nil when the server holds no live version the
     /// library knows of.
-    let base: ArticleBase?
+    public let base: ArticleBase?
     /// Every outbox operation of the article, in sequence order.
-    let operations: [SyncOperation]
+    public let operations: [SyncOperation]
     /// The conflict waiting for the writer, if any.
-    let openConflict: Conflict?
+    public let openConflict: Conflict?
 
     /// This device's version: the article's content, nil when it is deleted here (in the trash or
     /// gone).
-    var localContent: ArticleContent? {
+    public var localContent: ArticleContent? {
         guard let article, article.trashed == nil else { return nil }
         return article.content.normalized
     }
 
     /// Operations the writer's edits wait in that were never sent or met a conflict: the ones a
     /// conflict resolution or a clean merge replaces.
-    var unsent: [SyncOperation] { operations.filter { $0.state == .pending || $0.state == .conflicted } }
+    public var unsent: [SyncOperation] { operations.filter { $0.state == .pending || $0.state == .conflicted } }
 
     /// Whether the server may hold, or be about to get, a write of this article whose outcome the
     /// worker does not know yet: an operation sent (or waiting to be sent again) against a fixed
     /// base. A remote change of the article waits until it settles: its acknowledgement or its 412
     /// decides what the change means.
-    var hasWriteInFlight: Bool {
+    public var hasWriteInFlight: Bool {
         operations.contains { operation in
             switch operation.state {
             case .sending, .waitingRetry, .unknownOutcome, .lookingUp: return true
@@ -44,12 +44,12 @@ struct ArticleSyncRecord {
 
     /// Whether local content waits to reach the server: unsent or conflicted operations, or one
     /// the server refused (its content is still only here).
-    var hasLocalEdits: Bool {
+    public var hasLocalEdits: Bool {
         operations.contains { $0.state == .pending || $0.state == .conflicted || $0.state == .terminalFailure }
     }
 
     /// The records of `ids`, read with a few queries per 500 articles.
-    static func load(_ ids: [UUID], in context: ManagedObjectContext) throws -> [UUID: ArticleSyncRecord] {
+    public static func load(_ ids: [UUID], in context: ManagedObjectContext) throws -> [UUID: ArticleSyncRecord] {
         var articles: [UUID: StoredArticle] = [:]
         var bases: [UUID: ArticleBase] = [:]
         var operations: [UUID: [SyncOperation]] = [:]
@@ -73,7 +73,7 @@ struct ArticleSyncRecord {
     }
 
     /// The record of one article.
-    static func load(_ id: UUID, in context: ManagedObjectContext) throws -> ArticleSyncRecord {
+    public static func load(_ id: UUID, in context: ManagedObjectContext) throws -> ArticleSyncRecord {
         try load([id], in: context)[id]!
     }
 }

@@ -1,0 +1,262 @@
+import CSQLite
+import Foundation
+
+/// The SQL of a context's save to the store: the INSERT, UPDATE and DELETE statements of its
+/// objects' rows and join rows, and the reads that find conflicts, run on the store's connection
+/// inside the save's write transaction (``PersistentStore/write(_:_:)``).
+///
+/// Statements come from the connection's cache, one per entity and column set, bound and read by
+/// index: a save of many objects prepares each statement once. Values come from the objects as the
+/// saving context holds them (to-one relationships as loaded, ``ManagedObjectContext/persistentValues(of:)``).
+struct RowWriter {
+    /// The store's connection, in a write transaction.
+    let connection: SQLiteConnection
+    /// The saving context.
+    let context: ManagedObjectContext
+    let model: SchemaModel
+
+    init(connection: SQLiteConnection, context: ManagedObjectContext) {
+        self.connection = connection
+        self.context = context
+        model = context.model
+    }
+
+    /// Writes the stored side of a resolved conflict and returns the object's row version after it.
+    func write(_ outcome: ConflictOutcome, of object: ManagedObject, over row: (values: ValueList, version: Int64)?) throws -> Int64 {
+        let entity = object.entityModel
+        switch outcome {
+        case .takeStore:
+            return row?.version ?? object.rowVersion
+        case .delete:
+            guard row != nil else { return object.rowVersion }
+            try connection.run("DELETE FROM \(entity.table) WHERE _pk = ?", [.integer(object.key)])
+            for join in entity.relationships.compactMap(\.joinTable) {
+                try connection.run("DELETE FROM \(join.table) WHERE \(join.ownColumn) = ?", [.integer(object.key)])
+            }
+            return object.rowVersion
+        case .write(let target):
+            guard let row else {
+                // Written again: `insertRows` adds the row with the object's new values.
+                object.values = target
+                return object.rowVersion + 1
+            }
+            let columns = entity.columns.filter { target[$0.slot] != row.values[$0.slot] }
+            guard !columns.isEmpty else { return row.version }
+            let assignments = columns.map { "\(SQL.quote($0.name)) = ?" } + ["_version = ?"]
+            try connection.run(
+                "UPDATE \(entity.table) SET \(assignments.joined(separator: ", ")) WHERE _pk = ? AND _version = ?",
+                columns.map { target[$0.slot] } + [.integer(row.version + 1), .integer(object.key), .integer(row.version)])
+            return row.version + 1
+        }
+    }
+
+    /// Reserves primary keys for new objects first, so foreign keys between them can be written.
+    func assignKeys(_ inserts: [ManagedObject]) throws {
+        let needingKeys = Dictionary(grouping: inserts.filter { $0.key <= 0 }) { $0.entityModel.number }
+        for (number, objects) in needingKeys.sorted(by: { $0.key < $1.key }) {
+            var key = try context.persistentStore.reserveKeys(connection, entity: model.entities[number], count: objects.count)
+            for object in objects {
+                object.key = key
+                key += 1
+            }
+        }
+    }
+
+    /// Deletes rows (and then their join rows) whose version is still the one read; returns the
+    /// objects whose rows changed or went away meanwhile.
+    func deleteRows(_ deletes: [ManagedObject]) throws -> [ManagedObject] {
+        var conflicts: [ManagedObject] = []
+        for object in deletes {
+            let entity = object.entityModel
+            let statement = try connection.statement("DELETE FROM \(entity.table) WHERE _pk = ? AND _version = ?")
+            statement.bind(object.key, at: 1)
+            statement.bind(object.rowVersion, at: 2)
+            try statement.run()
+            if connection.changes == 0 {
+                conflicts.append(object)
+                continue
+            }
+            for join in entity.relationships.compactMap(\.joinTable) {
+                try connection.run("DELETE FROM \(join.table) WHERE \(join.ownColumn) = ?", [.integer(object.key)])
+            }
+        }
+        return conflicts
+    }
+
+    /// Inserts rows through one prepared statement per entity (objects written again after a
+    /// conflict keep their key and take the next row version).
+    func insertRows(_ inserts: [ManagedObject]) throws {
+        for (number, objects) in Dictionary(grouping: inserts, by: { $0.entityModel.number }).sorted(by: { $0.key < $1.key }) {
+            let entity = model.entities[number]
+            let columns = entity.columns
+            let placeholders = Array(repeating: "?", count: columns.count + 2).joined(separator: ", ")
+            let names = (["_pk", "_version"] + columns.map { SQL.quote($0.name) }).joined(separator: ", ")
+            let statement = try connection.statement("INSERT INTO \(entity.table) (\(names)) VALUES (\(placeholders))")
+            let attributeColumns = columns.enumerated().filter { $0.element.slot < entity.attributes.count }
+                .map { (parameter: Int32($0.offset + 3), slot: $0.element.slot) }
+            let foreignKeys = entity.relationships.compactMap { relationship -> (parameter: Int32, relationship: RelationshipModel, slot: Int)? in
+                guard let slot = relationship.foreignKeySlot else { return nil }
+                return (Int32(columns.firstIndex { $0.slot == slot }! + 3), relationship, slot)
+            }
+            for object in objects {
+                statement.bind(object.key, at: 1)
+                statement.bind(object.flags.contains(.inserted) ? 1 : object.rowVersion + 1, at: 2)
+                for column in attributeColumns { statement.bind(object.values[column.slot], at: column.parameter) }
+                for foreignKey in foreignKeys {
+                    statement.bind(context.foreignKeyValue(of: object, foreignKey.relationship, slot: foreignKey.slot), at: foreignKey.parameter)
+                }
+                try statement.run()
+            }
+        }
+    }
+
+    /// Updates changed columns and the row version, grouped by the set of changed columns so each
+    /// group reuses one statement; returns the objects written and those whose rows changed or went
+    /// away meanwhile.
+    func updateRows(_ updates: [ManagedObject]) throws -> ([ManagedObject], [ManagedObject]) {
+        var groups: [UpdateSignature: [ManagedObject]] = [:]
+        var candidates: [ManagedObject] = []
+        for object in updates {
+            let changes = context.persistentChanges(of: object)
+            if changes.slots.isEmpty && !changes.relationshipsChanged { continue }
+            groups[UpdateSignature(entity: object.entityModel.number, slots: changes.slots), default: []].append(object)
+            candidates.append(object)
+        }
+        try releaseUniqueValues(of: candidates)
+        var conflicts = Set<ObjectIdentifier>()
+        let ordered = groups.sorted { lhs, rhs in
+            lhs.key.entity != rhs.key.entity ? lhs.key.entity < rhs.key.entity
+                : lhs.key.slots.positions.lexicographicallyPrecedes(rhs.key.slots.positions)
+        }
+        for (signature, objects) in ordered {
+            let entity = model.entities[signature.entity]
+            let slots = signature.slots.positions
+            let foreignKeys = Dictionary(uniqueKeysWithValues: entity.relationships.compactMap { relationship in
+                relationship.foreignKeySlot.map { ($0, relationship) }
+            })
+            let assignments = slots.map { slot in "\(SQL.quote(entity.columns.first { $0.slot == slot }!.name)) = ?" }
+                + ["_version = _version + 1"]
+            let statement = try connection.statement(
+                "UPDATE \(entity.table) SET \(assignments.joined(separator: ", ")) WHERE _pk = ? AND _version = ?")
+            for object in objects {
+                for (offset, slot) in slots.enumerated() {
+                    let value = foreignKeys[slot].map { context.foreignKeyValue(of: object, $0, slot: slot) } ?? object.values[slot]
+                    statement.bind(value, at: Int32(offset + 1))
+                }
+                statement.bind(object.key, at: Int32(slots.count + 1))
+                statement.bind(object.rowVersion, at: Int32(slots.count + 2))
+                try statement.run()
+                if connection.changes == 0 { conflicts.insert(ObjectIdentifier(object)) }
+            }
+        }
+        guard !conflicts.isEmpty else { return (candidates, []) }
+        return (candidates.filter { !conflicts.contains(ObjectIdentifier($0)) },
+                candidates.filter { conflicts.contains(ObjectIdentifier($0)) })
+    }
+
+    /// Sets the changed unique columns of updated rows to NULL before the updates, so that rows may
+    /// swap unique values within one save (SQLite checks unique indexes per statement, and NULLs
+    /// never collide). Rows changed elsewhere are left alone: they are conflicts.
+    private func releaseUniqueValues(of objects: [ManagedObject]) throws {
+        for object in objects {
+            let entity = object.entityModel
+            guard !entity.uniqueSlotSets.isEmpty else { continue }
+            let changed = context.persistentChanges(of: object).slots
+            let slots = Set(entity.uniqueSlotSets.joined()).filter { changed.contains($0) }.sorted()
+            guard !slots.isEmpty else { continue }
+            let assignments = slots.map { slot in "\(SQL.quote(entity.columns.first { $0.slot == slot }!.name)) = NULL" }
+            try connection.run(
+                "UPDATE \(entity.table) SET \(assignments.joined(separator: ", ")) WHERE _pk = ? AND _version = ?",
+                [.integer(object.key), .integer(object.rowVersion)])
+        }
+    }
+
+    /// The entity and changed columns of an update, which decide its SQL.
+    private struct UpdateSignature: Hashable {
+        let entity: Int
+        let slots: PropertyMask
+    }
+
+    /// Adds and removes the join rows of changed many-to-many relationships, from the side that
+    /// names the table's `source` column (each change is recorded on both sides). Objects in
+    /// `complete` (rows written again) get a join row for every member.
+    func writeJoinRows(_ objects: [ManagedObject], complete: Set<ObjectIdentifier> = []) throws {
+        for object in objects {
+            guard let relations = object.relations else { continue }
+            let isComplete = complete.contains(ObjectIdentifier(object))
+            for relationship in object.entityModel.relationships {
+                guard let (table, ownColumn, otherColumn) = relationship.joinTable,
+                      case .toMany(let storage) = relations[relationship.index] else { continue }
+                // Each change is recorded on both sides; the `source` side writes it, unless the
+                // object is written again, when every member is written from its side.
+                guard ownColumn == "source" || isComplete else { continue }
+                let committed = isComplete ? [] : storage.committed ?? (object.flags.contains(.inserted) ? [] : storage.members)
+                for removed in committed.subtracting(storage.members) where removed.key > 0 {
+                    try connection.run(
+                        "DELETE FROM \(table) WHERE \(ownColumn) = ? AND \(otherColumn) = ?",
+                        [.integer(object.key), .integer(removed.key)])
+                }
+                for added in storage.members.subtracting(committed) where !added.flags.contains(.deleted) {
+                    try connection.run(
+                        "INSERT OR IGNORE INTO \(table) (\(ownColumn), \(otherColumn)) VALUES (?, ?)",
+                        [.integer(object.key), .integer(added.key)])
+                }
+            }
+        }
+    }
+
+    /// A conflict of an updated or deleted object, with the row as it is now.
+    func conflict(of object: ManagedObject) throws -> (conflict: MergeConflict, row: (values: ValueList, version: Int64)?) {
+        let entity = object.entityModel
+        let row = try context.readRow(of: entity, key: object.key, connection)
+        let changedKeys = Set(object.changedProperties.positions.map(entity.propertyName(at:)))
+        let conflict = MergeConflict(
+            kind: .optimisticLocking, objectID: object.objectID, snapshotVersion: object.rowVersion, storeVersion: row?.version,
+            objectSnapshot: ObjectSnapshot(entity: entity, values: object.committedValues ?? object.values, model: model),
+            storeSnapshot: row.map { ObjectSnapshot(entity: entity, values: $0.values, model: model) },
+            objectValues: ObjectSnapshot(entity: entity, values: context.persistentValues(of: object), model: model),
+            changedKeys: changedKeys, deletesObject: object.flags.contains(.deleted))
+        return (conflict, row)
+    }
+
+    /// The existing row (other than rows this save changes) holding an inserted object's unique
+    /// values, as a unique-constraint conflict.
+    func uniqueConflict(of object: ManagedObject, excluding changing: Set<RowKey>) throws
+        -> (MergeConflict, (values: ValueList, version: Int64))? {
+        let entity = object.entityModel
+        for slots in entity.uniqueSlotSets {
+            let values = slots.map { context.uniqueValue(of: object, slot: $0) }
+            // NULLs never collide, and a key of an unsaved object is in no row.
+            let pointsAtUnsavedObject = zip(slots, values).contains { slot, value in
+                if slot >= entity.attributes.count, case .integer(let key) = value { return key <= 0 }
+                return false
+            }
+            if pointsAtUnsavedObject || values.contains(where: \.isNull) { continue }
+            let names = entity.names(ofSlots: slots)
+            let condition = names.map { "t0.\(SQL.quote($0)) = ?" }.joined(separator: " AND ")
+            let statement = try connection.statement("SELECT \(entity.selectList(alias: "t0")) FROM \(entity.table) AS t0 WHERE \(condition)")
+            defer { statement.reset() }
+            statement.bind(values)
+            while try statement.step() {
+                let key = statement.int64(0)
+                guard !changing.contains(RowKey(entity: entity.number, key: key)) else { continue }
+                let row = (values: context.readValues(statement, of: entity, firstColumn: 2), version: statement.int64(1))
+                let existing = ManagedObjectID(entity: entity, key: key)
+                let conflict = MergeConflict(
+                    kind: .uniqueConstraint(keys: names, existingObject: existing), objectID: object.objectID,
+                    snapshotVersion: 0, storeVersion: row.version, objectSnapshot: nil,
+                    storeSnapshot: ObjectSnapshot(entity: entity, values: row.values, model: model),
+                    objectValues: ObjectSnapshot(entity: entity, values: context.persistentValues(of: object), model: model),
+                    changedKeys: Set(object.changedProperties.positions.map(entity.propertyName(at:))), deletesObject: false)
+                return (conflict, row)
+            }
+        }
+        return nil
+    }
+
+    /// The keys of the rows of `entity` whose columns `names` hold `values` (a uniqueness check).
+    func keys(of entity: EntityModel, matching names: [String], _ values: [PrimitiveValue]) throws -> [Int64] {
+        let condition = names.map { "\(SQL.quote($0)) = ?" }.joined(separator: " AND ")
+        return try connection.integers("SELECT _pk FROM \(entity.table) WHERE \(condition)", values)
+    }
+}
