@@ -226,13 +226,18 @@ final class WritingSurfaceTests: MainWindowTestCase, @unchecked Sendable {
         if window.editor.isPreviewShown {
             try await until { window.editor.shownRendering == window.editor.latestRendering }
         }
-        // Two frames: WebKit hands its frame to GTK one frame after it painted.
-        for _ in 0..<2 {
+        // WebKit hands its frame to GTK one frame after it painted. A render while a layout is
+        // pending (something queued one after the frame) comes out as the bare window, without
+        // its widgets: render after each frame until the widgets are in it.
+        try await until {
             var drawn = false
             window.window.queueDraw()
             window.window.afterNextFrame { drawn = true }
-            try await until { drawn }
+            try await self.until { drawn }
+            let texture = try window.window.renderTexture()
+            guard Set(texture.pixels()).count > 16 else { return false }
+            try texture.savePNG(to: path)
+            return true
         }
-        try window.window.renderTexture().savePNG(to: path)
     }
 }
