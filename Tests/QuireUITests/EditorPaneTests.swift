@@ -2,6 +2,7 @@ import CGtk
 import CGtkSource
 import Foundation
 import GtkKit
+import Library
 import XCTest
 
 @testable import QuireUI
@@ -143,6 +144,30 @@ final class EditorPaneTests: QuireTestCase, @unchecked Sendable {
 
             editor.load(title: "One", body: "Single")
             XCTAssertEqual(editor.wordCountText, "1 word")
+        }
+    }
+
+    func testStatusLineCountsCharactersReadingTimeAndTheSelectedWords() throws {
+        try MainActor.assumeIsolated {
+            let editor = try EditorPane()
+            let window = show(editor)
+            defer { window.destroy() }
+            // 450 one-letter words: 899 characters, and past two minutes at the library's pace.
+            editor.load(title: "Long", body: Array(repeating: "a", count: 450).joined(separator: " "))
+            XCTAssertEqual(editor.wordCountText, "450 words")
+            XCTAssertEqual(editor.characterCountLabel.text, "899 characters")
+            XCTAssertEqual(editor.readingTimeLabel.text, "\(ReadingTime.minutes(forWords: 450)) min read")
+            XCTAssertGreaterThan(ReadingTime.minutes(forWords: 450), 1)
+            XCTAssertFalse(editor.selectionLabel.isVisible)
+
+            editor.buffer.select(0..<9)
+            XCTAssertEqual(editor.selectionLabel.text, "5 words selected")
+            XCTAssertTrue(editor.selectionLabel.isVisible)
+            editor.buffer.select(3..<3)
+            XCTAssertFalse(editor.selectionLabel.isVisible)
+
+            editor.load(title: "Empty", body: "")
+            XCTAssertEqual(editor.readingTimeLabel.text, "No reading time")
         }
     }
 
