@@ -60,18 +60,4 @@ extension TextView {
         adjustment.value = min(target, max(0, adjustment.upper - adjustment.pageSize))
         return true
     }
-
-    /// The caret's rectangle in the view's own coordinates (x, y, width, height), for a popover
-    /// that points at it.
-    public func caretRectangle(at offset: Int) -> (x: Int, y: Int, width: Int, height: Int) {
-        guard let buffer = gtk_text_view_get_buffer(viewPointer) else { return (0, 0, 0, 0) }
-        var position = GtkTextIter()
-        gtk_text_buffer_get_iter_at_offset(buffer, &position, gint(offset))
-        var location = GdkRectangle()
-        gtk_text_view_get_iter_location(viewPointer, &position, &location)
-        var x: gint = 0
-        var y: gint = 0
-        gtk_text_view_buffer_to_window_coords(viewPointer, GTK_TEXT_WINDOW_WIDGET, location.x, location.y, &x, &y)
-        return (Int(x), Int(y), Int(max(1, location.width)), Int(location.height))
-    }
 }
