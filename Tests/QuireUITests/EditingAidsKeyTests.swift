@@ -10,9 +10,7 @@ import XCTest
 final class EditingAidsKeyTests: QuireTestCase, @unchecked Sendable {
     override func setUpWithError() throws {
         try super.setUpWithError()
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool") else {
-            throw XCTSkip("needs xdotool (meson-helpers/packages.sh installs it)")
-        }
+        try requireXdotool()
         MainActor.assumeIsolated { settleAnimations() }
     }
 

@@ -41,9 +41,7 @@ final class WritingSurfaceTests: MainWindowTestCase, @unchecked Sendable {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool") else {
-            throw XCTSkip("needs xdotool (meson-helpers/packages.sh installs it)")
-        }
+        try requireXdotool()
         MainActor.assumeIsolated { settleAnimations() }
     }
 
