@@ -56,6 +56,10 @@ let package = Package(
         .systemLibrary(
             name: "CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev", "libfontconfig-dev"])]),
+        // WebKitGTK 6.0 (GTK 4), for the article preview; only GtkWebKit imports it.
+        .systemLibrary(
+            name: "CWebKit", pkgConfig: "webkitgtk-6.0",
+            providers: [.apt(["libwebkitgtk-6.0-dev"])]),
 
         // MARK: Platform
 
@@ -103,10 +107,15 @@ let package = Package(
         // C: what Swift cannot import from GLib and GTK (fundamental types, instance macros).
         .target(name: "GtkShim", dependencies: ["CGtk"]),
         .target(name: "GtkKit", dependencies: ["CGtk", "GtkShim", "ObjectGraph"], exclude: ["README.md"]),
+        // Typed Swift over WebKitGTK, beside GtkKit rather than inside it: WebKit, JavaScriptCore,
+        // libsoup and GStreamer (some 80 MB of libraries) load only into programs that show a web
+        // view (the app), not into every GtkKit user (GtkKit's tests, tools).
+        .target(name: "GtkWebKit", dependencies: ["GtkKit", "CGtk", "CWebKit"], exclude: ["README.md"]),
         // The .ui files and icons are compiled into a GResource bundle and embedded in the code.
-        // QuireUI reaches GTK through GtkKit only; CGtkSource is for GtkSourceView in Editor/.
+        // QuireUI reaches GTK through GtkKit (and WebKit through GtkWebKit) only; CGtkSource is for
+        // GtkSourceView in Editor/.
         .target(
-            name: "QuireUI", dependencies: ["GtkKit", "Library", "ObjectGraph", "SyncClient", "CGtkSource"],
+            name: "QuireUI", dependencies: ["GtkKit", "GtkWebKit", "Library", "ObjectGraph", "SyncClient", "CGtkSource"],
             exclude: ["README.md"], plugins: ["CompileGResources"]),
 
         // MARK: Executables
@@ -145,9 +154,10 @@ let package = Package(
             dependencies: ["Platform", "Library", "ObjectGraph", "SyncProtocol", "quire", "CSQLite", "CStoreFaults", "QuireTestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "GtkKitTests", dependencies: ["Platform", "GtkKit", "GtkShim", "CGtk", "ObjectGraph"]),
+        .testTarget(name: "GtkWebKitTests", dependencies: ["GtkWebKit", "GtkKit", "CGtk"]),
         .testTarget(
             name: "QuireUITests",
-            dependencies: ["QuireUI", "GtkKit", "CGtk", "CGtkSource", "Library", "ObjectGraph", "SyncClient", "SyncServer", "quire", "CStoreFaults", "QuireTestSupport"]),
+            dependencies: ["QuireUI", "GtkKit", "GtkWebKit", "CGtk", "CGtkSource", "Library", "ObjectGraph", "SyncClient", "SyncServer", "quire", "CStoreFaults", "QuireTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -31,6 +31,7 @@ APP_PACKAGES=(
   libsqlite3-dev
   libssl-dev
   libsystemd-dev
+  libwebkitgtk-6.0-dev
   pkg-config
 )
 

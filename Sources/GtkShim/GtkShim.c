@@ -38,3 +38,10 @@ gulong gtkshim_signal_connect(gpointer instance, const gchar *detailed_signal, c
     return g_signal_connect_data(instance, detailed_signal, (GCallback)handler, data, release_data,
                                  after ? G_CONNECT_AFTER : 0);
 }
+
+#define G_SETTINGS_ENABLE_BACKEND
+#include <gio/gsettingsbackend.h>
+
+gpointer gtkshim_keyfile_settings_backend_new(const char *filename) {
+    return g_keyfile_settings_backend_new(filename, "/", NULL);
+}

@@ -19,7 +19,8 @@ final class ChildProcess {
     let identifier: pid_t
     /// The read end of the child's standard output, or -1 when it goes to /dev/null.
     private var output: Int32 = -1
-    private var text = ""
+    /// Everything the child printed and ``readOutput(until:timeout:)`` has read so far.
+    private(set) var text = ""
     /// The wait status once reaped.
     private var waitStatus: Int32?
 
@@ -84,10 +85,19 @@ final class ChildProcess {
     /// ends without printing `marker`.
     @discardableResult
     func readOutput(until marker: String? = nil, timeout: Double) throws -> String {
+        try readOutput(timeout: timeout, until: marker.map { marker in { $0.contains(marker) } })
+        if let marker, !text.contains(marker) { throw ChildProcessError.noMarker(command, marker, text) }
+        return text
+    }
+
+    /// Reads the child's standard output until `isComplete` holds for everything read so far (nil:
+    /// until the child ends) and returns it; throws when `timeout` seconds pass first.
+    @discardableResult
+    func readOutput(timeout: Double, until isComplete: ((String) -> Bool)?) throws -> String {
         precondition(output >= 0, "the child's output is not captured")
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while marker.map({ !text.contains($0) }) ?? true {
+        while isComplete.map({ !$0(text) }) ?? true {
             var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, 50)
             if ready < 0 && errno != EINTR { throw ChildProcessError.system("poll", errno, command) }
@@ -106,7 +116,6 @@ final class ChildProcess {
             }
             guard DispatchTime.now().uptimeNanoseconds < deadline else { throw ChildProcessError.timedOut(command, text) }
         }
-        if let marker, !text.contains(marker) { throw ChildProcessError.noMarker(command, marker, text) }
         return text
     }
 

@@ -27,6 +27,6 @@ case .application(let arguments, let library):
     let application = QuireApplication(
         libraryURL: library ?? Library.defaultURL(), settings: Settings.lookup(schemaID: Quire.settingsSchemaID),
         screenshotPath: screenshotPath, reportsFirstFrame: getenv("QUIRE_REPORT_FIRST_FRAME") != nil,
-        reportsStalls: getenv("QUIRE_REPORT_STALLS") != nil)
+        reportsStalls: getenv("QUIRE_REPORT_STALLS") != nil, reportsPreview: getenv("QUIRE_REPORT_PREVIEW") != nil)
     exit(application.run(arguments: arguments))
 }

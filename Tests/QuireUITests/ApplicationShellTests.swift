@@ -24,6 +24,8 @@ final class ApplicationShellTests: QuireTestCase, @unchecked Sendable {
                     MenuModel.Item(label: "_New Folder…", action: "win.new-folder"),
                     MenuModel.Item(label: "_Rename Folder…", action: "win.rename-folder"),
                     MenuModel.Item(label: "_Empty Trash", action: "win.empty-trash"),
+                    MenuModel.Item(label: "_Focus Mode", action: "win.focus-mode"),
+                    MenuModel.Item(label: "F_ullscreen", action: "win.fullscreen"),
                     MenuModel.Item(label: "_Import…", action: "win.import"),
                     MenuModel.Item(label: "_Export…", action: "win.export"),
                     MenuModel.Item(label: "_Preferences", action: "win.preferences"),
@@ -157,6 +159,11 @@ final class ApplicationShellTests: QuireTestCase, @unchecked Sendable {
             XCTAssertEqual(accelerators["win.export"], ["<Shift><Control>e"])
             // Shortcuts handled inside a widget (the list, the editor) are listed by their keys.
             XCTAssertTrue(Set(literalShortcuts).isSuperset(of: ["Delete", "<Control>z", "<Control><Shift>z"]), "\(literalShortcuts)")
+            // The writing surface's: the Markdown aids, the preview, the outline, focus mode and fullscreen.
+            XCTAssertTrue(Set(literalShortcuts).isSuperset(of: [
+                "<Control>b", "<Control>i", "<Control>grave", "<Control>d", "<Control>k", "<Control>1...<Control>6", "<Control>0",
+                "Tab", "<Shift>Tab", "<Control><Shift>p", "<Control><Shift>o", "<Control><Shift>f", "F11",
+            ]), "\(literalShortcuts)")
             XCTAssertEqual(accelerators["window.close"], ["<Control>w"])
             XCTAssertEqual(accelerators["win.show-help-overlay"], ["<Control>question"])
         }

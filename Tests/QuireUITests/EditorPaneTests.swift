@@ -2,6 +2,7 @@ import CGtk
 import CGtkSource
 import Foundation
 import GtkKit
+import Library
 import XCTest
 
 @testable import QuireUI
@@ -143,6 +144,30 @@ final class EditorPaneTests: QuireTestCase, @unchecked Sendable {
 
             editor.load(title: "One", body: "Single")
             XCTAssertEqual(editor.wordCountText, "1 word")
+        }
+    }
+
+    func testStatusLineCountsCharactersReadingTimeAndTheSelectedWords() throws {
+        try MainActor.assumeIsolated {
+            let editor = try EditorPane()
+            let window = show(editor)
+            defer { window.destroy() }
+            // 450 one-letter words: 899 characters, and past two minutes at the library's pace.
+            editor.load(title: "Long", body: Array(repeating: "a", count: 450).joined(separator: " "))
+            XCTAssertEqual(editor.wordCountText, "450 words")
+            XCTAssertEqual(editor.characterCountLabel.text, "899 characters")
+            XCTAssertEqual(editor.readingTimeLabel.text, "\(ReadingTime.minutes(forWords: 450)) min read")
+            XCTAssertGreaterThan(ReadingTime.minutes(forWords: 450), 1)
+            XCTAssertFalse(editor.selectionLabel.isVisible)
+
+            editor.buffer.select(0..<9)
+            XCTAssertEqual(editor.selectionLabel.text, "5 words selected")
+            XCTAssertTrue(editor.selectionLabel.isVisible)
+            editor.buffer.select(3..<3)
+            XCTAssertFalse(editor.selectionLabel.isVisible)
+
+            editor.load(title: "Empty", body: "")
+            XCTAssertEqual(editor.readingTimeLabel.text, "No reading time")
         }
     }
 
@@ -427,12 +452,15 @@ final class EditorPaneTests: QuireTestCase, @unchecked Sendable {
             defer { window.destroy() }
             editor.load(title: "Wide", body: Self.article)
             spinMainLoop { editor.textMargin > 100 }
-            XCTAssertEqual(gtk_widget_get_margin_start(editor.titleText.widgetPointer), Int32(editor.textMargin))
-            let column = editor.bodyView.width - 2 * editor.textMargin
-            XCTAssertLessThan(column, 1000, "about 80 characters, not the window's width")
+            XCTAssertEqual(editor.titleMargin, editor.textMargin, "title and text start at the same place")
+            let column = editor.bodyView.width
+            XCTAssertLessThan(column, 1000, "about 70 characters, not the window's width")
 
             window.defaultSize = (480, 600)
-            spinMainLoop { editor.textMargin == 18 }
+            // The pane hears of its width just after the allocation that gave it, and folds its
+            // status line to the word count.
+            spinMainLoop { editor.textMargin == 18 && !editor.characterCountLabel.isVisible }
+            XCTAssertLessThan(editor.widget.minimumWidth, 360, "a narrow window can take the editor")
         }
     }
 
@@ -485,23 +513,6 @@ final class EditorPaneTests: QuireTestCase, @unchecked Sendable {
 
     // MARK: Helpers
 
-    /// Shows `editor` in a new window of the given size, below a header bar as in the app, and
-    /// waits for its first frame.
-    @MainActor
-    func show(_ editor: EditorPane, width: Int = 900, height: Int = 640) -> Window {
-        let window = Window(retaining: adw_window_new())
-        window.defaultSize = (width, height)
-        window.title = "Quire"
-        let box = Widget(owning: gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
-        gtk_box_append(box.pointer(), adw_header_bar_new())
-        gtk_box_append(box.pointer(), editor.widget.widgetPointer)
-        adw_window_set_content(window.pointer(), box.widgetPointer)
-        window.present()
-        var drawn = false
-        window.afterNextFrame { drawn = true }
-        spinMainLoop { drawn }
-        return window
-    }
 }
 
 /// Sends real key presses to the focused window through the X server (XTEST), as a keyboard
@@ -553,6 +564,24 @@ private func schemeID(_ buffer: SourceBuffer) -> String? {
 }
 
 extension QuireTestCase {
+    /// Shows `editor` in a new window of the given size, below a header bar as in the app, and
+    /// waits for its first frame.
+    @MainActor
+    func show(_ editor: EditorPane, width: Int = 900, height: Int = 640) -> Window {
+        let window = Window(retaining: adw_window_new())
+        window.defaultSize = (width, height)
+        window.title = "Quire"
+        let box = Widget(owning: gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
+        gtk_box_append(box.pointer(), adw_header_bar_new())
+        gtk_box_append(box.pointer(), editor.widget.widgetPointer)
+        adw_window_set_content(window.pointer(), box.widgetPointer)
+        window.present()
+        var drawn = false
+        window.afterNextFrame { drawn = true }
+        spinMainLoop { drawn }
+        return window
+    }
+
     /// Turns GTK's animations off, so revealers and focus rings are in their final state at once
     /// and screenshots show what a person sees once things settle.
     @MainActor

@@ -16,9 +16,7 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool") else {
-            throw XCTSkip("needs xdotool (meson-helpers/packages.sh installs it)")
-        }
+        try requireXdotool()
         XCTAssertEqual(try Self.keysHeldDown(), [], "an earlier test left keys held down on the display")
     }
 

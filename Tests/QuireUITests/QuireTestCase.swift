@@ -73,6 +73,13 @@ class QuireTestCase: XCTestCase, @unchecked Sendable {
         return status
     }
 
+    /// Skips a test that presses real keys (XTEST through `xdotool`) where `xdotool` is missing.
+    func requireXdotool() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool") else {
+            throw XCTSkip("needs xdotool (meson-helpers/packages.sh installs it)")
+        }
+    }
+
     /// Checks `condition` every 50 ms until it holds; throws after 20 seconds (a watchdog, not a
     /// timing assertion).
     func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {

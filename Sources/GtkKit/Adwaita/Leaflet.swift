@@ -9,7 +9,7 @@ open class Leaflet: Widget {
     /// Whether the leaflet shows one pane at a time. Changes notify `folded`.
     public var isFolded: Bool { adw_leaflet_get_folded(opaquePointer) != 0 }
 
-    /// Shows `child` (one of the leaflet's panes) when folded.
+    /// Shows `child` (one of the leaflet's panes) when folded: at once, or once it folds.
     public func showChild(_ child: Widget) {
         adw_leaflet_set_visible_child(opaquePointer, child.widgetPointer)
     }

@@ -36,7 +36,7 @@ public final class Menu: MenuModel {
     }
 
     /// Adds a section: its items, set apart by separators, with an optional heading.
-    public func appendSection(_ section: Menu, label: String? = nil) {
+    public func appendSection(_ section: MenuModel, label: String? = nil) {
         g_menu_append_section(menuPointer, label, section.pointer(as: GMenuModel.self))
     }
 

@@ -1,4 +1,5 @@
 import CGtk
+import GtkShim
 
 /// A `GSettings` object for one schema: preferences and state that outlive the process.
 ///
@@ -26,10 +27,27 @@ public final class Settings: Object {
         return settings(schemaID: schemaID, source: source)
     }
 
-    private static func settings(schemaID: String, source: OpaquePointer) -> Settings? {
+    /// The settings of `schemaID` from the compiled schemas in `directory`, kept in the key file
+    /// at `keyFile` instead of the desktop's settings (what a restart reads back), or nil if the
+    /// schema is not found.
+    public static func lookup(schemaID: String, inDirectory directory: String, keyFile: String) throws(GLibError) -> Settings? {
+        let source = try GLibError.check("reading GSettings schemas in \(directory)") { error in
+            g_settings_schema_source_new_from_directory(directory, g_settings_schema_source_get_default(), 1, error)
+        }
+        defer { g_settings_schema_source_unref(source) }
+        let backend = Object(owning: gtkshim_keyfile_settings_backend_new(keyFile)!)
+        return settings(schemaID: schemaID, source: source, backend: backend)
+    }
+
+    private static func settings(schemaID: String, source: OpaquePointer, backend: Object? = nil) -> Settings? {
         guard let schema = g_settings_schema_source_lookup(source, schemaID, 1) else { return nil }
         defer { g_settings_schema_unref(schema) }
-        return Settings(owning: g_settings_new_full(schema, nil, nil))
+        return Settings(owning: g_settings_new_full(schema, backend?.opaquePointer, nil))
+    }
+
+    /// Writes changes still waiting to their backend (a key file, say) before returning.
+    public static func sync() {
+        g_settings_sync()
     }
 
     private var settingsPointer: UnsafeMutablePointer<GSettings> { pointer(as: GSettings.self) }
@@ -71,6 +89,25 @@ public final class Settings: Object {
     public func set(_ value: Bool, forKey key: String) -> Bool {
         checkKey(key)
         return g_settings_set_boolean(settingsPointer, key, value ? 1 : 0) != 0
+    }
+
+    /// A `d` key.
+    public func double(forKey key: String) -> Double {
+        checkKey(key)
+        return g_settings_get_double(settingsPointer, key)
+    }
+
+    /// Writes a `d` key. Returns false if the key is locked down or the value is out of its range.
+    @discardableResult
+    public func set(_ value: Double, forKey key: String) -> Bool {
+        checkKey(key)
+        return g_settings_set_double(settingsPointer, key, value) != 0
+    }
+
+    /// Calls `handler` with the key's name after any key changed, here or in another process,
+    /// until `connections` is released.
+    public func onChange(storingIn connections: SignalConnections, _ handler: @escaping @MainActor (String) -> Void) {
+        connect(Signal<(String) -> Void>("changed"), handler).store(in: connections)
     }
 
     /// An `s` key.

@@ -73,6 +73,18 @@ extension Object {
         return connect(signal.name, after: after, SignalSignature(.uint, .uint), handler, trampoline)
     }
 
+    /// Connects a handler of two `gint`s, such as `GtkDrawingArea::resize(width, height)`.
+    @discardableResult
+    public func connect(
+        _ signal: Signal<(Int32, Int32) -> Void>, after: Bool = false, _ handler: @escaping @MainActor (Int32, Int32) -> Void
+    ) -> SignalConnection {
+        let trampoline: @convention(c) (gpointer?, gint, gint, gpointer?) -> Void = { _, first, second, data in
+            let handler = SignalHandlerBox<@MainActor (Int32, Int32) -> Void>.handler(from: data)
+            MainActor.assumeIsolated { handler(first, second) }
+        }
+        return connect(signal.name, after: after, SignalSignature(.int, .int), handler, trampoline)
+    }
+
     /// Connects a handler of three `guint`s, such as `GListModel::items-changed(position, removed, added)`.
     @discardableResult
     public func connect(
@@ -156,6 +168,20 @@ extension Object {
         }
         return connect(
             signal.name, after: after, SignalSignature(returns: .boolean, .pointer, .double, .double), handler, trampoline)
+    }
+
+    /// Connects a handler of a pointer (borrowed for the call) and an enum or `gint` that returns
+    /// the signal's `gboolean`, such as `WebKitWebView::decide-policy(decision, type)`.
+    @discardableResult
+    public func connect(
+        _ signal: Signal<(UnsafeMutableRawPointer?, Int32) -> Bool>, after: Bool = false,
+        _ handler: @escaping @MainActor (UnsafeMutableRawPointer?, Int32) -> Bool
+    ) -> SignalConnection {
+        let trampoline: @convention(c) (gpointer?, gpointer?, gint, gpointer?) -> gboolean = { _, argument, value, data in
+            let handler = SignalHandlerBox<@MainActor (UnsafeMutableRawPointer?, Int32) -> Bool>.handler(from: data)
+            return MainActor.assumeIsolated { handler(argument, value) } ? 1 : 0
+        }
+        return connect(signal.name, after: after, SignalSignature(returns: .boolean, .pointer, .int), handler, trampoline)
     }
 
     /// Connects a handler of a `gint` and two `double`s, such as

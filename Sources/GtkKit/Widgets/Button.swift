@@ -46,6 +46,15 @@ open class MenuButton: Widget {
         get { gtk_menu_button_get_menu_model(opaquePointer).map { MenuModel(retaining: $0) } }
         set { gtk_menu_button_set_menu_model(opaquePointer, newValue?.pointer(as: GMenuModel.self)) }
     }
+
+    /// The popover it opens instead of a menu.
+    public var popover: Popover? {
+        get { gtk_menu_button_get_popover(opaquePointer).map { Popover(retaining: $0) } }
+        set { gtk_menu_button_set_popover(opaquePointer, newValue?.widgetPointer) }
+    }
+
+    /// Opens its menu or popover, as a click would.
+    public func popup() { gtk_menu_button_popup(opaquePointer) }
 }
 
 /// A `GtkSwitch`: on or off.

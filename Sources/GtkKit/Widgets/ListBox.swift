@@ -13,6 +13,11 @@ import CGtk
 open class ListBox: Widget {
     open override class var gType: GType { gtk_list_box_get_type() }
 
+    /// A new, empty list.
+    public convenience init() {
+        self.init(owning: gtk_list_box_new())
+    }
+
     private var listBoxPointer: OpaquePointer { opaquePointer }
 
     /// Adds `row` at the end (a widget that is not a `GtkListBoxRow` gets a row of its own).

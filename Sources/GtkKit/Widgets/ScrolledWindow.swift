@@ -5,6 +5,17 @@ import CGtk
 open class ScrolledWindow: Widget {
     open override class var gType: GType { gtk_scrolled_window_get_type() }
 
+    /// A new scrolled window that scrolls only vertically and, with `maximumHeight`, grows
+    /// with its child up to that height (in a popover, say).
+    public convenience init(maximumHeight: Int? = nil) {
+        self.init(owning: gtk_scrolled_window_new())
+        gtk_scrolled_window_set_policy(opaquePointer, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        if let maximumHeight {
+            gtk_scrolled_window_set_propagate_natural_height(opaquePointer, 1)
+            gtk_scrolled_window_set_max_content_height(opaquePointer, gint(maximumHeight))
+        }
+    }
+
     /// What scrolls.
     public var child: Widget? {
         get { gtk_scrolled_window_get_child(opaquePointer).map { Widget(retaining: $0) } }

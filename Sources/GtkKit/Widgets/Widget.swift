@@ -79,6 +79,13 @@ open class Widget: Object {
         return (Int(width), Int(height))
     }
 
+    /// The least width the widget can be given, in pixels: what it asks of its window.
+    public var minimumWidth: Int {
+        var minimum: gint = 0
+        gtk_widget_measure(widgetPointer, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, nil, nil, nil)
+        return Int(minimum)
+    }
+
     /// Asks GTK to draw the widget again in the next frame.
     public func queueDraw() { gtk_widget_queue_draw(widgetPointer) }
 

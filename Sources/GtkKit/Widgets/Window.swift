@@ -40,6 +40,14 @@ open class Window: Widget {
     /// Asks the window manager to maximize the window (before or after it is shown).
     public func maximize() { gtk_window_maximize(windowPointer) }
 
+    /// Whether the window is fullscreen. Changes notify `fullscreened`.
+    public var isFullscreen: Bool { gtk_window_is_fullscreen(windowPointer) != 0 }
+
+    /// Asks the window manager to show the window fullscreen, or no longer (`false`).
+    public func setFullscreen(_ fullscreen: Bool) {
+        if fullscreen { gtk_window_fullscreen(windowPointer) } else { gtk_window_unfullscreen(windowPointer) }
+    }
+
     /// The window this one is a dialog of, kept above it and centred on it.
     public var transientFor: Window? {
         get { gtk_window_get_transient_for(windowPointer).map { Window(retaining: $0) } }

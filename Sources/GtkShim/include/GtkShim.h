@@ -124,4 +124,8 @@ GtkWidget *gtkshim_fixed_height_bin_get_child(GtkShimFixedHeightBin *self);
 
 G_END_DECLS
 
+/// A GSettings backend that keeps every key in the key file `filename` (GIO declares it only
+/// under G_SETTINGS_ENABLE_BACKEND). Transfer full.
+gpointer gtkshim_keyfile_settings_backend_new(const char *filename);
+
 #endif

@@ -15,7 +15,8 @@ import SyncClient
 /// frame and quits: the `QUIRE_SCREENSHOT=out.png quire` check of what a person sees. With
 /// `reportsFirstFrame`, it prints `first-frame` on standard output after the main window's first
 /// frame and quits (what `quire-bench app-start` times); with `reportsStalls`, it measures the
-/// main thread's longest stall (``MainThreadStallMonitor``) and prints it when it quits.
+/// main thread's longest stall (``MainThreadStallMonitor``) and prints it when it quits; with
+/// `reportsPreview`, it prints how long each preview rendering took to appear.
 @MainActor
 public final class QuireApplication {
     /// The GTK application, id ``Quire/applicationID``.
@@ -29,6 +30,7 @@ public final class QuireApplication {
     private let settings: Settings?
     private let screenshotPath: String?
     private let reportsFirstFrame: Bool
+    private let reportsPreview: Bool
     private var stallMonitor: MainThreadStallMonitor?
     /// The open library and its disk-space watch, for as long as the application runs.
     private var openedLibrary: OpenedLibrary?
@@ -42,7 +44,7 @@ public final class QuireApplication {
     /// `flags` adds ``Application/Flags/nonUnique`` for tests.
     public init(
         libraryURL: URL, settings: Settings?, screenshotPath: String? = nil, reportsFirstFrame: Bool = false,
-        reportsStalls: Bool = false, flags: Application.Flags = []
+        reportsStalls: Bool = false, reportsPreview: Bool = false, flags: Application.Flags = []
     ) {
         QuireResources.register()
         application = Application(id: Quire.applicationID, flags: flags)
@@ -50,6 +52,7 @@ public final class QuireApplication {
         self.settings = settings
         self.screenshotPath = screenshotPath
         self.reportsFirstFrame = reportsFirstFrame
+        self.reportsPreview = reportsPreview
         application.connect(.startup) { [weak self] in self?.startUp() }
         application.connect(.activate) { [weak self] in self?.activate() }
         if reportsStalls {
@@ -120,6 +123,7 @@ public final class QuireApplication {
                     application: application, settings: settings, library: opened.library,
                     sync: SyncSession(library: opened.library, settings: accounts))
                 self.mainWindow = mainWindow
+                if reportsPreview { reportPreviewTimes(of: mainWindow.editor) }
                 opened.watchCondition(over: mainWindow.window)
                 mainWindow.present()
                 isOpening = false
@@ -184,6 +188,15 @@ public final class QuireApplication {
         window.afterNextFrame { [weak self] in
             FileHandle.standardOutput.write(Data("first-frame\n".utf8))
             self?.closeAllWindows()
+        }
+    }
+
+    /// Prints how long each preview rendering took to reach the screen: `open-article-ms` from
+    /// choosing an article, `preview-update-ms` from the last keystroke (`quire-bench editor`).
+    private func reportPreviewTimes(of editor: EditorPane) {
+        editor.previewShownAfter = { milliseconds, afterLoad in
+            let name = afterLoad ? "open-article-ms" : "preview-update-ms"
+            FileHandle.standardOutput.write(Data("\(name) \(milliseconds)\n".utf8))
         }
     }
 

@@ -17,11 +17,20 @@ import Library
 /// editor.saveState = .saving
 /// ```
 ///
+/// Beside the text, the live preview (``ArticlePreview``) shows the article rendered as the HTML
+/// export renders it: side by side on a wide pane, instead of the text on a narrow one, each
+/// following the other's scrolling. The status line counts words, characters and reading time
+/// (and the selection's words), and an outline of the headings jumps to one.
+///
 /// Actions (`editor.NAME`, with shortcuts that work while the focus is inside the pane):
 /// `find` (Ctrl+F), `find-replace` (Ctrl+H), `find-next` (Ctrl+G), `find-previous`
 /// (Ctrl+Shift+G), `hide-search` (Escape, while the search bar is open), `undo` (Ctrl+Z),
 /// `redo` (Ctrl+Shift+Z), `replace`, `replace-all` and the search options
-/// `search-case-sensitive`, `search-whole-words`, `search-regex`.
+/// `search-case-sensitive`, `search-whole-words`, `search-regex`; `preview` (Ctrl+Shift+P), and
+/// the Markdown aids of `EditorPane+Markdown.swift`: `bold` (Ctrl+B), `italic` (Ctrl+I), `code`
+/// (Ctrl+`), `strikethrough` (Ctrl+D), `link` (Ctrl+K), `heading-0` to `heading-6` (Ctrl+0…6),
+/// `outline` (Ctrl+Shift+O). Return
+/// continues a list or quote, Tab and Shift+Tab indent a list item.
 ///
 /// Keep the pane while its widget is shown: the widgets' handlers hold it weakly.
 @MainActor
@@ -66,23 +75,76 @@ public final class EditorPane {
 
     /// The number of words in the body, as the status line shows it (updated shortly after
     /// each change; see ``WordCount``).
-    public private(set) var wordCount = 0
+    public internal(set) var wordCount = 0
+
+    /// How the text is shown (Preferences › Editor); applied at once.
+    var appearance = EditorAppearance() {
+        didSet { if appearance != oldValue { applyAppearance() } }
+    }
+
+    /// Called when the writer shows or hides the preview beside the text (to remember it).
+    var previewVisibilityChanged: (@MainActor (Bool) -> Void)?
+    /// Called when a rendering of the preview is on screen, with the time since the edit or the
+    /// load it shows, in milliseconds, and whether it is the first rendering of a loaded article
+    /// (`QUIRE_REPORT_PREVIEW` prints these for `quire-bench editor`).
+    var previewShownAfter: (@MainActor (_ milliseconds: Double, _ afterLoad: Bool) -> Void)?
 
     let titleText: Text
     let bodyView: TextView
     let buffer: SourceBuffer
     let search: EditorSearch
-    private let scroller: ScrolledWindow
+    let scroller: ScrolledWindow
     private let readOnlyRevealer: Revealer
     private let readOnlyLabel: Label
     private let saveStateLabel: Label
-    private let wordCountLabel: Label
+    let wordCountLabel: Label
+    let characterCountLabel: Label
+    let readingTimeLabel: Label
+    let selectionLabel: Label
+    let outlineButton: MenuButton
+    let linkButton: MenuButton
+    let textColumn: Widget
+    let titleClamp: Clamp
+    let bodyClamp: ClampScrollable
+    let previewSlot: Box
+    let previewSeparator: Widget
+    let widthWatch = WidthWatch()
     private let backgroundStyle = StyleSheet()
-    private let connections = SignalConnections()
+    let fontStyle = StyleSheet()
+    let connections = SignalConnections()
     private var editActions: [Action] = []
-    private var isLoading = false
-    private var wordCountUpdate: Timeout?
-    private var marginUpdate: Timeout?
+    var isLoading = false
+    var wordCountUpdate: Timeout?
+    var marginUpdate: Timeout?
+    var previewUpdate: Timeout?
+    var focusUpdate: Timeout?
+    /// The preview, made the first time it is shown (its web process costs a start-up).
+    var preview: ArticlePreview?
+    /// Whether the writer wants the preview beside the text (on a wide pane).
+    var previewBeside = false
+    /// Whether a narrow pane shows the preview instead of the text.
+    var previewInstead = false
+    /// The pane's width, from ``widthWatch``.
+    var paneWidth = 0
+    /// Whether the window is too narrow for every count in the status line (``foldStatus(_:)``).
+    var isStatusFolded = false
+    /// Until when the preview leads scrolling (the writer scrolled it), so that the editor's
+    /// following does not scroll it back.
+    var previewLeadsUntil = ContinuousClock.now
+    /// When the text last changed (or was loaded), and whether by a load, for ``previewShownAfter``.
+    var lastChange = (time: ContinuousClock.now, isLoad: true)
+    /// The preview rendering that shows the last change.
+    var latestRendering = 0
+    /// The preview rendering last drawn (``latestRendering`` once the preview is up to date).
+    var shownRendering = 0
+    /// When the host began opening the article that ``load(title:body:)`` shows (the time
+    /// ``previewShownAfter`` counts from for it).
+    var openStarted: ContinuousClock.Instant?
+    /// Whether focus mode hides the status line and the preview.
+    var isInFocusMode = false
+    let statusBar: Widget
+    var linkPopover: LinkPopover?
+    var outline: OutlinePopover?
 
     /// Builds the pane from `editor/editor-pane.ui`, empty and editable.
     public init() throws {
@@ -99,19 +161,36 @@ public final class EditorPane {
         readOnlyLabel = try builder.object("read_only_label")
         saveStateLabel = try builder.object("save_state_label")
         wordCountLabel = try builder.object("word_count_label")
+        characterCountLabel = try builder.object("character_count_label")
+        readingTimeLabel = try builder.object("reading_time_label")
+        selectionLabel = try builder.object("selection_label")
+        outlineButton = try builder.object("outline_button")
+        linkButton = try builder.object("link_button")
+        textColumn = try builder.object("text_column")
+        titleClamp = try builder.object("title_clamp")
+        bodyClamp = try builder.object("body_clamp")
+        statusBar = try builder.object("status_bar")
+        previewSlot = try builder.object("preview_slot")
+        previewSeparator = try builder.object("preview_separator")
         actions = ActionGroup(prefix: "editor", on: widget)
         search = try EditorSearch(builder: builder, buffer: buffer, view: bodyView, actions: actions)
 
         buffer.highlightMarkdown()
         buffer.followStyle(storingIn: connections)
         widget.add(backgroundStyle)
+        bodyView.add(fontStyle)
         matchBackgroundToScheme()
         buffer.connect(.notify("style-scheme")) { [weak self] _ in self?.matchBackgroundToScheme() }
+        try builder.object("editor_pane", as: Box.self).append(widthWatch)
+        widthWatch.widthChanged = { [weak self] width in self?.paneWidthChanged(width) }
 
         addActions()
+        addMarkdownActions()
+        addPreviewAction()
         connectSignals()
+        connectFocusAids()
         showSaveState()
-        showWordCount()
+        applyAppearance()
     }
 
     // MARK: Content
@@ -131,6 +210,9 @@ public final class EditorPane {
         buffer.load(body)
         saveState = .saved
         updateWordCountNow()
+        lastChange = (openStarted ?? ContinuousClock.now, true)
+        openStarted = nil
+        updatePreviewNow()
     }
 
     /// Puts the keyboard focus in the title.
@@ -169,6 +251,8 @@ public final class EditorPane {
         titleText.connect(.changed) { [weak self] in
             guard let self, !self.isLoading else { return }
             self.saveState = .unsaved
+            self.lastChange = (ContinuousClock.now, false)
+            self.schedulePreviewUpdate()
             self.titleChanged?(self.title)
         }
         // Return in the title moves on to the text, as in a document's first line.
@@ -180,7 +264,9 @@ public final class EditorPane {
         buffer.connect(.changed) { [weak self] in
             guard let self, !self.isLoading else { return }
             self.saveState = .unsaved
+            self.lastChange = (ContinuousClock.now, false)
             self.scheduleWordCount()
+            self.schedulePreviewUpdate()
             self.bodyChanged?(self.buffer.text)
         }
         // The text view sets its horizontal adjustment's page size to its width on every
@@ -232,55 +318,6 @@ public final class EditorPane {
 
     /// The status line's save state text, as the writer reads it.
     var saveStateText: String { saveStateLabel.text }
-
-    /// The status line's word count text, as the writer reads it.
-    var wordCountText: String { wordCountLabel.text }
-
-    /// Counts after a short pause, so a burst of typing in a long article counts once.
-    private func scheduleWordCount() {
-        guard wordCountUpdate?.isPending != true else { return }
-        wordCountUpdate = Timeout(milliseconds: 150) { [weak self] in self?.updateWordCountNow() }
-    }
-
-    private func updateWordCountNow() {
-        wordCountUpdate?.cancel()
-        wordCount = ArticleText.wordCount(of: buffer.text)
-        showWordCount()
-    }
-
-    private func showWordCount() {
-        let number = NumberFormatter.localizedString(from: NSNumber(value: wordCount), number: .decimal)
-        wordCountLabel.text = wordCount == 1 ? "1 word" : "\(number) words"
-    }
-
-    // MARK: Layout
-
-    /// The widest text column, in characters of the body's font: a comfortable line length.
-    private static let columnCharacters = 80
-
-    /// Title and body share side margins that centre a column of at most ``columnCharacters``
-    /// characters, as GNOME writing apps do, with at least a small margin on narrow windows.
-    private func scheduleMarginUpdate() {
-        guard marginUpdate?.isPending != true else { return }
-        // Not during the allocation that reported the width: changing margins queues a resize.
-        marginUpdate = Timeout(milliseconds: 0) { [weak self] in self?.updateMargins() }
-    }
-
-    private func updateMargins() {
-        let width = bodyView.width
-        guard width > 0 else { return }
-        let column = bodyView.size(ofText: String(repeating: "0", count: 10)).width * Self.columnCharacters / 10
-        let minimum = width < 600 ? 18 : 36
-        let margin = max(minimum, (width - column) / 2)
-        guard bodyView.leftMargin != margin else { return }
-        bodyView.leftMargin = margin
-        bodyView.rightMargin = margin
-        titleText.marginStart = margin
-        titleText.marginEnd = margin
-    }
-
-    /// The left and right margin of the text column, in pixels.
-    var textMargin: Int { bodyView.leftMargin }
 
     /// Paints the whole pane in the style scheme's text background, so title and status line
     /// sit on the same surface as the text.

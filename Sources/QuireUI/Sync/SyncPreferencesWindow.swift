@@ -14,8 +14,8 @@ import SyncClient
 /// Actions `account.sign-in` and `account.sign-out` are its buttons.
 @MainActor
 public final class SyncPreferencesWindow {
-    /// The `AdwPreferencesWindow`.
-    public let window: Window
+    /// The `AdwPreferencesWindow` (other pages, such as the editor's, are added to it).
+    public let window: PreferencesWindow
     /// The `account` actions: `sign-in`, `sign-out`.
     public let actions: ActionGroup
     /// What the last sign-in or sign-out said, as the window shows it.

@@ -79,8 +79,8 @@ extension MainWindow {
         actions.renameFolder.isEnabled = writable && sidebar.selected.folderName != nil
         actions.emptyTrash.isEnabled = writable && inTrash
         actions.restore.isEnabled = writable && hasArticle && inTrash
-        trashButton.isVisible = !inTrash
-        restoreButton.isVisible = inTrash
+        trashButton.isVisible = !inTrash && !isNarrow
+        restoreButton.isVisible = inTrash && !isNarrow
         if let article = session?.article, actions.favorite.state != article.isFavorite {
             actions.favorite.setState(article.isFavorite)
         }

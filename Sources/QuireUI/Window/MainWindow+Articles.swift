@@ -11,13 +11,15 @@ extension MainWindow {
         guard session?.objectID != objectID else { return }
         closeArticle()
         guard let objectID else { return }
+        editor.openStarted = .now
         do {
             session = try DraftSession(
                 objectID: objectID, viewContext: library.viewContext, library: library, recorder: recorder, editor: editor,
                 window: window, report: { [weak self] heading, error in self?.showError(heading, error) })
             if let readOnlyReason { editor.readOnlyReason = readOnlyReason }
             editorStack.visibleChildName = "editor"
-            if leaflet.isFolded { leaflet.showChild(editorStack) }
+            // Unfolded too, so that a window made narrow later folds to the open article.
+            leaflet.showChild(editorStack)
         } catch {
             showError("Could not open the article", error)
         }

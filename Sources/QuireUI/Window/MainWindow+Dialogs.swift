@@ -32,9 +32,17 @@ extension MainWindow {
         }
     }
 
+    /// Preferences: the Editor page first, then Sync.
     func showPreferences() {
         do {
-            try SyncPreferencesWindow(session: sync, over: window).window.present()
+            let preferencesWindow = try SyncPreferencesWindow(session: sync, over: window)
+            let editorPage = try EditorPreferencesPage(preferences: preferences)
+            preferencesWindow.window.add(editorPage.page)
+            preferencesWindow.window.visiblePage = editorPage.page
+            // The page's handlers hold it weakly; the window keeps it while open.
+            preferencesWindow.window.keepAlive(editorPage)
+            shownEditorPreferences = editorPage
+            preferencesWindow.window.present()
         } catch {
             showError("Could not open the preferences", error)
         }

@@ -65,5 +65,6 @@ extension MainWindow {
         menu.append("No Folder", action: "win.move-to-folder", target: "")
         for folder in folders { menu.append(folder.name, action: "win.move-to-folder", target: folder.name) }
         moveButton.menuModel = menu
+        showArticleMenu(moving: menu)
     }
 }

@@ -12,7 +12,11 @@ import ObjectGraph
 /// `restore-article` (in the Trash), `favorite`, `sort` (`updated`, `created`, `title`), `search`
 /// (Ctrl+F; in the editor it finds in the article), `save` (Ctrl+S), `new-folder`,
 /// `rename-folder`, `move-to-folder` (a folder name, empty for none), `empty-trash`, `go-back`,
-/// `sync-now` (Ctrl+R), `preferences` (Ctrl+,), `import` (Ctrl+Shift+I), `export` (Ctrl+Shift+E).
+/// `sync-now` (Ctrl+R), `preferences` (Ctrl+,), `import` (Ctrl+Shift+I), `export` (Ctrl+Shift+E),
+/// `focus-mode` (Ctrl+Shift+F), `fullscreen` (F11) and `leave-focus` (Escape, in either).
+///
+/// The window fits 360 pixels: on a narrow window the article's actions move into one menu
+/// (`MainWindow+Adaptive.swift`).
 ///
 /// An article dragged from the list onto the sidebar moves: onto a folder into it, onto All
 /// Articles out of its folder, onto the Trash to the Trash (with the same Undo toast). When the
@@ -70,6 +74,21 @@ public final class MainWindow {
     let moveButton: MenuButton
     let trashButton: Button
     let restoreButton: Button
+    let sortButton: Widget
+    let favoriteButton: Widget
+    let articleMenuButton: MenuButton
+    let primaryMenuButton: MenuButton
+    let headerBar: Widget
+    let sidebarPane: Widget
+    let sidebarSeparator: Widget
+    let listSeparator: Widget
+    let widthWatch = WidthWatch()
+    /// The editor's preferences (Preferences › Editor), applied live.
+    let preferences: EditorPreferences
+    /// The Editor page of the Preferences window last opened, while it is open (tests use it).
+    weak var shownEditorPreferences: EditorPreferencesPage?
+    /// Focus mode, fullscreen, and Escape that leaves them.
+    var focusActions: (focus: Action, fullscreen: Action, leave: Action)!
     /// The actions ``addActions()`` made that change with the window's state.
     var actions: WindowActions!
     /// The toast offering to undo the last move to the Trash, while it is shown.
@@ -97,9 +116,18 @@ public final class MainWindow {
         moveButton = try builder.object("move_button")
         trashButton = try builder.object("trash_button")
         restoreButton = try builder.object("restore_button")
+        sortButton = try builder.object("sort_button")
+        favoriteButton = try builder.object("favorite_button")
+        articleMenuButton = try builder.object("article_menu_button")
+        primaryMenuButton = try builder.object("primary_menu_button")
+        headerBar = try builder.object("header_bar")
+        sidebarPane = try builder.object("sidebar_pane")
+        sidebarSeparator = try builder.object("sidebar_separator")
+        listSeparator = try builder.object("list_separator")
         toastOverlay = try builder.object("toast_overlay")
         self.library = library
         self.settings = settings
+        preferences = EditorPreferences(settings: settings)
         self.sync = sync
         errors = ErrorPresenter(libraryPath: library.url.path, over: window)
         if case .readOnly(let reason) = library.access {
@@ -135,7 +163,11 @@ public final class MainWindow {
             TransferToast(title: outcome.summary, folder: nil).show(on: toastOverlay)
         }
         actions = addActions()
+        focusActions = addFocusActions()
         connectWidgets(builder: builder)
+        try builder.object("window_box", as: Box.self).append(widthWatch)
+        widthWatch.widthChanged = { [weak self] width in self?.windowWidthChanged(width) }
+        followPreferences()
         window.connect(.closeRequest) { [weak self] in
             self?.closeArticle()
             self?.saveState()
@@ -205,6 +237,20 @@ public final class MainWindow {
     private func saveState() {
         guard let settings else { return }
         WindowState(window: window).save(to: settings)
+    }
+
+    /// Applies the editor's preferences now and whenever they change, and remembers the
+    /// preview the writer shows or hides.
+    private func followPreferences() {
+        let apply: @MainActor () -> Void = { [weak self] in
+            guard let self else { return }
+            preferences.applyStyle()
+            editor.appearance = preferences.appearance
+            editor.setPreviewBeside(preferences.previewVisible)
+        }
+        apply()
+        preferences.changed = apply
+        editor.previewVisibilityChanged = { [weak self] visible in self?.preferences.previewVisible = visible }
     }
 
     // MARK: Background work and errors

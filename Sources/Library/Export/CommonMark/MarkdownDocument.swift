@@ -26,13 +26,18 @@ final class MarkdownDocument {
     let root: OpaquePointer
     private let parser: OpaquePointer
 
-    /// Parses `text`.
-    init(_ text: String) {
+    /// The options of this document: ``options``, and `CMARK_OPT_SOURCEPOS` when asked for.
+    private let documentOptions: Int32
+
+    /// Parses `text`. With `sourcePositions`, every block of the HTML carries the lines and columns
+    /// of its Markdown (`data-sourcepos="3:1-5:12"`, lines from 1), as the preview's scroll sync needs.
+    init(_ text: String, sourcePositions: Bool = false) {
         _ = Self.registered
+        documentOptions = sourcePositions ? Self.options | CMARK_OPT_SOURCEPOS : Self.options
         Self.parseLock.lock()
         defer { Self.parseLock.unlock() }
         // cmark allocates with calloc and aborts when that fails, so these are never null.
-        let parser = cmark_parser_new(Self.options)!
+        let parser = cmark_parser_new(documentOptions)!
         for name in Self.extensionNames {
             cmark_parser_attach_syntax_extension(parser, cmark_find_syntax_extension(name))
         }
@@ -52,7 +57,7 @@ final class MarkdownDocument {
     /// The document as an HTML fragment, exactly as `cmark-gfm -e table -e strikethrough -e autolink
     /// -e tasklist` prints it.
     func html() -> String {
-        guard let rendered = cmark_render_html(root, Self.options, cmark_parser_get_syntax_extensions(parser)) else {
+        guard let rendered = cmark_render_html(root, documentOptions, cmark_parser_get_syntax_extensions(parser)) else {
             return ""
         }
         defer { free(rendered) }
@@ -63,7 +68,9 @@ final class MarkdownDocument {
 /// Renders Markdown to an HTML fragment the way every Quire export and preview does.
 public enum MarkdownHTML {
     /// The HTML fragment for `markdown` (see ``MarkdownDocument`` for the extensions and safety).
-    public static func fragment(_ markdown: String) -> String {
-        MarkdownDocument(markdown).html()
+    /// With `sourcePositions`, each block element carries `data-sourcepos="START_LINE:COLUMN-END_LINE:COLUMN"`
+    /// (lines from 1), and the HTML is otherwise the same.
+    public static func fragment(_ markdown: String, sourcePositions: Bool = false) -> String {
+        MarkdownDocument(markdown, sourcePositions: sourcePositions).html()
     }
 }

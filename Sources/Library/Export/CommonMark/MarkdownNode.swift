@@ -73,6 +73,8 @@ struct MarkdownNode {
     var url: String { cmark_node_get_url(pointer).map { String(cString: $0) } ?? "" }
     /// The level of a heading, 1 to 6.
     var headingLevel: Int { Int(cmark_node_get_heading_level(pointer)) }
+    /// The Markdown line the node starts on, from 1 (0 when cmark does not know it).
+    var startLine: Int { Int(cmark_node_get_start_line(pointer)) }
     /// Whether a list is ordered.
     var isOrderedList: Bool { cmark_node_get_list_type(pointer) == CMARK_ORDERED_LIST }
     /// The first number of an ordered list.

@@ -1,16 +1,25 @@
 /// The CSS embedded in every exported HTML document: readable on screen in light and dark (it follows
 /// `prefers-color-scheme` on screens only), and plain black on white with sensible page breaks in print.
 enum ExportStyleSheet {
+    /// The colours of the light style, as CSS custom properties.
+    static let lightColors = """
+        --text: #1f1f1f; --muted: #5e5e5e; --background: #ffffff; --rule: #d0d0d0;
+        --code-background: #f3f3f3; --link: #1a5fb4; --quote: #6a6a6a;
+        """
+    /// The colours of the dark style.
+    static let darkColors = """
+        --text: #e6e6e6; --muted: #a8a8a8; --background: #1e1e1e; --rule: #444444;
+        --code-background: #2a2a2a; --link: #78aeed; --quote: #b0b0b0;
+        """
+
     static let css = """
         :root {
           color-scheme: light dark;
-          --text: #1f1f1f; --muted: #5e5e5e; --background: #ffffff; --rule: #d0d0d0;
-          --code-background: #f3f3f3; --link: #1a5fb4; --quote: #6a6a6a;
+          \(lightColors)
         }
         @media screen and (prefers-color-scheme: dark) {
           :root {
-            --text: #e6e6e6; --muted: #a8a8a8; --background: #1e1e1e; --rule: #444444;
-            --code-background: #2a2a2a; --link: #78aeed; --quote: #b0b0b0;
+            \(darkColors)
           }
         }
         html { background: var(--background); color: var(--text); }

@@ -3,19 +3,23 @@
 /// (``HTMLText``); article bodies go through cmark-gfm in safe mode (``MarkdownDocument``), and a
 /// Content-Security-Policy forbids scripts in case anything slipped through.
 enum HTMLDocument {
-    /// Everything up to and including `<body>`.
-    static func head(title: String) -> String {
+    /// The Content-Security-Policy of an exported page: no scripts, images from anywhere.
+    static let exportPolicy = "default-src 'none'; img-src * data:; style-src 'unsafe-inline'"
+
+    /// Everything up to and including `<body>`, with the export's style sheet followed by `css`,
+    /// under the Content-Security-Policy `policy`.
+    static func head(title: String, policy: String = exportPolicy, css: String = "") -> String {
         """
         <!DOCTYPE html>
         <html>
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src * data:; style-src 'unsafe-inline'">
+        <meta http-equiv="Content-Security-Policy" content="\(policy)">
         <meta name="generator" content="Quire">
         <title>\(HTMLText.escape(DisplayTitle.of(title)))</title>
         <style>
-        \(ExportStyleSheet.css)
+        \(ExportStyleSheet.css)\(css)
         </style>
         </head>
         <body>

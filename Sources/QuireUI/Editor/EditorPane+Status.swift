@@ -1,0 +1,50 @@
+import Foundation
+import GtkKit
+import Library
+
+/// The status line's counts: words, characters and reading time of the body (the reading time as
+/// the library stores it, ``ReadingTime``), and the words of the selection while there is one.
+extension EditorPane {
+    /// The status line's word count text, as the writer reads it.
+    var wordCountText: String { wordCountLabel.text }
+
+    /// Counts after a short pause, so a burst of typing in a long article counts once.
+    func scheduleWordCount() {
+        guard wordCountUpdate?.isPending != true else { return }
+        wordCountUpdate = Timeout(milliseconds: 150) { [weak self] in self?.updateWordCountNow() }
+    }
+
+    func updateWordCountNow() {
+        wordCountUpdate?.cancel()
+        let text = buffer.text
+        wordCount = ArticleText.wordCount(of: text)
+        showCounts(characters: buffer.characterCount)
+    }
+
+    func showCounts(characters: Int) {
+        wordCountLabel.text = wordCount == 1 ? "1 word" : "\(Self.number(wordCount)) words"
+        characterCountLabel.text = characters == 1 ? "1 character" : "\(Self.number(characters)) characters"
+        let minutes = ReadingTime.minutes(forWords: wordCount)
+        readingTimeLabel.text = minutes == 0 ? "No reading time" : "\(Self.number(minutes)) min read"
+        let roomy = !isStatusFolded && (paneWidth == 0 || paneWidth >= Self.fullStatusWidth)
+        wordCountLabel.isVisible = appearance.showsWordCount
+        characterCountLabel.isVisible = appearance.showsWordCount && roomy
+        readingTimeLabel.isVisible = appearance.showsReadingTime && roomy
+    }
+
+    /// Shows the selection's words while text is selected.
+    func showSelectionCount() {
+        let selection = buffer.selection
+        guard !selection.isEmpty else {
+            selectionLabel.isVisible = false
+            return
+        }
+        let words = ArticleText.wordCount(of: buffer.text(in: selection))
+        selectionLabel.text = words == 1 ? "1 word selected" : "\(Self.number(words)) words selected"
+        selectionLabel.isVisible = true
+    }
+
+    private static func number(_ value: Int) -> String {
+        NumberFormatter.localizedString(from: NSNumber(value: value), number: .decimal)
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import GtkKit
+import GtkWebKit
+import Library
+
+/// The live preview of the open article: its title and Markdown rendered as the HTML export
+/// renders them (``PreviewPage``), in a WebKit view that fetches nothing and runs none of the
+/// article's scripts. Links open in the desktop's browser, never inside the preview.
+///
+/// The page is loaded once; each ``show(title:body:topLine:)`` renders off the main thread and
+/// replaces the page's content, keeping the reader at the editor's line. Scrolling the preview
+/// reports the Markdown line at its top (``scrolled``), so the editor can follow.
+@MainActor
+final class ArticlePreview {
+    /// The web view, to place in the editor.
+    let widget: WebView
+    /// Called when the writer scrolled the preview, with the buffer line (from 0) at its top and
+    /// how far into it.
+    var scrolled: (@MainActor (_ line: Int, _ fraction: Double) -> Void)?
+    /// Called when a rendering is on screen, with the number ``show(title:body:topLine:)``
+    /// returned for it.
+    var shown: (@MainActor (Int) -> Void)?
+    /// Opens a link the writer clicked; by default in the desktop's browser.
+    var openLink: @MainActor (String) -> Void = { uri in try? AppInfo.launchDefault(forURI: uri) }
+
+    private var isLoaded = false
+    /// A rendering that arrived before the page had loaded.
+    private var pendingUpdate: String?
+    private var generation = 0
+    private let connections = SignalConnections()
+
+    /// A preview showing an empty page in the app's style.
+    init() {
+        let content = UserContentManager(world: "quire")
+        content.addScript(PreviewScript.source)
+        widget = WebView(content: content)
+        widget.expandsHorizontally = true
+        widget.expandsVertically = true
+        content.onMessage("scrolled") { [weak self] json in self?.reportScroll(json) }
+        content.onMessage("shown") { [weak self] json in
+            guard let number = Int(json) else { return }
+            self?.shown?(number)
+        }
+        widget.navigationPolicy = { [weak self] request in self?.decide(request) ?? .deny }
+        widget.loadFinished = { [weak self] in self?.pageLoaded() }
+        let style = Self.style
+        applyBackground(style)
+        widget.loadHTML(PreviewPage.shell(style: style))
+        StyleManager.shared.connect(.notify("dark")) { [weak self] _ in self?.followStyle() }.store(in: connections)
+    }
+
+    private static var style: PreviewPage.Style { StyleManager.shared.isDark ? .dark : .light }
+
+    /// The page itself loads; every other navigation is a link the writer followed: the
+    /// desktop opens it (web and mail addresses only) and the preview stays.
+    private func decide(_ request: NavigationRequest) -> NavigationDecision {
+        if request.uri == "about:blank" || (request.uri.hasPrefix("about:blank#") && !request.opensNewWindow) {
+            return .allow
+        }
+        if let scheme = URL(string: request.uri)?.scheme?.lowercased(), ["http", "https", "mailto"].contains(scheme) {
+            openLink(request.uri)
+        }
+        return .deny
+    }
+
+    private func pageLoaded() {
+        guard !isLoaded else { return }
+        isLoaded = true
+        if let pendingUpdate {
+            self.pendingUpdate = nil
+            run(pendingUpdate)
+        }
+    }
+
+    /// Renders `title` and `body` off the main thread and shows them, scrolled to `topLine` of
+    /// the body (from 0) and the fraction into it. Returns the rendering's number; a newer
+    /// call's rendering replaces an older one that has not been shown yet.
+    @discardableResult
+    func show(title: String, body: String, topLine: (line: Int, fraction: Double)) -> Int {
+        generation += 1
+        let number = generation
+        Task { @MainActor [weak self] in
+            let script = await Task.detached(priority: .userInitiated) {
+                let html = PreviewPage.content(title: title, markdown: body)
+                return "quire.update(\(Self.javaScriptString(html)), \(number), \(topLine.line + 1), \(topLine.fraction))"
+            }.value
+            guard let self, number == self.generation else { return }
+            if self.isLoaded { self.run(script) } else { self.pendingUpdate = script }
+        }
+        return number
+    }
+
+    /// Scrolls the preview so that `line` of the body (from 0), `fraction` into it, is at the top.
+    func scroll(toLine line: Int, fraction: Double) {
+        guard isLoaded else { return }
+        run("quire.scrollToLine(\(line + 1), \(fraction))")
+    }
+
+    /// Runs one of the preview script's calls; the script is the app's own, so a failure is a
+    /// bug in it, which the next rendering replaces.
+    private func run(_ script: String) {
+        Task { @MainActor [widget] in _ = try? await widget.evaluate(script) }
+    }
+
+    /// Runs `script` and returns its result as JSON (tests read the page through it).
+    func evaluate(_ script: String) async throws -> String {
+        try await widget.evaluate(script)
+    }
+
+    private func reportScroll(_ json: String) {
+        let numbers = json.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).split(separator: ",").compactMap { Double($0) }
+        guard numbers.count == 2 else { return }
+        scrolled?(max(0, Int(numbers[0]) - 1), numbers[1])
+    }
+
+    private func followStyle() {
+        let style = Self.style
+        applyBackground(style)
+        run("quire.setStyle('\(style.rawValue)')")
+    }
+
+    /// The export style sheet's page colour, so that the view shows no white before it paints.
+    private func applyBackground(_ style: PreviewPage.Style) {
+        switch style {
+        case .light: widget.setBackground(red: 1, green: 1, blue: 1)
+        case .dark: widget.setBackground(red: 0x1e / 255, green: 0x1e / 255, blue: 0x1e / 255)
+        }
+    }
+
+    /// `text` as a JavaScript string literal.
+    nonisolated static func javaScriptString(_ text: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8)
+        return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Library
+
+/// The writing surface as a writer meets it, the real `quire` binary under Xvfb with the preview
+/// beside the text (a 1280-pixel window):
+/// - `open_article_ms`: from clicking an article in the list of a library of `--rows` articles
+///   (100,000 by default) until its text and its preview are on screen (the app measures from
+///   the selection to the preview's next frame): median, and `open_article_max_ms`, the slowest;
+/// - `preview_update_ms`: from the last keystroke of a burst of typing in a 5,000-word article
+///   until the preview shows it (target: at most 150 ms at the median);
+/// - `typing_max_stall`: the longest main-thread stall while typing there with the preview
+///   visible (target: under 16 ms), median over the runs.
+///
+/// Each of `--repetitions` runs starts `quire`, opens eight articles, then types six bursts into
+/// the long one. Needs `quire` built beside `quire-bench`, `Xvfb` and `xdotool`.
+enum EditorSuite: BenchmarkSuite {
+    static let name = "editor"
+    static let summary = "opening an article, the live preview's updates and stalls while typing beside it"
+    static let defaultRows = 100_000
+
+    /// The article list's row height and the header bar's, in pixels, to click a row.
+    private static let rowHeight = 76
+    private static let headerHeight = 47
+
+    static func run(_ options: BenchmarkOptions) async throws -> [BenchmarkResult] {
+        let quire = try AppDriver.quireExecutable()
+        let display = try DisplayServer()
+        defer { display.stop() }
+        let environment = try sessionEnvironment(display: display.name, in: options.workDirectory)
+
+        let url = options.workDirectory.appendingPathComponent("library.quire")
+        let library = try Library(url: url)
+        try await library.addDemoArticles(count: options.rows, batchSize: 5000)
+        // The newest article, at the top of the list.
+        _ = try await library.createArticle(ArticleContent(title: "A long article", body: longArticle(words: 5000)))
+
+        var opens: [Double] = []
+        var updates: [Double] = []
+        var stalls: [Double] = []
+        for _ in 0..<options.repetitions {
+            let run = try session(quire, library: url, environment: environment)
+            opens += run.opens
+            updates += run.updates
+            stalls.append(run.stall)
+        }
+        return [
+            BenchmarkResult(name: "open_article_ms", unit: "ms", value: median(opens)),
+            BenchmarkResult(name: "open_article_max_ms", unit: "ms", value: opens.max() ?? 0),
+            BenchmarkResult(name: "preview_update_ms", unit: "ms", value: median(updates)),
+            BenchmarkResult(name: "typing_max_stall", unit: "ms", value: median(stalls)),
+        ]
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+
+    /// The display, Quire's schema compiled from `data/`, and settings in a key file: the
+    /// preview shown, a window wide enough for it beside the text.
+    private static func sessionEnvironment(display: String, in folder: URL) throws -> [String: String] {
+        let schemas = folder.appendingPathComponent("schemas")
+        try FileManager.default.createDirectory(at: schemas, withIntermediateDirectories: true)
+        let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("data")
+        let compiler = try ChildProcess(
+            "/usr/bin/glib-compile-schemas", arguments: ["--targetdir", schemas.path, data.path],
+            environment: ProcessInfo.processInfo.environment)
+        guard try compiler.waitForExit(timeout: 30) == 0 else { throw AppStartError.tool(compiler.command, 1) }
+        let config = folder.appendingPathComponent("config")
+        let keyfile = config.appendingPathComponent("glib-2.0/settings")
+        try FileManager.default.createDirectory(at: keyfile, withIntermediateDirectories: true)
+        try "[org/quire/Quire]\npreview-visible=true\nwindow-width=1280\nwindow-height=960\n"
+            .write(to: keyfile.appendingPathComponent("keyfile"), atomically: true, encoding: .utf8)
+
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = display
+        environment["GSK_RENDERER"] = "cairo"
+        environment["GTK_A11Y"] = "none"
+        environment["NO_AT_BRIDGE"] = "1"
+        environment["GSETTINGS_BACKEND"] = "keyfile"
+        environment["GSETTINGS_SCHEMA_DIR"] = schemas.path
+        environment["XDG_CONFIG_HOME"] = config.path
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
+        environment["QUIRE_REPORT_PREVIEW"] = "1"
+        environment["QUIRE_REPORT_STALLS"] = "1"
+        return environment
+    }
+
+    /// One run of the app: eight articles opened by a click each, then six bursts of typing in
+    /// the long article, then quit.
+    private static func session(
+        _ quire: URL, library: URL, environment: [String: String]
+    ) throws -> (opens: [Double], updates: [Double], stall: Double) {
+        let process = try ChildProcess(quire.path, arguments: ["--library", library.path], environment: environment, capturesOutput: true)
+        defer { if (try? process.waitForExit(timeout: 30)) == nil { process.terminate() } }
+        // GTK may replace the X window while the app starts: search until one is there.
+        var window = ""
+        for _ in 0..<20 where window.isEmpty {
+            window = (try? AppDriver.xdotool(
+                ["search", "--onlyvisible", "--pid", "\(process.identifier)", "--name", "^Quire$"], environment: environment))?
+                .split(separator: "\n").last.map(String.init) ?? ""
+            if window.isEmpty { Thread.sleep(forTimeInterval: 0.25) }
+        }
+        try AppDriver.xdotool(["windowfocus", "--sync", window], environment: environment)
+        // The list makes its rows after the window's first frame.
+        Thread.sleep(forTimeInterval: 1.5)
+        // A click on a window that has just appeared is now and then lost (as keys are, see
+        // KeyboardDrivenAppTests): one that opens nothing within ten seconds is clicked again.
+        let openByClick = { (x: Int, y: Int) throws -> String in
+            let before = count("open-article-ms ", in: process.text)
+            for _ in 0..<3 {
+                try AppDriver.xdotool(["mousemove", "--window", window, "\(x)", "\(y)", "click", "1"], environment: environment)
+                if let text = try? process.readOutput(timeout: 10, until: { count("open-article-ms ", in: $0) > before }) { return text }
+            }
+            throw AppStartError.tool("clicking the article list at \(x), \(y) opened nothing", 1)
+        }
+        let rowX = 350
+
+        var opens: [Double] = []
+        // Rows 1 to 9 are demo articles; the first open warms the web process up.
+        for row in 1...9 {
+            let text = try openByClick(rowX, headerHeight + rowHeight * row + rowHeight / 2)
+            if row > 1 { opens.append(lastValue("open-article-ms ", in: text)) }
+        }
+
+        // The long article, then a click in its text (the left half of the editor pane).
+        try openByClick(rowX, headerHeight + rowHeight / 2)
+        try AppDriver.xdotool(["mousemove", "--window", window, "700", "400", "click", "1"], environment: environment)
+        kill(process.identifier, SIGUSR1)
+        var updates: [Double] = []
+        for burst in 0..<6 {
+            let shown = count("preview-update-ms ", in: process.text)
+            try AppDriver.xdotool(["type", "--delay", "40", "tide \(burst) "], environment: environment)
+            let text = try process.readOutput(timeout: 60) { count("preview-update-ms ", in: $0) > shown }
+            updates.append(lastValue("preview-update-ms ", in: text))
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        // The autosave after the pause, as a writer's pause would have it, before quitting.
+        Thread.sleep(forTimeInterval: 1.5)
+        try AppDriver.xdotool(["key", "ctrl+q"], environment: environment)
+        let text = try process.readOutput(timeout: 60)
+        let status = try process.waitForExit(timeout: 30)
+        guard status == 0, text.contains("max-stall-ms ") else { throw AppStartError.noStallReport(status: status, text) }
+        return (opens, updates, lastValue("max-stall-ms ", in: text))
+    }
+
+    private static func count(_ prefix: String, in text: String) -> Int {
+        text.split(separator: "\n").filter { $0.hasPrefix(prefix) }.count
+    }
+
+    private static func lastValue(_ prefix: String, in text: String) -> Double {
+        text.split(separator: "\n").last { $0.hasPrefix(prefix) }.flatMap { Double($0.dropFirst(prefix.count)) } ?? 0
+    }
+
+    /// A Markdown article of about `words` words: headings, paragraphs, a list and a table in turn.
+    static func longArticle(words: Int) -> String {
+        let sentence = "The tide came in early and the boats sat high against the harbour wall while the gulls argued."
+        let perSection = 18 * 3 + 12
+        var sections: [String] = []
+        for index in 0..<max(1, words / perSection) {
+            sections.append("""
+                ## Section \(index + 1)
+
+                \(sentence) \(sentence) \(sentence)
+
+                - Check the charts for section \(index + 1)
+                - Call the harbour master
+
+                | Port | High water |
+                |------|-----------:|
+                | Brest | 06:\(10 + index % 50) |
+
+                """)
+        }
+        return sections.joined(separator: "\n")
+    }
+}

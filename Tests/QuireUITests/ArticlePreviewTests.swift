@@ -1,0 +1,165 @@
+import CGtk
+import Foundation
+import GtkKit
+import GtkWebKit
+import Library
+import XCTest
+
+@testable import QuireUI
+
+/// The live preview under Xvfb, in a real WebKit view: it renders what the HTML export renders,
+/// follows typing, runs none of the article's scripts, fetches nothing, hands links to the
+/// desktop, and scrolls with the text.
+final class ArticlePreviewTests: QuireTestCase, @unchecked Sendable {
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        MainActor.assumeIsolated { settleAnimations() }
+    }
+
+    static let article = """
+        ## Tides
+
+        | Port | High water |
+        |------|-----------:|
+        | Brest | 06:12 |
+
+        - [x] Check the charts
+        - [ ] Call the harbour master
+
+        ```swift
+        let tide = "rising"
+        ```
+
+        Read [the almanac](https://example.org/almanac) first.
+
+        """
+
+    /// An editor in a 1400-pixel window with the preview shown beside the text, its first
+    /// rendering on screen.
+    @MainActor
+    private func showPreview(title: String = "Harbour", body: String = article) -> (EditorPane, Window) {
+        let editor = try! EditorPane()
+        let window = show(editor, width: 1400, height: 800)
+        editor.load(title: title, body: body)
+        editor.actions.activateAction(named: "preview")
+        XCTAssertTrue(editor.isPreviewShown)
+        waitForRendering(of: editor)
+        return (editor, window)
+    }
+
+    /// Waits until the preview shows the editor's latest text.
+    @MainActor
+    private func waitForRendering(of editor: EditorPane) {
+        var shown = false
+        editor.previewShownAfter = { _, _ in shown = true }
+        spinMainLoop { shown }
+        editor.previewShownAfter = nil
+    }
+
+    @MainActor
+    private func evaluate(_ script: String, in editor: EditorPane) throws -> String {
+        var result: Result<String, any Error>?
+        Task { @MainActor in
+            do { result = .success(try await editor.preview!.evaluate(script)) } catch { result = .failure(error) }
+        }
+        spinMainLoop { result != nil }
+        return try result!.get()
+    }
+
+    func testThePreviewShowsTheArticleAsTheExportRendersItAndFollowsTyping() throws {
+        try MainActor.assumeIsolated {
+            let (editor, window) = showPreview()
+            defer { window.destroy() }
+            XCTAssertEqual(try evaluate("document.querySelector('h1.title').textContent", in: editor), "\"Harbour\"")
+            XCTAssertEqual(try evaluate("document.querySelector('#quire-preview h2').textContent", in: editor), "\"Tides\"")
+            XCTAssertEqual(try evaluate("document.querySelectorAll('#quire-preview table td').length", in: editor), "2")
+            XCTAssertEqual(try evaluate("document.querySelectorAll('#quire-preview input[type=checkbox]').length", in: editor), "2")
+            XCTAssertEqual(try evaluate("document.querySelector('#quire-preview pre code').textContent", in: editor), #""let tide = \"rising\"\n""#)
+            // The same cmark-gfm rendering as the export, with source positions for scroll sync.
+            let main = try evaluate("document.getElementById('quire-preview').innerHTML", in: editor)
+            XCTAssertTrue(main.contains("data-sourcepos"), main)
+
+            editor.focusBody()
+            editor.buffer.select(editor.buffer.characterCount..<editor.buffer.characterCount)
+            type("\nThe ebb came at noon.", into: editor.bodyView)
+            waitForRendering(of: editor)
+            XCTAssertEqual(try evaluate("document.querySelector('#quire-preview p:last-of-type').textContent", in: editor), "\"The ebb came at noon.\"")
+            let screenshot = try screenshotFolder().appending(path: "preview-typing.png").path
+            try render(window, to: screenshot)
+        }
+    }
+
+    func testScriptsInTheArticleDoNotRunAndRemoteImagesAreNotFetched() throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        try MainActor.assumeIsolated {
+            let image = "http://127.0.0.1:\(server.port)/boat.png"
+            let body = """
+                <script>document.body.dataset.ran = 'script'</script>
+
+                <img src="x" onerror="document.body.dataset.ran = 'handler'">
+
+                ![A boat](\(image))
+
+                """
+            let (editor, window) = showPreview(body: body)
+            defer { window.destroy() }
+            XCTAssertEqual(try evaluate("document.querySelectorAll('#quire-preview img').length", in: editor), "1")
+            // Blocked by the page's policy, the image is done loading without a request.
+            var complete = false
+            try waitUntil("the image has given up") {
+                complete = try evaluate("Array.from(document.images).every(i => i.complete)", in: editor) == "true"
+                return complete
+            }
+            XCTAssertEqual(try evaluate("document.images[0].naturalWidth", in: editor), "0")
+            XCTAssertEqual(try evaluate("document.body.dataset.ran ?? 'nothing'", in: editor), "\"nothing\"")
+            XCTAssertEqual(server.connections, 0, "the preview asked the network for the image")
+
+            // The control: a web view without the preview's policy does ask the loopback server.
+            let control = WebView(content: UserContentManager(world: "control"))
+            var loaded = false
+            control.loadFinished = { loaded = true }
+            let controlWindow = Window()
+            controlWindow.child = control
+            controlWindow.present()
+            defer { controlWindow.destroy() }
+            control.loadHTML(#"<html><body><img src="\#(image)?control"></body></html>"#)
+            spinMainLoop { loaded && server.connections > 0 }
+        }
+    }
+
+    func testALinkClickAsksTheDesktopAndThePreviewStays() throws {
+        try MainActor.assumeIsolated {
+            let (editor, window) = showPreview()
+            defer { window.destroy() }
+            var opened: [String] = []
+            editor.preview?.openLink = { opened.append($0) }
+            _ = try evaluate("document.querySelector('#quire-preview a').click()", in: editor)
+            spinMainLoop { !opened.isEmpty }
+            XCTAssertEqual(opened, ["https://example.org/almanac"])
+            XCTAssertEqual(try evaluate("document.querySelector('#quire-preview h2').textContent", in: editor), "\"Tides\"")
+        }
+    }
+
+    func testScrollingTheTextScrollsThePreviewToTheSameParagraph() throws {
+        try MainActor.assumeIsolated {
+            let body = (1...120).map { "## Part \($0)\n\nParagraph \($0) of the long article, with enough words to wrap once or twice in the column.\n" }
+                .joined(separator: "\n")
+            let (editor, window) = showPreview(title: "Long", body: body)
+            defer { window.destroy() }
+            // Part 60 starts at line 4 × 59 (from 0; cmark counts from 1).
+            let line = 4 * 59
+            // GTK lays a long text out in steps after the first frame, which moves lines by a few
+            // pixels: scroll to the line until the preview's top block is the one at the text's top.
+            var top = ""
+            try waitUntil("the preview shows the text's top paragraph at its top") {
+                editor.bodyView.scroll(toLine: line, in: editor.scroller.verticalAdjustment)
+                for _ in 0..<50 { g_main_context_iteration(nil, 0) }
+                let editorTop = editor.bodyView.topVisibleLine.line
+                top = try evaluate("quire.topLine()[0]", in: editor)
+                // A blank line at the text's top shows as the end of the block above it.
+                return abs(editorTop - line) <= 1 && Int(top).map { abs($0 - (editorTop + 1)) <= 1 } == true
+            }
+        }
+    }
+}
