@@ -16,7 +16,7 @@ enum AppStartSuite: BenchmarkSuite {
     static let defaultRows = 100_000
 
     static func run(_ options: BenchmarkOptions) async throws -> [BenchmarkResult] {
-        let quire = try quireExecutable()
+        let quire = try AppDriver.quireExecutable()
         let display = try DisplayServer()
         defer { display.stop() }
         var environment = ProcessInfo.processInfo.environment
@@ -55,14 +55,6 @@ enum AppStartSuite: BenchmarkSuite {
         ]
     }
 
-    /// `quire` beside this program.
-    private static func quireExecutable() throws -> URL {
-        let me = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        let quire = me.deletingLastPathComponent().appendingPathComponent("quire")
-        guard FileManager.default.isExecutableFile(atPath: quire.path) else { throw AppStartError.missing(quire.path) }
-        return quire
-    }
-
     /// The median time from starting `quire` to its `first-frame` line. The time it takes to
     /// close its window and end is left out: each start waits for the previous one to end first.
     private static func timeToFirstFrame(_ quire: URL, library: URL, environment: [String: String], repetitions: Int) throws -> Double {
@@ -79,7 +71,8 @@ enum AppStartSuite: BenchmarkSuite {
 
     /// Starts `quire` and returns once it has printed `first-frame`.
     private static func startToFirstFrame(_ quire: URL, library: URL, environment: [String: String]) throws -> ChildProcess {
-        let process = try ChildProcess(quire.path, arguments: ["--library", library.path], environment: environment, capturesOutput: true)
+        let process = try ChildProcess(
+            quire.path, arguments: ["--library", library.path], environment: environment, capturesOutput: true, capturesErrors: true)
         try process.readOutput(until: "first-frame\n", timeout: 60)
         return process
     }
@@ -88,35 +81,26 @@ enum AppStartSuite: BenchmarkSuite {
     /// each followed by a pause in which the autosave runs; returns the longest stall the app
     /// measured from the first keystroke on.
     private static func longestStallWhileTyping(_ quire: URL, library: URL, environment: [String: String]) throws -> Double {
-        let process = try ChildProcess(quire.path, arguments: ["--library", library.path], environment: environment, capturesOutput: true)
-        let window = try xdotool(["search", "--sync", "--onlyvisible", "--name", "^Quire$"], environment: environment)
-            .split(separator: "\n").last.map(String.init) ?? ""
-        try xdotool(["windowfocus", "--sync", window], environment: environment)
-        try xdotool(["key", "ctrl+n"], environment: environment)
-        try xdotool(["type", "--delay", "25", "Typing in a large library"], environment: environment)
-        try xdotool(["key", "Return"], environment: environment)
+        let process = try ChildProcess(
+            quire.path, arguments: ["--library", library.path], environment: environment, capturesOutput: true, capturesErrors: true)
+        let window = try AppDriver.mainWindow(of: process, environment: environment)
+        try AppDriver.xdotool(["windowfocus", "--sync", window], environment: environment)
+        try AppDriver.xdotool(["key", "ctrl+n"], environment: environment)
+        try AppDriver.xdotool(["type", "--delay", "25", "Typing in a large library"], environment: environment)
+        try AppDriver.xdotool(["key", "Return"], environment: environment)
         Thread.sleep(forTimeInterval: 1.5)
         // Measure from here: the start-up is first_frame's business.
         kill(process.identifier, SIGUSR1)
         for burst in 0..<3 {
-            try xdotool(["type", "--delay", "25", "Burst \(burst): the quick brown fox jumps over the lazy dog. "], environment: environment)
+            try AppDriver.xdotool(["type", "--delay", "25", "Burst \(burst): the quick brown fox jumps over the lazy dog. "], environment: environment)
             Thread.sleep(forTimeInterval: 1.5)
         }
-        try xdotool(["key", "ctrl+q"], environment: environment)
+        try AppDriver.xdotool(["key", "ctrl+q"], environment: environment)
         let text = try process.readOutput(timeout: 60)
         let status = try process.waitForExit(timeout: 30)
         guard status == 0, let line = text.split(separator: "\n").first(where: { $0.hasPrefix("max-stall-ms ") }),
               let value = Double(line.dropFirst("max-stall-ms ".count)) else { throw AppStartError.noStallReport(status: status, text) }
         return value
-    }
-
-    @discardableResult
-    private static func xdotool(_ arguments: [String], environment: [String: String]) throws -> String {
-        let process = try ChildProcess("/usr/bin/xdotool", arguments: arguments, environment: environment, capturesOutput: true)
-        let text = try process.readOutput(timeout: 60)
-        let status = try process.waitForExit(timeout: 10)
-        guard status == 0 else { throw AppStartError.tool(process.command, status) }
-        return text
     }
 }
 

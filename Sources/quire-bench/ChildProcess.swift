@@ -24,16 +24,20 @@ final class ChildProcess {
     /// The wait status once reaped.
     private var waitStatus: Int32?
 
-    /// Starts `executable` with `arguments` and exactly `environment`; standard input and error
-    /// are /dev/null, standard output is read by ``readOutput(until:timeout:)`` when
-    /// `capturesOutput`, else /dev/null.
-    init(_ executable: String, arguments: [String], environment: [String: String], capturesOutput: Bool = false) throws {
+    /// Starts `executable` with `arguments` and exactly `environment`; standard input is
+    /// /dev/null, standard output is read by ``readOutput(until:timeout:)`` when `capturesOutput`,
+    /// else /dev/null; standard error joins the captured output when `capturesErrors` (so that a
+    /// failure of the child can say why), else /dev/null.
+    init(
+        _ executable: String, arguments: [String], environment: [String: String],
+        capturesOutput: Bool = false, capturesErrors: Bool = false
+    ) throws {
         command = ([executable] + arguments).joined(separator: " ")
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if !(capturesOutput && capturesErrors) { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
         var pipeEnds: [Int32] = [-1, -1]
         if capturesOutput {
             guard pipe(&pipeEnds) == 0 else { throw ChildProcessError.system("pipe", errno, command) }
@@ -41,6 +45,7 @@ final class ChildProcess {
             // children from one thread at a time, so no other spawn sees the ends in between.)
             for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
             posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+            if capturesErrors { posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2) }
         } else {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }

@@ -92,16 +92,10 @@ enum EditorSuite: BenchmarkSuite {
     private static func session(
         _ quire: URL, library: URL, environment: [String: String]
     ) throws -> (opens: [Double], updates: [Double], stall: Double) {
-        let process = try ChildProcess(quire.path, arguments: ["--library", library.path], environment: environment, capturesOutput: true)
+        let process = try ChildProcess(
+            quire.path, arguments: ["--library", library.path], environment: environment, capturesOutput: true, capturesErrors: true)
         defer { if (try? process.waitForExit(timeout: 30)) == nil { process.terminate() } }
-        // GTK may replace the X window while the app starts: search until one is there.
-        var window = ""
-        for _ in 0..<20 where window.isEmpty {
-            window = (try? AppDriver.xdotool(
-                ["search", "--onlyvisible", "--pid", "\(process.identifier)", "--name", "^Quire$"], environment: environment))?
-                .split(separator: "\n").last.map(String.init) ?? ""
-            if window.isEmpty { Thread.sleep(forTimeInterval: 0.25) }
-        }
+        let window = try AppDriver.mainWindow(of: process, environment: environment)
         try AppDriver.xdotool(["windowfocus", "--sync", window], environment: environment)
         // The list makes its rows after the window's first frame.
         Thread.sleep(forTimeInterval: 1.5)
@@ -125,7 +119,7 @@ enum EditorSuite: BenchmarkSuite {
         }
 
         // The long article, then a click in its text (the left half of the editor pane).
-        try openByClick(rowX, headerHeight + rowHeight / 2)
+        _ = try openByClick(rowX, headerHeight + rowHeight / 2)
         try AppDriver.xdotool(["mousemove", "--window", window, "700", "400", "click", "1"], environment: environment)
         kill(process.identifier, SIGUSR1)
         var updates: [Double] = []
