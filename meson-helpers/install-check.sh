@@ -46,8 +46,12 @@ grep -q 'Push the library' "$prefix/share/man/man1/quire.1" || fail "quire.1 doe
 glib-compile-schemas --strict "$prefix/share/glib-2.0/schemas"
 (
   cd "$work"  # away from the source tree: the binary must not need it
-  xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- \
-    env GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1 GSETTINGS_BACKEND=memory \
+  # A data folder of its own: the user's library is none of this check's business (a newer
+  # library there opened read-only behind a dialog, and the check waited for it for ever).
+  # The timeout makes any dialog that waits for a writer a failure instead of a hang.
+  timeout 300 xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- \
+    env XDG_DATA_HOME="$work/data" XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache" \
+    GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1 GSETTINGS_BACKEND=memory \
     GSETTINGS_SCHEMA_DIR="$prefix/share/glib-2.0/schemas" QUIRE_SCREENSHOT="$work/installed.png" \
     "$prefix/bin/quire" 2>"$work/run.log"
 ) || { cat "$work/run.log" >&2; fail "the installed quire failed to take a screenshot"; }

@@ -7,7 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 output=$(mktemp)
-trap 'rm -f "$output"' EXIT
+# Data, settings and caches of their own: no test may read or write the user's own library.
+xdg=$(mktemp -d)
+trap 'rm -rf "$output" "$xdg"' EXIT
 
 # The settings keep GTK deterministic under Xvfb. Swift Testing runs two tests per core at once:
 # its default starts every test together, and on two cores the tests that wait (for a server, a
@@ -17,6 +19,7 @@ trap 'rm -f "$output"' EXIT
 status=0
 xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- \
   env GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1 GSETTINGS_BACKEND=memory \
+  XDG_DATA_HOME="$xdg/data" XDG_CONFIG_HOME="$xdg/config" XDG_CACHE_HOME="$xdg/cache" \
   SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="$((2 * $(nproc)))" \
   swift test --skip-build 2>&1 | tee "$output" || status=$?
 
