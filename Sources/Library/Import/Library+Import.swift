@@ -50,6 +50,7 @@ extension Library {
             switch item.action {
             case .replace:
                 article = try LibraryNames.article(imported.id, in: context)
+                try VersionHistory.record(article, source: .beforeImport, at: now, in: context)
                 result.replaced += 1
             case .create, .copy:
                 article = StoredArticle(context: context)

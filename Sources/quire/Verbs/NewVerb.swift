@@ -24,6 +24,7 @@ struct NewVerb: Verb {
         let body = try bodyFile.map { try TextInput.read($0, option: "--body-file") } ?? ""
         let library = try library.open(creatingIfMissing: true)
         let article = try await library.createArticle(ArticleContent(title: title, body: body, folder: folder))
+        try await library.endEditingSession(of: article.id)
         print(article.id.uuidString.lowercased())
     }
 }
