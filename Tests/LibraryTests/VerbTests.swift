@@ -180,16 +180,16 @@ import Testing
             (["show", "12"], 1, "quire show: no article's ID begins with '12'"),
             (["edit", "ffffffff-0000-4000-8000-000000000000", "--title", "x"], 1,
              "quire edit: no article has the ID ffffffff-0000-4000-8000-000000000000"),
-            (["edit", "ffffffff"], 64, "quire edit: --title or --body-file is missing"),
-            (["new"], 64, "quire new: --title is missing"),
+            (["edit", "ffffffff"], 2, "quire edit: --title or --body-file is missing"),
+            (["new"], 2, "quire new: --title is missing"),
             (["new", "--title", "x", "--body-file", folder.appending("missing.md").path], 1,
              "quire new: cannot read --body-file \(folder.appending("missing.md").path): No such file or directory"),
-            (["demo", "--articles", "lots"], 64, "quire demo: --articles 'lots' is not a number from 1 to 10000000"),
-            (["export", "--format", "docx", "--out", "x"], 64, "quire export: --format 'docx' is not md, html, pdf or json"),
-            (["export", "--format", "md", "--scope", "everything", "--out", "x"], 64,
+            (["demo", "--articles", "lots"], 2, "quire demo: --articles 'lots' is not a number from 1 to 10000000"),
+            (["export", "--format", "docx", "--out", "x"], 2, "quire export: --format 'docx' is not md, html, pdf or json"),
+            (["export", "--format", "md", "--scope", "everything", "--out", "x"], 2,
              "quire export: --scope 'everything' is not selected:ID,..., folder:NAME, drafts, unsynced or all"),
-            (["import", "--on-existing", "merge", "x"], 64, "quire import: --on-existing 'merge' is not skip, replace or copy"),
-            (["list", "--colour"], 64, "quire list: unknown option '--colour'"),
+            (["import", "--on-existing", "merge", "x"], 2, "quire import: --on-existing 'merge' is not skip, replace or copy"),
+            (["list", "--colour"], 2, "quire list: unknown option '--colour'"),
         ]
         for (arguments, status, message) in cases {
             let run = try quire(arguments, library: url)

@@ -31,7 +31,7 @@ enum HelpText {
               0   success
               1   failure (the message says what went wrong; nothing was changed)
               2   usage: the command line was wrong (an unknown verb or option, a missing
-                  argument, an ID that names no article or several; the message lists them)
+                  argument, the start of an ID that begins several; the message lists them)
               'quire sync' adds 69, 75 and 76 ('quire help sync'); 'quire edit --if-revision'
               adds 75.
 

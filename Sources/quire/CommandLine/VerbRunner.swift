@@ -55,12 +55,13 @@ enum VerbRunner {
         }
     }
 
-    /// Whether the error says the command line named nothing, or several things, where it had to
-    /// name one (an ID prefix): a usage mistake, exit status 2, with the candidates in the message.
+    /// Whether the error says the command line named several things where it had to name one (an
+    /// ID prefix that begins several IDs): a usage mistake, exit status 2, with the candidates in
+    /// the message. An ID that names nothing is a failure (1), as before.
     static func isUsageMistake(_ error: any Error) -> Bool {
         switch error {
-        case LibraryError.noArticleMatching, LibraryError.ambiguousArticleID, HistoryError.noVersionMatching,
-             HistoryError.ambiguousVersionID, is ConflictLookupError:
+        case LibraryError.ambiguousArticleID, HistoryError.ambiguousVersionID, ConflictLookupError.ambiguous,
+             ConflictLookupError.severalConflicts:
             return true
         default:
             return false
