@@ -160,6 +160,34 @@ import Testing
         #expect(HistorySizeLimit.standard.bytes(forLibraryOf: 1_000_000) == 200_000_000)
     }
 
+    @Test func anArchiveWrittenWithItsHistoryBringsItBack() async throws {
+        let source = try TemporaryLibrary()
+        let article = try await source.library.createArticle(ArticleContent(title: "Kept", body: "one\n"))
+        try await source.library.endEditingSession(of: article.id)
+        try await source.library.editArticle(article.id, body: "one\ntwo\n")
+        try await source.library.endEditingSession(of: article.id)
+        let history = try await source.library.history(of: article.id)
+
+        let plain = source.folder.appending("plain.json")
+        let withHistory = source.folder.appending("history.json")
+        let options = try await source.library.archiveOptions()
+        try await source.library.export(.library, with: ExportJob(format: .jsonArchive(options), destination: plain))
+        try await source.library.export(
+            .library, with: ExportJob(format: .jsonArchive(options), destination: withHistory), includingHistory: true)
+        #expect(!String(decoding: try Data(contentsOf: plain), as: UTF8.self).contains("\"history\""), "only on request")
+
+        let target = try TemporaryLibrary()
+        for _ in 0..<2 {
+            let scan = try await ImportScan.read([withHistory])
+            let plan = ImportPlan(scan: scan, library: try await target.library.importContents(for: scan), onExisting: .replace)
+            try await target.library.apply(plan)
+        }
+        let imported = try await target.library.history(of: article.id)
+        #expect(imported.map(\.id) == history.map(\.id), "every version once, even imported twice")
+        #expect(imported.map(\.recorded) == history.map(\.recorded) && imported.map(\.source) == history.map(\.source))
+        #expect(try await target.library.version(imported[1].id).body == "one\n")
+    }
+
     @Test func thinningKeepsTheLatestOfEachPeriodAndEveryVersionOfTheLastDay() {
         let now = Self.start
         let hour = 3_600.0

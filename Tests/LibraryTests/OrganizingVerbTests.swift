@@ -115,6 +115,20 @@ import Testing
         #expect(missing.status == 1 && missing.error.contains("'quire history' lists them"))
     }
 
+    @Test func exportWithHistoryAndImportBringItBack() throws {
+        let (folder, url, ids) = try library()
+        defer { withExtendedLifetime(folder) {} }
+        #expect(try verbs.quire(["edit", ids[0], "--body-file", "-"], library: url, input: "Second version.\n").status == 0)
+        let archive = folder.appending("archive.json")
+        let export = try quire(["export", "--format", "json", "--with-history", "--out", archive.path], library: url)
+        #expect(export.status == 0, "\(export.error)")
+        let other = folder.appending("other.quire")
+        #expect(try quire(["import", archive.path], library: other).status == 0)
+        let history = try json(["history", ids[0]], library: other) as? [[String: Any]]
+        #expect(history?.count == 2)
+        #expect(try quire(["export", "--format", "md", "--with-history", "--out", "x"], library: url).status == 2)
+    }
+
     @Test func anAmbiguousIDPrefixIsAUsageErrorListingTheCandidates() async throws {
         let folder = try TemporaryFolder()
         defer { withExtendedLifetime(folder) {} }

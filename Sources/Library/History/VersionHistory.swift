@@ -38,6 +38,33 @@ enum VersionHistory {
         try record(articleID: article.id, title: article.title, body: article.body, source: source, at: now, in: context)
     }
 
+    /// Adds versions read from an archive to the article's history, as they were recorded; a
+    /// version the library holds already (same ID) is left as it is. A copy's versions get IDs of
+    /// their own, since the original's stay with the original.
+    static func add(_ versions: [ArticleVersionSnapshot], to articleID: UUID, freshIDs: Bool, in context: ManagedObjectContext) throws {
+        guard !versions.isEmpty else { return }
+        var existing = Set<UUID>()
+        if !freshIDs {
+            let ids = versions.map(\.id)
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let chunk = Array(ids[start..<min(ids.count, start + 500)])
+                existing.formUnion(try context.fetchDictionaries(
+                    FetchRequest<ArticleVersion>(predicate: .in(\.id, chunk)), propertiesToFetch: ["id"]).compactMap { $0["id"] as? UUID })
+            }
+        }
+        for snapshot in versions where !existing.contains(snapshot.id) {
+            let version = ArticleVersion(context: context)
+            version.id = freshIDs ? UUID() : snapshot.id
+            version.articleID = articleID
+            version.recorded = snapshot.recorded
+            version.source = snapshot.source
+            version.title = snapshot.title
+            version.body = snapshot.body
+            version.size = snapshot.title.utf8.count + snapshot.body.utf8.count
+            version.wordCount = ArticleText.wordCount(of: snapshot.body)
+        }
+    }
+
     /// Removes the article's saved versions that thinning at `now` lets go, counting a version
     /// about to be recorded at `now`. Deleted in SQL: versions are never loaded to be thinned.
     static func thin(_ articleID: UUID, adding now: Date, thinning: HistoryThinning, in context: ManagedObjectContext) throws {

@@ -61,6 +61,10 @@ extension Library {
                 continue
             }
             try article.setContent(imported.content, at: now)
+            if let history = imported.history {
+                let isCopy = if case .copy = item.action { true } else { false }
+                try VersionHistory.add(history, to: article.id, freshIDs: isCopy, in: context)
+            }
             if article.updated != imported.updated { article.updated = imported.updated }
             if article.trashed != imported.trashed { article.trashed = imported.trashed }
         }

@@ -7,7 +7,11 @@ struct ExportVerb: Verb {
     static let summary = "Export articles as Markdown, HTML, PDF or a JSON archive"
     static let usage = """
         [--library PATH] --format md|html|pdf|json [--scope selected:ID,...|folder:NAME|drafts|unsynced|all] \
-        [--combined] --out PATH [--force]
+        [--combined] [--with-history] --out PATH [--force]
+        """
+    static let details = """
+        --with-history (json only) writes each article's earlier versions ('quire history ID') into
+        the archive, which 'quire import' brings back into the history of the article it imports.
         """
 
     /// The formats by the name the command line gives them.
@@ -19,6 +23,8 @@ struct ExportVerb: Verb {
     let format: Format
     let scope: ExportScope
     let isCombined: Bool
+    /// Whether a JSON archive holds each article's version history.
+    let includesHistory: Bool
     let destination: URL
     let overwrites: Bool
 
@@ -35,6 +41,10 @@ struct ExportVerb: Verb {
         }
         self.scope = scope
         isCombined = arguments.flag("--combined")
+        includesHistory = arguments.flag("--with-history")
+        if includesHistory && format != .json {
+            throw .invalidValue(option: "--format", value: format.rawValue, expected: "json, which --with-history needs")
+        }
         if isCombined && (format == .md || format == .json) {
             throw .invalidValue(option: "--format", value: format.rawValue, expected: "html or pdf, which --combined needs")
         }
@@ -57,7 +67,8 @@ struct ExportVerb: Verb {
         let job = ExportJob(format: exportFormat, destination: destination, overwritesExisting: overwrites)
         let result: ExportResult
         do {
-            result = try await library.export(scope, with: job, progress: VerbOutput.progress("Exporting"))
+            result = try await library.export(
+                scope, with: job, includingHistory: includesHistory, progress: VerbOutput.progress("Exporting"))
         } catch ExportError.destinationExists(let path) {
             throw ExportVerbError.destinationExists(path)
         }
