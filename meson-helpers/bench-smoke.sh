@@ -16,6 +16,7 @@ suites=(
   "migrate 300"
   "sync 200"
   "app-start 300"
+  "tags 2000"
 )
 for entry in "${suites[@]}"; do
   read -r suite rows <<<"$entry"

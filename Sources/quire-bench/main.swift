@@ -9,6 +9,7 @@ let suites: [any BenchmarkSuite.Type] = [
     MigrateSuite.self,
     SyncSuite.self,
     AppStartSuite.self,
+    TagsSuite.self,
 ]
 
 let usage = """

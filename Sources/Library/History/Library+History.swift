@@ -99,11 +99,14 @@ extension Library {
     public func trimHistory() async throws -> Int {
         let limit = historySizeLimit
         let fileSize = storeFileSize()
+        // The library's own size: the store without the history it holds.
+        let bytes = { (history: Int64) in limit.bytes(forLibraryOf: max(0, fileSize - history)) }
+        // Read first: a history within its limit (nearly always) costs no write.
+        let history = try await read { context in try VersionHistory.totalSize(in: context) }
+        guard history > bytes(history) else { return 0 }
         return try await write { context, _ in
             let history = try VersionHistory.totalSize(in: context)
-            // The library's own size: the store without the history it holds.
-            let bytes = limit.bytes(forLibraryOf: max(0, fileSize - history))
-            return history > bytes ? try VersionHistory.trim(to: bytes, in: context) : 0
+            return history > bytes(history) ? try VersionHistory.trim(to: bytes(history), in: context) : 0
         }
     }
 
