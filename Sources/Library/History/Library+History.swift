@@ -100,7 +100,7 @@ extension Library {
         let limit = historySizeLimit
         let fileSize = storeFileSize()
         // The library's own size: the store without the history it holds.
-        let bytes = { (history: Int64) in limit.bytes(forLibraryOf: max(0, fileSize - history)) }
+        let bytes: @Sendable (Int64) -> Int64 = { history in limit.bytes(forLibraryOf: max(0, fileSize - history)) }
         // Read first: a history within its limit (nearly always) costs no write.
         let history = try await read { context in try VersionHistory.totalSize(in: context) }
         guard history > bytes(history) else { return 0 }
