@@ -129,6 +129,25 @@ import Testing
         #expect(try quire(["export", "--format", "md", "--with-history", "--out", "x"], library: url).status == 2)
     }
 
+    @Test func theOtherVerbsThatPrintTakeJSON() throws {
+        let (folder, url, ids) = try library()
+        defer { withExtendedLifetime(folder) {} }
+        let created = try json(["new", "--title", "Third"], library: url) as? [String: Any]
+        #expect((created?["id"] as? String).map { UUID(uuidString: $0) != nil } == true && created?["title"] as? String == "Third")
+        let archive = folder.appending("all.json")
+        let export = try json(["export", "--format", "json", "--out", archive.path], library: url) as? [String: Any]
+        #expect(export?["articles"] as? Int == 3 && export?["destination"] as? String == archive.path)
+        let imported = try json(["import", "--on-existing", "skip", archive.path], library: url) as? [String: Any]
+        #expect(imported?["skipped"] as? Int == 3 && imported?["created"] as? Int == 0)
+        #expect(try quire(["trash", ids[0]], library: url).status == 0)
+        let emptied = try json(["empty-trash"], library: url) as? [String: Any]
+        #expect(emptied?["deleted"] as? Int == 1 && emptied?["kept"] as? Int == 0)
+        let demo = try json(["demo", "--articles", "2"], library: url) as? [String: Any]
+        #expect(demo?["added"] as? Int == 2)
+        let migrate = try json(["migrate"], library: url) as? [String: Any]
+        #expect(migrate?["upgraded"] as? Bool == false && migrate?["format"] as? Int == LibrarySchema.current.version)
+    }
+
     @Test func anAmbiguousIDPrefixIsAUsageErrorListingTheCandidates() async throws {
         let folder = try TemporaryFolder()
         defer { withExtendedLifetime(folder) {} }
