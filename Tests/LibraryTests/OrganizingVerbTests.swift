@@ -138,7 +138,7 @@ import Testing
         let export = try json(["export", "--format", "json", "--out", archive.path], library: url) as? [String: Any]
         #expect(export?["articles"] as? Int == 3 && export?["destination"] as? String == archive.path)
         let imported = try json(["import", "--on-existing", "skip", archive.path], library: url) as? [String: Any]
-        #expect(imported?["skipped"] as? Int == 3 && imported?["created"] as? Int == 0)
+        #expect(imported?["unchanged"] as? Int == 3 && imported?["created"] as? Int == 0, "the same articles: unchanged")
         #expect(try quire(["trash", ids[0]], library: url).status == 0)
         let emptied = try json(["empty-trash"], library: url) as? [String: Any]
         #expect(emptied?["deleted"] as? Int == 1 && emptied?["kept"] as? Int == 0)
