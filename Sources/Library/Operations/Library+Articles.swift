@@ -22,7 +22,8 @@ extension Library {
     public func createArticleInViewContext(
         _ content: ArticleContent = ArticleContent(title: "", body: ""), id: UUID = UUID()
     ) throws -> ManagedObjectID {
-        try writeInViewContext { context, now in try Self.insertArticle(content, id: id, in: context, at: now).objectID }
+        // The ID after the save: a new object's ID is temporary until it is saved.
+        try writeInViewContext { context, now in try Self.insertArticle(content, id: id, in: context, at: now) }.objectID
     }
 
     /// A new article with `content` and its outbox operation in `context`, not saved yet.
