@@ -321,24 +321,9 @@ struct QueryBuilder {
     private mutating func existsSubquery(
         _ path: [String], in scope: Scope, _ inner: (inout QueryBuilder, Scope) throws -> String
     ) throws -> String {
-        let (relationship, ownerAlias) = try toMany(path, in: scope)
-        let destination = model.destination(of: relationship)
-        let innerScope = makeScope(destination)
-        var link: String
-        switch relationship.storage {
-        case .inverseForeignKey(let column):
-            link = "\(innerScope.alias).\(SQL.quote(column)) = \(ownerAlias)._pk"
-        case .joinTable(let table, let ownColumn, let otherColumn):
-            aliasCount += 1
-            let joinAlias = "j\(aliasCount - 1)"
-            innerScope.joins.insert("JOIN \(table) AS \(joinAlias) ON \(joinAlias).\(otherColumn) = \(innerScope.alias)._pk", at: 0)
-            link = "\(joinAlias).\(ownColumn) = \(ownerAlias)._pk"
-        case .foreignKey:
-            throw invalid(path, scope, "'\(relationship.name)' is to-one")
-        }
+        let (innerScope, owner, ownerAlias) = try members(path, in: scope)
         let condition = try inner(&self, innerScope)
-        link += " AND \(condition)"
-        return "EXISTS (SELECT 1 FROM \(innerScope.fromClause) WHERE \(link))"
+        return "EXISTS (SELECT 1 FROM \(innerScope.fromClause) WHERE \(owner) = \(ownerAlias)._pk AND \(condition))"
     }
 
     /// `owner._pk IN (SELECT the member's link to its owner FROM member table ... WHERE inner)`:
@@ -347,22 +332,27 @@ struct QueryBuilder {
     private mutating func membershipSubquery(
         _ path: [String], in scope: Scope, _ inner: (inout QueryBuilder, Scope) throws -> String
     ) throws -> String {
+        let (innerScope, owner, ownerAlias) = try members(path, in: scope)
+        let condition = try inner(&self, innerScope)
+        return "\(ownerAlias)._pk IN (SELECT \(owner) FROM \(innerScope.fromClause) WHERE \(owner) IS NOT NULL AND \(condition))"
+    }
+
+    /// The members of the to-many at `path`: a scope over the destination (joined to the join
+    /// table for a many-to-many), the expression of each member's owner key, and the owner's alias.
+    private mutating func members(_ path: [String], in scope: Scope) throws -> (scope: Scope, owner: String, ownerAlias: String) {
         let (relationship, ownerAlias) = try toMany(path, in: scope)
         let innerScope = makeScope(model.destination(of: relationship))
-        let owner: String
         switch relationship.storage {
         case .inverseForeignKey(let column):
-            owner = "\(innerScope.alias).\(SQL.quote(column))"
+            return (innerScope, "\(innerScope.alias).\(SQL.quote(column))", ownerAlias)
         case .joinTable(let table, let ownColumn, let otherColumn):
             aliasCount += 1
             let joinAlias = "j\(aliasCount - 1)"
             innerScope.joins.insert("JOIN \(table) AS \(joinAlias) ON \(joinAlias).\(otherColumn) = \(innerScope.alias)._pk", at: 0)
-            owner = "\(joinAlias).\(ownColumn)"
+            return (innerScope, "\(joinAlias).\(ownColumn)", ownerAlias)
         case .foreignKey:
             throw invalid(path, scope, "'\(relationship.name)' is to-one")
         }
-        let condition = try inner(&self, innerScope)
-        return "\(ownerAlias)._pk IN (SELECT \(owner) FROM \(innerScope.fromClause) WHERE \(owner) IS NOT NULL AND \(condition))"
     }
 
     private mutating func countSubquery(_ path: [String], in scope: Scope) throws -> String {

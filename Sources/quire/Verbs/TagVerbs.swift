@@ -12,25 +12,14 @@ struct TagVerb: Verb {
         with --json the article as 'quire show --json' prints it.
         """
 
-    let library: LibraryOption
-    let articleID: String
-    let names: [String]
-    let emitsJSON: Bool
+    let tagging: TagNames
 
     init(arguments: inout VerbArguments) throws(CommandLineError) {
-        library = try LibraryOption(arguments: &arguments)
-        emitsJSON = arguments.flag("--json")
-        articleID = try arguments.positional("ID")
-        names = arguments.remainingPositionals()
-        if names.isEmpty { throw .missingArgument("NAME") }
+        tagging = try TagNames(arguments: &arguments)
     }
 
     func run() async throws {
-        let library = try library.open()
-        let id = try await library.articleID(matching: articleID)
-        for name in names { try await library.tagArticles([id], with: name) }
-        let article = try await library.article(id)
-        try ChangedArticle.print(article, field: ChangedArticle.tags(article), asJSON: emitsJSON)
+        try await tagging.apply { library, id, name in try await library.tagArticles([id], with: name) }
     }
 }
 
@@ -38,12 +27,26 @@ struct TagVerb: Verb {
 struct UntagVerb: Verb {
     static let name = "untag"
     static let summary = "Remove tags from an article"
-    static let usage = "[--library PATH] [--json] ID NAME..."
+    static let usage = TagVerb.usage
     static let details = """
         A NAME the article does not carry changes nothing. The tag stays in the library ('quire
         tags delete NAME' removes it from every article). Prints as 'quire tag' does.
         """
 
+    let tagging: TagNames
+
+    init(arguments: inout VerbArguments) throws(CommandLineError) {
+        tagging = try TagNames(arguments: &arguments)
+    }
+
+    func run() async throws {
+        try await tagging.apply { library, id, name in try await library.untagArticles([id], from: name) }
+    }
+}
+
+/// What `quire tag` and `quire untag` read and do alike: an article, tag names, and the article's
+/// tags printed afterwards.
+struct TagNames: Sendable {
     let library: LibraryOption
     let articleID: String
     let names: [String]
@@ -57,10 +60,11 @@ struct UntagVerb: Verb {
         if names.isEmpty { throw .missingArgument("NAME") }
     }
 
-    func run() async throws {
+    /// Makes `change` for each name (one save each), then prints the article.
+    func apply(_ change: (Library, UUID, String) async throws -> Void) async throws {
         let library = try library.open()
         let id = try await library.articleID(matching: articleID)
-        for name in names { try await library.untagArticles([id], from: name) }
+        for name in names { try await change(library, id, name) }
         let article = try await library.article(id)
         try ChangedArticle.print(article, field: ChangedArticle.tags(article), asJSON: emitsJSON)
     }
