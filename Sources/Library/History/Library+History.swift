@@ -29,6 +29,8 @@ extension Library {
             try VersionHistory.record(try LibraryNames.article(id, in: context), source: .edited, at: now, in: context)?.summary
         }
         if version != nil {
+            // Housekeeping off the main thread: a trim that fails (a busy store) only leaves the
+            // history over its limit until the next session ends, and loses nothing.
             Task.detached { [self] in try? await trimHistory() }
         }
         return version

@@ -17,15 +17,21 @@ enum VersionHistory {
             predicate: \.articleID == articleID, sortDescriptors: [.descending(\.recorded)], fetchLimit: 1)
         if let last = try context.fetch(latest).first, last.title == title, last.body == body { return nil }
         try thin(articleID, adding: now, thinning: thinning, in: context)
+        return insert(ArticleVersionSnapshot(articleID: articleID, recorded: now, source: source, title: title, body: body), in: context)
+    }
+
+    /// A new version row holding `snapshot`.
+    @discardableResult
+    private static func insert(_ snapshot: ArticleVersionSnapshot, in context: ManagedObjectContext) -> ArticleVersion {
         let version = ArticleVersion(context: context)
-        version.id = UUID()
-        version.articleID = articleID
-        version.recorded = now
-        version.source = source
-        version.title = title
-        version.body = body
-        version.size = title.utf8.count + body.utf8.count
-        version.wordCount = ArticleText.wordCount(of: body)
+        version.id = snapshot.id
+        version.articleID = snapshot.articleID
+        version.recorded = snapshot.recorded
+        version.source = snapshot.source
+        version.title = snapshot.title
+        version.body = snapshot.body
+        version.size = snapshot.size
+        version.wordCount = snapshot.wordCount
         return version
     }
 
@@ -53,15 +59,9 @@ enum VersionHistory {
             }
         }
         for snapshot in versions where !existing.contains(snapshot.id) {
-            let version = ArticleVersion(context: context)
-            version.id = freshIDs ? UUID() : snapshot.id
-            version.articleID = articleID
-            version.recorded = snapshot.recorded
-            version.source = snapshot.source
-            version.title = snapshot.title
-            version.body = snapshot.body
-            version.size = snapshot.title.utf8.count + snapshot.body.utf8.count
-            version.wordCount = ArticleText.wordCount(of: snapshot.body)
+            insert(ArticleVersionSnapshot(
+                id: freshIDs ? UUID() : snapshot.id, articleID: articleID, recorded: snapshot.recorded, source: snapshot.source,
+                title: snapshot.title, body: snapshot.body), in: context)
         }
     }
 
