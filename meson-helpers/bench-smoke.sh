@@ -17,6 +17,7 @@ suites=(
   "sync 200"
   "app-start 300"
   "editor 300"
+  "tags 2000"
 )
 for entry in "${suites[@]}"; do
   read -r suite rows <<<"$entry"

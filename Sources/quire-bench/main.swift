@@ -10,6 +10,7 @@ let suites: [any BenchmarkSuite.Type] = [
     SyncSuite.self,
     AppStartSuite.self,
     EditorSuite.self,
+    TagsSuite.self,
 ]
 
 let usage = """

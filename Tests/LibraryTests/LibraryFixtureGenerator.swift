@@ -15,7 +15,7 @@ import Testing
 ///
 /// Everything goes through the library's own operations (and, for the sync worker's states, through
 /// the rows the worker writes), so the file is what a writer's library of that version holds. The
-/// edge cases: empty and very large bodies, Unicode titles, folders and tags, favourites and every
+/// edge cases: empty and very large bodies, Unicode titles, subtitles (since V2), folders and tags, favourites and every
 /// status, trashed articles, pending, retrying, failed and acknowledged outbox operations, synced
 /// articles with their merge base, open and resolved conflicts, draft recoveries, a sync cursor
 /// and a lease. The file is closed cleanly (its write-ahead log checkpointed), as a library is
@@ -96,6 +96,8 @@ import Testing
         // terminal failure, an acknowledged operation, an open and a resolved conflict.
         let synced = Array(titled[6...10])
         let (retried, failedID) = (large, titled[3])
+        // Subtitles (schema V2): plain, and with accents and an emoji; the rest have none.
+        let subtitled = [(titled[0], "A subtitle"), (titled[4], "Sous-titre accentué 🎉")]
         try await library.write { context, now in
             for (offset, id) in synced.enumerated() {
                 let article = try LibraryNames.article(id, in: context)
@@ -122,6 +124,9 @@ import Testing
                 failed.state = .terminalFailure
                 failed.failure = #"{"status":422,"reason":"title too long"}"#
                 failed.precondition = .absent
+            }
+            for (id, subtitle) in subtitled {
+                try LibraryNames.article(id, in: context).subtitle = subtitle
             }
             let cursor = SyncCursor(context: context)
             cursor.server = "https://sync.example.org/writer"

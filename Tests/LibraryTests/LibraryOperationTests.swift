@@ -267,7 +267,11 @@ import QuireTestSupport
         #expect(LibrarySchema.v1.checksum == "9c46747a43839ab1539d0291dcbc2f716c4489ecd8efe093a09b9519efeacad3")
         #expect(LibrarySchema.v2.version == 2)
         #expect(LibrarySchema.v2.checksum == "79775bdf144492c378a1c6e35d25b870872cc643d89c0cfbbf9ee249bc01f1a5")
-        #expect(LibrarySchema.current.checksum == LibrarySchema.v2.checksum)
-        #expect(LibrarySchema.migrationPlan().schemas.map(\.checksum) == [LibrarySchema.v1.checksum, LibrarySchema.v2.checksum])
+        #expect(LibrarySchema.v3.version == 3)
+        #expect(LibrarySchema.v3.checksum == "6b146b05abbe54029af42a818fa3cae46753d65243b058ca89e588623eb6725a")
+        #expect(LibrarySchema.current.checksum == LibrarySchema.v3.checksum)
+        #expect(
+            LibrarySchema.migrationPlan().schemas.map(\.checksum)
+                == [LibrarySchema.v1.checksum, LibrarySchema.v2.checksum, LibrarySchema.v3.checksum])
     }
 }

@@ -119,18 +119,18 @@ final class CommandLineTests: QuireTestCase, @unchecked Sendable {
         XCTAssertEqual(viaOption.output, verbHelp.output)
     }
 
-    func testUsageErrorsExitWith64AndSayWhy() throws {
+    func testUsageErrorsExitWith2AndSayWhy() throws {
         let unknownVerb = try Self.run(Self.quireExecutable, ["publish"], environment: Self.noDisplay)
-        XCTAssertEqual(unknownVerb.status, 64)
+        XCTAssertEqual(unknownVerb.status, 2)
         XCTAssertEqual(unknownVerb.output, "")
         XCTAssertTrue(unknownVerb.errors.contains("'publish' is not a quire verb"), unknownVerb.errors)
 
         let unknownOption = try Self.run(Self.quireExecutable, ["help", "--verbose"], environment: Self.noDisplay)
-        XCTAssertEqual(unknownOption.status, 64)
+        XCTAssertEqual(unknownOption.status, 2)
         XCTAssertTrue(unknownOption.errors.contains("quire help: unknown option '--verbose'"), unknownOption.errors)
 
         let unknownTopic = try Self.run(Self.quireExecutable, ["help", "publish"], environment: Self.noDisplay)
-        XCTAssertEqual(unknownTopic.status, 64)
+        XCTAssertEqual(unknownTopic.status, 2)
         XCTAssertTrue(unknownTopic.errors.contains("'publish' is not a quire verb"), unknownTopic.errors)
     }
 

@@ -58,7 +58,7 @@ final class LibraryStartupTests: QuireTestCase, @unchecked Sendable {
             XCTAssertEqual(window.fraction, steps.last?.fractionCompleted ?? -1, accuracy: 0.001)
 
             let opened = try XCTUnwrap(run.opened)
-            XCTAssertEqual(opened.library.upgrade?.stagesRun, 1)
+            XCTAssertEqual(opened.library.upgrade?.stagesRun, LibrarySchema.migrationPlan().stages.count, "every stage from V1")
             XCTAssertEqual(opened.library.access, .readWrite)
             XCTAssertNil(opened.recovery)
             XCTAssertEqual(try wait { try await Self.articles(of: opened.library) }, try wait { try await Self.fixtureArticles() })
@@ -101,7 +101,7 @@ final class LibraryStartupTests: QuireTestCase, @unchecked Sendable {
             window.show(halfWay)
             defer { window.finish() }
             XCTAssertTrue(window.window.isVisible)
-            XCTAssertTrue(window.stepText.hasPrefix("Upgrading (step 1 of 1: reading times)"), window.stepText)
+            XCTAssertTrue(window.stepText.hasPrefix("Upgrading (step 1 of 2: reading times)"), window.stepText)
             try checkScreenshot(of: window.window, to: folder.appending(path: "upgrade-progress.png").path)
         }
     }
@@ -166,15 +166,15 @@ final class LibraryStartupTests: QuireTestCase, @unchecked Sendable {
     }
 
     /// Turns the library at `url` into one a newer Quire wrote: upgraded to the current schema,
-    /// then to a version 3 that added an attribute to articles.
+    /// then to a version after it that added an attribute to articles.
     @MainActor
     private func makeNewer(_ url: URL) throws {
         _ = try wait { try await Library.open(at: url) }
-        var v3 = LibrarySchema.v2
-        v3.version = 3
-        v3.entities[0].attributes.append(AttributeDescription("pinnedNote", .string, optional: true))
+        var newer = LibrarySchema.current
+        newer.version += 1
+        newer.entities[0].attributes.append(AttributeDescription("pinnedNote", .string, optional: true))
         _ = try StoreMigrator(
-            plan: try MigrationPlan(schemas: [LibrarySchema.v2, v3], stages: [.lightweight(from: LibrarySchema.v2, to: v3)]),
+            plan: try MigrationPlan(schemas: [LibrarySchema.current, newer], stages: [.lightweight(from: LibrarySchema.current, to: newer)]),
             store: url
         ).runNow()
     }

@@ -57,6 +57,7 @@ struct ConflictResolver {
             if let remote { article = try take(remote, into: article, articleID) }
         case .merged(let content):
             if sides.keepsCopy(replacingWith: content), let mine = article { copy = try makeCopy(of: mine, writer: &writer) }
+            if let mine = article { try VersionHistory.record(mine, source: .beforeConflict, at: now, in: context) }
             let merged = try article ?? makeArticle(articleID)
             try merged.setContent(content, at: now)
             merged.trashed = nil
@@ -142,6 +143,7 @@ struct ConflictResolver {
                   agreed.payload.violation() == nil else { return .open }
             var writer = try giveWay(articleID)
             if article.content != agreed {
+                try VersionHistory.record(article, source: .beforeConflict, at: now, in: context)
                 try article.setContent(agreed, at: now)
                 article.refreshDerivedFields()
                 article.updated = now
@@ -182,6 +184,7 @@ struct ConflictResolver {
 
     /// The article with the server's content, out of the trash (created when it is gone).
     private func take(_ remote: ArticleContent, into article: StoredArticle?, _ articleID: UUID) throws -> StoredArticle {
+        if let article { try VersionHistory.record(article, source: .beforeConflict, at: now, in: context) }
         let article = try article ?? makeArticle(articleID)
         try article.setContent(remote, at: now)
         article.trashed = nil

@@ -9,17 +9,33 @@ public struct LibraryArticleSource: ArticleSource {
     public let library: Library
     /// The articles, in export order.
     public let ids: [UUID]
+    /// Whether each article comes with its version history (``ArticleSnapshot/history``), for an
+    /// archive written with it.
+    public var includesHistory = false
+
+    /// A source of these articles of `library`, in this order.
+    public init(library: Library, ids: [UUID], includesHistory: Bool = false) {
+        self.library = library
+        self.ids = ids
+        self.includesHistory = includesHistory
+    }
 
     public func articleCount() async throws -> Int { ids.count }
 
     public func articles(in range: Range<Int>) async throws -> [ArticleSnapshot] {
         let wanted = Array(ids[range.clamped(to: ids.indices)])
+        let includesHistory = includesHistory
         return try await library.read { context in
             var request = FetchRequest<StoredArticle>(predicate: .in(\.id, wanted))
             request.prefetch(\.folder)
             request.prefetch(\.tags)
-            let found = Dictionary(
+            var found = Dictionary(
                 try context.fetch(request).map { ($0.id, $0.snapshot) }, uniquingKeysWith: { first, _ in first })
+            if includesHistory {
+                let versions = FetchRequest<ArticleVersion>(predicate: .in(\.articleID, wanted), sortDescriptors: [.ascending(\.recorded)])
+                for id in found.keys { found[id]?.history = [] }
+                for version in try context.fetch(versions) { found[version.articleID]?.history?.append(version.snapshot) }
+            }
             // Articles deleted since the job started are left out.
             return wanted.compactMap { found[$0] }
         }
@@ -30,7 +46,8 @@ public struct LibraryArticleSource: ArticleSource {
 extension Library {
     /// The articles of `scope` (as ``ExportScope/includes(_:)`` defines it), fixed now: selected
     /// articles in the order given, the others by title.
-    public func exportSource(for scope: ExportScope) async throws -> LibraryArticleSource {
+    /// With `includingHistory`, each article comes with its versions (for a JSON archive).
+    public func exportSource(for scope: ExportScope, includingHistory: Bool = false) async throws -> LibraryArticleSource {
         let ids: [UUID] = try await read { context in
             let predicate: FetchPredicate<StoredArticle>
             switch scope {
@@ -49,7 +66,7 @@ extension Library {
                 predicate: predicate, sortDescriptors: [.ascending(\.sortTitle), .ascending(\.created)])
             return try context.fetchDictionaries(request, propertiesToFetch: ["id"]).compactMap { $0["id"] as? UUID }
         }
-        return LibraryArticleSource(library: self, ids: ids)
+        return LibraryArticleSource(library: self, ids: ids, includesHistory: includingHistory)
     }
 
     /// Archive options for this library: its schema version and every folder and tag name.
@@ -59,11 +76,13 @@ extension Library {
             folders: try await folders().map(\.name), tags: try await tagNames())
     }
 
-    /// Exports `scope` with `job`, reporting progress as the job does.
+    /// Exports `scope` with `job`, reporting progress as the job does; a JSON archive holds each
+    /// article's version history when `includingHistory`.
     @discardableResult
     public func export(
-        _ scope: ExportScope, with job: ExportJob, progress: @escaping @Sendable (ExportProgress) -> Void = { _ in }
+        _ scope: ExportScope, with job: ExportJob, includingHistory: Bool = false,
+        progress: @escaping @Sendable (ExportProgress) -> Void = { _ in }
     ) async throws -> ExportResult {
-        try await job.run(from: try await exportSource(for: scope), progress: progress)
+        try await job.run(from: try await exportSource(for: scope, includingHistory: includingHistory), progress: progress)
     }
 }

@@ -107,6 +107,7 @@ public struct ImportPlan: Sendable {
                 replacement.content = imported.article.content
                 replacement.updated = imported.article.updated
                 replacement.trashed = imported.article.trashed
+                replacement.history = imported.article.history
                 return Item(imported: imported, action: .replace(changes: changes), article: replacement, existing: existing)
             case .copy:
                 var copy = imported.article

@@ -50,6 +50,7 @@ extension Library {
             switch item.action {
             case .replace:
                 article = try LibraryNames.article(imported.id, in: context)
+                try VersionHistory.record(article, source: .beforeImport, at: now, in: context)
                 result.replaced += 1
             case .create, .copy:
                 article = StoredArticle(context: context)
@@ -60,6 +61,10 @@ extension Library {
                 continue
             }
             try article.setContent(imported.content, at: now)
+            if let history = imported.history {
+                let isCopy = if case .copy = item.action { true } else { false }
+                try VersionHistory.add(history, to: article.id, freshIDs: isCopy, in: context)
+            }
             if article.updated != imported.updated { article.updated = imported.updated }
             if article.trashed != imported.trashed { article.trashed = imported.trashed }
         }

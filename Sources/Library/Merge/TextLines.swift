@@ -52,8 +52,8 @@ struct LineInterner {
     }
 }
 
-/// A line that equals another only when their UTF-8 bytes are the same.
-private struct ExactLine: Hashable {
+/// A line (or a word, ``WordDiff``) that equals another only when their UTF-8 bytes are the same.
+struct ExactLine: Hashable {
     let text: Substring
 
     static func == (lhs: ExactLine, rhs: ExactLine) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }

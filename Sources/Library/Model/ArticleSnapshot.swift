@@ -34,13 +34,16 @@ public struct ArticleSnapshot: Sendable, Hashable, Identifiable {
     public var localRevision: Int64
     /// How the article stands against the server.
     public var syncState: ArticleSyncState
+    /// Its earlier versions, oldest first, when they were asked for (an archive written with its
+    /// history, ``LibraryArticleSource/includesHistory``); nil otherwise.
+    public var history: [ArticleVersionSnapshot]?
 
     /// Creates a snapshot. The defaults describe a new local draft that was never synced.
     public init(
         id: UUID = UUID(), title: String, body: String, folder: String? = nil, tags: [String] = [],
         status: ArticleStatus = .draft, isFavorite: Bool = false, created: Date, updated: Date,
         trashed: Date? = nil, serverRevision: Int64? = nil, localRevision: Int64 = 0,
-        syncState: ArticleSyncState = .localOnly
+        syncState: ArticleSyncState = .localOnly, history: [ArticleVersionSnapshot]? = nil
     ) {
         self.id = id
         self.title = title
@@ -55,6 +58,7 @@ public struct ArticleSnapshot: Sendable, Hashable, Identifiable {
         self.serverRevision = serverRevision
         self.localRevision = localRevision
         self.syncState = syncState
+        self.history = history
     }
 
     /// The fields the writer edits, read or written together (for a merge or an import).

@@ -22,15 +22,8 @@ extension Library {
     public func createArticleInViewContext(
         _ content: ArticleContent = ArticleContent(title: "", body: ""), id: UUID = UUID()
     ) throws -> ManagedObjectID {
-        let context = viewContext
-        do {
-            let article = try Self.insertArticle(content, id: id, in: context, at: Self.now())
-            try context.save()
-            return article.objectID
-        } catch {
-            context.rollback()
-            throw error
-        }
+        // The ID after the save: a new object's ID is temporary until it is saved.
+        try writeInViewContext { context, now in try Self.insertArticle(content, id: id, in: context, at: now) }.objectID
     }
 
     /// A new article with `content` and its outbox operation in `context`, not saved yet.
@@ -75,56 +68,27 @@ extension Library {
 
     /// Files articles in the folder with this name (which must exist), or at the top (nil).
     public func moveArticles(_ ids: [UUID], toFolder name: String?) async throws {
-        try await write { context, now in
-            let folder = try name.map { name in
-                guard let folder = try LibraryNames.folder(named: name, in: context) else { throw LibraryError.folderNotFound(name) }
-                return folder
-            }
-            for article in try LibraryNames.articles(ids, in: context) where article.folder != folder { article.folder = folder }
-            try LocalChanges.record(in: context, at: now)
-        }
+        try await write { context, now in try ArticleEdits.move(ids, toFolder: name, in: context, at: now) }
     }
 
     /// Adds the tag (created when missing) to articles.
     public func tagArticles(_ ids: [UUID], with tagName: String) async throws {
-        try await write { context, now in
-            let tag = try LibraryNames.tag(named: tagName, creatingIn: context)
-            for article in try LibraryNames.articles(ids, in: context) where !article.tags.contains(tag) {
-                article.$tags.insert(tag)
-            }
-            try LocalChanges.record(in: context, at: now)
-        }
+        try await write { context, now in try ArticleEdits.tag(ids, with: tagName, in: context, at: now) }
     }
 
     /// Removes the tag from articles; a tag that does not exist changes nothing.
     public func untagArticles(_ ids: [UUID], from tagName: String) async throws {
-        try await write { context, now in
-            guard let tag = try context.fetch(FetchRequest<Tag>(predicate: \.name == tagName, fetchLimit: 1)).first else { return }
-            for article in try LibraryNames.articles(ids, in: context) where article.tags.contains(tag) {
-                article.$tags.remove(tag)
-            }
-            try LocalChanges.record(in: context, at: now)
-        }
+        try await write { context, now in try ArticleEdits.untag(ids, from: tagName, in: context, at: now) }
     }
 
     /// Stars or unstars articles.
     public func setFavorite(_ isFavorite: Bool, for ids: [UUID]) async throws {
-        try await write { context, now in
-            for article in try LibraryNames.articles(ids, in: context) where article.isFavorite != isFavorite {
-                article.isFavorite = isFavorite
-            }
-            try LocalChanges.record(in: context, at: now)
-        }
+        try await write { context, now in try ArticleEdits.setFavorite(isFavorite, for: ids, in: context, at: now) }
     }
 
     /// Sets articles' workflow status.
     public func setStatus(_ status: ArticleStatus, for ids: [UUID]) async throws {
-        try await write { context, now in
-            for article in try LibraryNames.articles(ids, in: context) where article.status != status {
-                article.status = status
-            }
-            try LocalChanges.record(in: context, at: now)
-        }
+        try await write { context, now in try ArticleEdits.setStatus(status, for: ids, in: context, at: now) }
     }
 
     /// Moves articles to the trash: each gets a `delete` operation, the tombstone sync carries.
@@ -154,14 +118,18 @@ extension Library {
         try await write { context, _ in
             var result = EmptyTrashResult()
             let trashed = FetchRequest<StoredArticle>(predicate: .isNotNil(\.trashed))
+            var deleted: [UUID] = []
             for article in try context.fetch(trashed) {
                 if article.syncState == .conflicted {
                     result.kept += 1
                 } else {
+                    deleted.append(article.id)
                     context.delete(article)
                     result.deleted += 1
                 }
             }
+            // Their histories go with them: an article deleted for good keeps no earlier text.
+            try VersionHistory.removeHistory(of: deleted, in: context)
             return result
         }
     }

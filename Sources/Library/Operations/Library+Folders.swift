@@ -6,10 +6,7 @@ import ObjectGraph
 extension Library {
     /// Creates an empty folder.
     public func createFolder(named name: String) async throws {
-        try await write { context, now in
-            guard try LibraryNames.folder(named: name, in: context) == nil else { throw LibraryError.folderExists(name) }
-            _ = try LibraryNames.folder(named: name, creatingIn: context, at: now)
-        }
+        try await write { context, now in try ArticleEdits.createFolder(named: name, in: context, at: now) }
     }
 
     /// Renames a folder; its articles sync under the new name.
@@ -24,13 +21,10 @@ extension Library {
         }
     }
 
-    /// Deletes a folder; its articles stay, at the top of the library.
-    public func deleteFolder(named name: String) async throws {
-        try await write { context, now in
-            guard let folder = try LibraryNames.folder(named: name, in: context) else { throw LibraryError.folderNotFound(name) }
-            for article in folder.articles { article.folder = nil }
-            context.delete(folder)
-            try LocalChanges.record(in: context, at: now)
-        }
+    /// Deletes a folder; its articles stay, in no folder. Returns the articles it held (trashed
+    /// ones included), for an Undo that creates the folder again and moves them back.
+    @discardableResult
+    public func deleteFolder(named name: String) async throws -> [UUID] {
+        try await write { context, now in try ArticleEdits.deleteFolder(named: name, in: context, at: now) }
     }
 }

@@ -23,13 +23,12 @@ extension Library {
 
     /// Every folder with the number of its articles outside the trash, by name.
     public func folders() async throws -> [FolderSummary] {
-        try await read { context in
-            let folders = try context.fetch(FetchRequest<Folder>(sortDescriptors: [.ascending(\.name, order: .localized)]))
-            return try folders.map { folder in
-                let inFolder = FetchRequest<StoredArticle>(predicate: \.folder == folder && .isNil(\.trashed))
-                return FolderSummary(name: folder.name, articleCount: try context.count(for: inFolder))
-            }
-        }
+        try await read { context in try LibraryCounts.folders(in: context) }
+    }
+
+    /// How many articles each place of the sidebar holds (``LibraryCounts``).
+    public func counts() async throws -> LibraryCounts {
+        try await read { context in try LibraryCounts.read(in: context) }
     }
 
     /// Every tag name, by name.
@@ -41,22 +40,18 @@ extension Library {
 
     /// The ID of the article whose ID is `text`, or begins with it (at least four hexadecimal
     /// digits, case and dashes as in the ID's usual form), as the command line accepts IDs.
+    /// An ambiguous beginning throws ``LibraryError/ambiguousArticleID(_:matches:)`` naming the
+    /// candidates.
     public func articleID(matching text: String) async throws -> UUID {
         if let id = UUID(uuidString: text) {
             _ = try await article(id)
             return id
         }
-        let prefix = text.lowercased()
-        guard prefix.count >= 4, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
-            throw LibraryError.noArticleMatching(text)
+        let ids = try await read { context in
+            try context.fetchDictionaries(FetchRequest<StoredArticle>(), propertiesToFetch: ["id"]).compactMap { $0["id"] as? UUID }
         }
-        let matches = try await read { context in
-            try context.fetchDictionaries(FetchRequest<StoredArticle>(), propertiesToFetch: ["id"])
-                .compactMap { $0["id"] as? UUID }
-                .filter { $0.uuidString.lowercased().hasPrefix(prefix) }
+        return try IDPrefix(text).match(in: ids, noMatch: LibraryError.noArticleMatching(text)) {
+            LibraryError.ambiguousArticleID(text, matches: $0)
         }
-        guard let first = matches.first else { throw LibraryError.noArticleMatching(text) }
-        guard matches.count == 1 else { throw LibraryError.ambiguousArticleID(text, matches: matches.count) }
-        return first
     }
 }

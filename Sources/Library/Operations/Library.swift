@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import Platform
+import Synchronization
 
 /// A writer's library on disk, and the operations a writer performs on it. The app and the
 /// command line share it.
@@ -31,6 +32,27 @@ public final class Library: Sendable {
     let conditions: LibraryConditions
     /// The operations running now (``write(_:)``, ``read(_:)``), which ``close()`` lets finish.
     let operationsInFlight = DispatchGroup()
+    /// The clock and the history's limit, which the app (a preference) and tests set.
+    private let settings = Mutex(Settings())
+
+    private struct Settings {
+        var clock: @Sendable () -> Date = Library.now
+        var historySizeLimit = HistorySizeLimit.standard
+    }
+
+    /// The clock every operation reads its moment from (``now()`` unless a test sets another):
+    /// what versions are recorded and thinned by.
+    public var clock: @Sendable () -> Date {
+        get { settings.withLock { $0.clock } }
+        set { settings.withLock { $0.clock = newValue } }
+    }
+
+    /// How much text the version history may hold (the app's preference; 10 % of the library or
+    /// 200 MB by default).
+    public var historySizeLimit: HistorySizeLimit {
+        get { settings.withLock { $0.historySizeLimit } }
+        set { settings.withLock { $0.historySizeLimit = newValue } }
+    }
 
     /// How many times an operation is run when its save conflicts with a concurrent change. Every
     /// round of conflicting saves lets one of them through, so this many concurrent writers of one
@@ -96,8 +118,9 @@ public final class Library: Sendable {
             let context = container.newBackgroundContext()
             context.name = "library operation"
             do {
+                let now = clock()
                 return try await context.perform {
-                    let result = try body(context, Self.now())
+                    let result = try body(context, now)
                     try context.save()
                     return result
                 }
@@ -131,6 +154,22 @@ public final class Library: Sendable {
     /// snapshot made before the save equals the one read after it.
     public static func now() -> Date {
         Date(timeIntervalSince1970: Date().timeIntervalSince1970)
+    }
+
+    /// Runs `body` in the view context and saves it before returning, for the app's changes that
+    /// must show at once (the editor's chips and menus, History's restore); on failure the view
+    /// context is rolled back and the error thrown.
+    @MainActor
+    func writeInViewContext<T>(_ body: (ManagedObjectContext, Date) throws -> T) throws -> T {
+        let context = viewContext
+        do {
+            let result = try body(context, clock())
+            try context.save()
+            return result
+        } catch {
+            context.rollback()
+            throw error
+        }
     }
 
     /// Runs `body` in a fresh background context, for reading.

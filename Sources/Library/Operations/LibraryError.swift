@@ -8,8 +8,8 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     case articleNotFound(UUID)
     /// No article's ID is or begins with this text.
     case noArticleMatching(String)
-    /// More than one article's ID begins with this text.
-    case ambiguousArticleID(String, matches: Int)
+    /// More than one article's ID begins with this text: these.
+    case ambiguousArticleID(String, matches: [UUID])
     /// No folder has this name.
     case folderNotFound(String)
     /// A folder with this name exists already.
@@ -35,7 +35,8 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noLibrary(let path): return "there is no library at \(path)"
         case .articleNotFound(let id): return "no article has the ID \(id.uuidString.lowercased())"
         case .noArticleMatching(let text): return "no article's ID begins with '\(text)'"
-        case .ambiguousArticleID(let text, let matches): return "\(matches) articles have IDs beginning with '\(text)'; give more of the ID"
+        case .ambiguousArticleID(let text, let matches):
+            return "\(matches.count) articles have IDs beginning with '\(text)'; give more of the ID: " + IDPrefix.list(matches)
         case .folderNotFound(let name): return "there is no folder named '\(name)'"
         case .folderExists(let name): return "a folder named '\(name)' exists already"
         case .invalidName(let kind, let name, let reason): return "the \(kind) name '\(name)' \(reason)"

@@ -43,9 +43,14 @@ enum LibraryNames {
         return folder
     }
 
+    /// The tag with this name, if there is one.
+    static func tag(named name: String, in context: ManagedObjectContext) throws -> Tag? {
+        try context.fetch(FetchRequest<Tag>(predicate: \.name == name, fetchLimit: 1)).first
+    }
+
     /// The tag with this name, created when missing.
     static func tag(named name: String, creatingIn context: ManagedObjectContext) throws -> Tag {
-        if let tag = try context.fetch(FetchRequest<Tag>(predicate: \.name == name, fetchLimit: 1)).first { return tag }
+        if let tag = try tag(named: name, in: context) { return tag }
         try check(name, kind: "tag")
         let tag = Tag(context: context)
         tag.name = name

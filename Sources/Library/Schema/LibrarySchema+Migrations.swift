@@ -9,7 +9,7 @@ extension LibrarySchema {
     /// `batchSize` is the number of articles a custom stage changes per transaction.
     public static func migrationPlan(batchSize: Int = 1000) -> MigrationPlan {
         do {
-            return try MigrationPlan(schemas: [v1, v2], stages: [v1ToV2(batchSize: batchSize)])
+            return try MigrationPlan(schemas: [v1, v2, v3], stages: [v1ToV2(batchSize: batchSize), v2ToV3()])
         } catch {
             // The plan is code: a test builds it, so a mistake never ships.
             preconditionFailure("the library's migration plan is invalid: \(error)")

@@ -8,7 +8,7 @@ import ObjectGraph
 /// older build is recognised by its version's checksum.
 public enum LibrarySchema {
     /// The version this build reads and writes, with the model classes.
-    public static let current: Schema = v2.binding(classes: [
+    public static let current: Schema = v3.binding(classes: [
         "Article": StoredArticle.self,
         "ArticleBase": ArticleBase.self,
         "Folder": Folder.self,
@@ -18,6 +18,7 @@ public enum LibrarySchema {
         "Conflict": Conflict.self,
         "SyncCursor": SyncCursor.self,
         "SyncLease": SyncLease.self,
+        "ArticleVersion": ArticleVersion.self,
     ])
 }
 

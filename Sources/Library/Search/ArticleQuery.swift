@@ -1,4 +1,5 @@
 import Foundation
+import SyncProtocol
 import ObjectGraph
 
 /// Which articles a list shows and in what order: the sidebar's choice, the search field's text
@@ -6,6 +7,8 @@ import ObjectGraph
 ///
 ///     var query = ArticleQuery(filter: .folder("Essays"), order: .title)
 ///     query.searchText = "gtk lis"               // full-text, as you type
+///     query.searchText = "tag:swift status:ready gtk"   // a tag, a status and a word (``SearchTerms``)
+///     query.status = .ready                     // the sidebar's status filter
 ///     let request = query.fetchRequest          // for a fetched-results controller
 ///     let rows = try await library.articles(matching: query)
 ///
@@ -43,23 +46,30 @@ public struct ArticleQuery: Sendable, Hashable {
 
     /// Which articles.
     public var filter: Filter
-    /// Words to find in titles and bodies (each as a prefix); blank for no search.
+    /// Words to find in titles and bodies (each as a prefix), with `tag:NAME` and `status:NAME`
+    /// words that narrow the list (``SearchTerms``); blank for no search.
     public var searchText: String
+    /// Only articles of this status (the sidebar's status filter), on top of ``filter``; nil for any.
+    public var status: ArticleStatus?
     /// The order.
     public var order: Order
     /// At most this many (0: all).
     public var limit: Int
 
     /// A query; by default every article outside the trash, most recently changed first.
-    public init(filter: Filter = .all, searchText: String = "", order: Order = .updated, limit: Int = 0) {
+    public init(filter: Filter = .all, searchText: String = "", status: ArticleStatus? = nil, order: Order = .updated, limit: Int = 0) {
         self.filter = filter
         self.searchText = searchText
+        self.status = status
         self.order = order
         self.limit = limit
     }
 
-    /// Whether the query searches (its text holds a word).
-    public var isSearching: Bool { !FullTextQuery(searchText).isEmpty }
+    /// Whether the query searches (its text holds a word, a tag or a status).
+    public var isSearching: Bool { searchesText || SearchTerms(searchText).hasFilters }
+
+    /// Whether the query's text holds a word for the full-text search.
+    var searchesText: Bool { !FullTextQuery(SearchTerms(searchText).text).isEmpty }
 
     /// The condition.
     public var predicate: FetchPredicate<StoredArticle> {
@@ -72,9 +82,14 @@ public struct ArticleQuery: Sendable, Hashable {
         case .tag(let name): predicate = .any(\.tags, \.name == name) && .isNil(\.trashed)
         case .trash: predicate = .isNotNil(\.trashed)
         }
+        if let status { predicate = \.status == status && predicate }
+        let terms = SearchTerms(searchText)
+        if terms.hasUnknownStatus { return .none }
+        if !terms.statuses.isEmpty { predicate = .in(\.status, terms.statuses) && predicate }
+        for tag in terms.tags { predicate = .any(\.tags, \.name == tag) && predicate }
         // Blank text searches nothing: the list shows the filter's articles.
-        if !searchText.allSatisfy(\.isWhitespace) {
-            predicate = .matches(FullTextQuery(searchText)) && predicate
+        if !terms.text.allSatisfy(\.isWhitespace) {
+            predicate = .matches(FullTextQuery(terms.text)) && predicate
         }
         return predicate
     }
@@ -86,7 +101,7 @@ public struct ArticleQuery: Sendable, Hashable {
         case .updated: return [.descending(\.updated)]
         case .created: return [.descending(\.created)]
         case .title: return [.ascending(\.sortTitle), .descending(\.created)]
-        case .relevance: return isSearching ? [.relevance, .descending(\.updated)] : [.descending(\.updated)]
+        case .relevance: return searchesText ? [.relevance, .descending(\.updated)] : [.descending(\.updated)]
         }
     }
 

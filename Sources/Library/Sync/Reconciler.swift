@@ -70,6 +70,9 @@ public struct Reconciler {
         if !article.isInserted && before != content { article.localRevision += 1 }
         if article.serverRevision != revision { article.serverRevision = revision }
         if article.syncState != .synced { article.syncState = .synced }
+        if article.isInserted || before.title != content.title || before.body != content.body {
+            try VersionHistory.record(article, source: .synced, at: now, in: context)
+        }
         setBase(of: record, to: content, revision: revision, changed: remote.changed)
         return .taken
     }
@@ -97,6 +100,9 @@ public struct Reconciler {
                 article.refreshDerivedFields()
                 article.updated = now
                 article.localRevision += 1
+                if merged.title != local.title || merged.body != local.body {
+                    try VersionHistory.record(article, source: .synced, at: now, in: context)
+                }
             }
             article.serverRevision = revision
             let pushes = merged != theirs

@@ -4,7 +4,8 @@ import Foundation
 /// parameters. Every value becomes a `?`; only names from the schema are spliced in, quoted.
 ///
 /// Key paths through to-one relationships become LEFT JOINs (so a nil relationship reads as NULL);
-/// conditions over to-many relationships become EXISTS and count subqueries. NOT is pushed down to
+/// conditions over to-many relationships become membership (`_pk IN (...)`), NOT EXISTS and count
+/// subqueries. NOT is pushed down to
 /// the leaves, where each comparison is written so that NULL behaves as Swift's nil does (see
 /// ``FetchPredicate``), which keeps SQL and in-memory evaluation in agreement.
 struct QueryBuilder {
@@ -245,11 +246,19 @@ struct QueryBuilder {
             }
             return negated ? "\(expression) IS NOT NULL" : "\(expression) IS NULL"
 
+        case .any(let path, let inner) where !negated:
+            // Uncorrelated: SQLite builds the members' keys once (through the destination's
+            // indexes) instead of probing a subquery for every owner row, which makes a filter on
+            // a rare member several times faster.
+            return try membershipSubquery(path, in: scope) { builder, innerScope in
+                try builder.condition(inner, in: innerScope, negated: false)
+            }
+
         case .any(let path, let inner):
             let exists = try existsSubquery(path, in: scope) { builder, innerScope in
                 try builder.condition(inner, in: innerScope, negated: false)
             }
-            return negated ? "NOT \(exists)" : exists
+            return "NOT \(exists)"
 
         case .count(let path, let comparison, let count):
             let subquery = try countSubquery(path, in: scope)
@@ -312,24 +321,38 @@ struct QueryBuilder {
     private mutating func existsSubquery(
         _ path: [String], in scope: Scope, _ inner: (inout QueryBuilder, Scope) throws -> String
     ) throws -> String {
+        let (innerScope, owner, ownerAlias) = try members(path, in: scope)
+        let condition = try inner(&self, innerScope)
+        return "EXISTS (SELECT 1 FROM \(innerScope.fromClause) WHERE \(owner) = \(ownerAlias)._pk AND \(condition))"
+    }
+
+    /// `owner._pk IN (SELECT the member's link to its owner FROM member table ... WHERE inner)`:
+    /// the owners with a member matching `inner`. The subquery yields no NULL, so the test is true
+    /// or false, never NULL.
+    private mutating func membershipSubquery(
+        _ path: [String], in scope: Scope, _ inner: (inout QueryBuilder, Scope) throws -> String
+    ) throws -> String {
+        let (innerScope, owner, ownerAlias) = try members(path, in: scope)
+        let condition = try inner(&self, innerScope)
+        return "\(ownerAlias)._pk IN (SELECT \(owner) FROM \(innerScope.fromClause) WHERE \(owner) IS NOT NULL AND \(condition))"
+    }
+
+    /// The members of the to-many at `path`: a scope over the destination (joined to the join
+    /// table for a many-to-many), the expression of each member's owner key, and the owner's alias.
+    private mutating func members(_ path: [String], in scope: Scope) throws -> (scope: Scope, owner: String, ownerAlias: String) {
         let (relationship, ownerAlias) = try toMany(path, in: scope)
-        let destination = model.destination(of: relationship)
-        let innerScope = makeScope(destination)
-        var link: String
+        let innerScope = makeScope(model.destination(of: relationship))
         switch relationship.storage {
         case .inverseForeignKey(let column):
-            link = "\(innerScope.alias).\(SQL.quote(column)) = \(ownerAlias)._pk"
+            return (innerScope, "\(innerScope.alias).\(SQL.quote(column))", ownerAlias)
         case .joinTable(let table, let ownColumn, let otherColumn):
             aliasCount += 1
             let joinAlias = "j\(aliasCount - 1)"
             innerScope.joins.insert("JOIN \(table) AS \(joinAlias) ON \(joinAlias).\(otherColumn) = \(innerScope.alias)._pk", at: 0)
-            link = "\(joinAlias).\(ownColumn) = \(ownerAlias)._pk"
+            return (innerScope, "\(joinAlias).\(ownColumn)", ownerAlias)
         case .foreignKey:
             throw invalid(path, scope, "'\(relationship.name)' is to-one")
         }
-        let condition = try inner(&self, innerScope)
-        link += " AND \(condition)"
-        return "EXISTS (SELECT 1 FROM \(innerScope.fromClause) WHERE \(link))"
     }
 
     private mutating func countSubquery(_ path: [String], in scope: Scope) throws -> String {

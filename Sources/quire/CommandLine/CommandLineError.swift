@@ -1,4 +1,4 @@
-/// A command line `quire` cannot make sense of. Exits with status 64 (`EX_USAGE`).
+/// A command line `quire` cannot make sense of. Exits with status 2.
 enum CommandLineError: Error, Equatable, CustomStringConvertible {
     case unknownVerb(String)
     case unknownOption(String)
@@ -8,6 +8,8 @@ enum CommandLineError: Error, Equatable, CustomStringConvertible {
     case unexpectedArgument(String)
     /// An option's value is not of the kind the verb needs.
     case invalidValue(option: String, value: String, expected: String)
+    /// Two options that exclude each other.
+    case conflictingOptions(String, String)
 
     var description: String {
         switch self {
@@ -18,6 +20,7 @@ enum CommandLineError: Error, Equatable, CustomStringConvertible {
         case .missingArgument(let name): "\(name) is missing"
         case .unexpectedArgument(let argument): "unexpected argument '\(argument)'"
         case let .invalidValue(option, value, expected): "\(option) '\(value)' is not \(expected)"
+        case let .conflictingOptions(first, second): "\(first) and \(second) cannot be given together"
         }
     }
 }

@@ -24,6 +24,17 @@ enum HelpText {
               --version                  Show the version
               --help-gapplication        Show the options of the window's process
 
+            Every verb that takes an article ID also takes the start of one (at least four
+            characters), and every verb that prints takes --json.
+
+            Exit status:
+              0   success
+              1   failure (the message says what went wrong; nothing was changed)
+              2   usage: the command line was wrong (an unknown verb or option, a missing
+                  argument, the start of an ID that begins several; the message lists them)
+              'quire sync' adds 69, 75 and 76 ('quire help sync'); 'quire edit --if-revision'
+              adds 75.
+
             'quire help VERB' shows how to use a verb.
             """
     }

@@ -25,7 +25,7 @@
 ///
 /// The front handles `quire NAME --help` and `quire help NAME` from ``usage``, reports
 /// arguments the initializer left unread, and maps errors to exit statuses: a
-/// ``CommandLineError`` is a usage error (64), a ``VerbFailure`` its own status (which the verb's
+/// ``CommandLineError`` is a usage error (2), a ``VerbFailure`` its own status (which the verb's
 /// ``details`` document), any other error a failure (1), printed as `quire NAME: DESCRIPTION`.
 protocol Verb: Sendable {
     /// The word after `quire`.

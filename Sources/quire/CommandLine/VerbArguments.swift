@@ -62,6 +62,13 @@ struct VerbArguments {
         return value
     }
 
+    /// Every positional argument left, in order.
+    mutating func remainingPositionals() -> [String] {
+        var values: [String] = []
+        while let value = positional() { values.append(value) }
+        return values
+    }
+
     /// Throws for the first argument nobody read: an unknown option or an extra argument.
     func checkAllRead() throws(CommandLineError) {
         if let option = options.first(where: Self.isOption) { throw .unknownOption(option) }

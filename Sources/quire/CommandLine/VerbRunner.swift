@@ -9,8 +9,9 @@ enum VerbRunner {
     enum ExitStatus {
         static let success: Int32 = 0
         static let failure: Int32 = 1
-        /// `EX_USAGE` from sysexits.h.
-        static let usage: Int32 = 64
+        /// The command line was wrong: an unknown verb or option, a missing argument, an ID that
+        /// names no article or several (as most Unix tools, and `quire help` documents it).
+        static let usage: Int32 = 2
         /// `EX_UNAVAILABLE`: a service the verb needs (the sync server) could not be reached.
         static let unavailable: Int32 = 69
         /// `EX_TEMPFAIL`: try again (the library is busy; the article changed since it was read).
@@ -42,12 +43,28 @@ enum VerbRunner {
         } catch let error as CommandLineError {
             printError("quire \(verb.name): \(error)\n\(HelpText.usage(of: verb, briefly: true))")
             return ExitStatus.usage
+        } catch let error where isUsageMistake(error) {
+            printError("quire \(verb.name): \(error)")
+            return ExitStatus.usage
         } catch let failure as any VerbFailure {
             printError("quire \(verb.name): \(failure)")
             return failure.exitStatus
         } catch {
             printError("quire \(verb.name): \(describe(error))")
             return ExitStatus.failure
+        }
+    }
+
+    /// Whether the error says the command line named several things where it had to name one (an
+    /// ID prefix that begins several IDs): a usage mistake, exit status 2, with the candidates in
+    /// the message. An ID that names nothing is a failure (1), as before.
+    static func isUsageMistake(_ error: any Error) -> Bool {
+        switch error {
+        case LibraryError.ambiguousArticleID, HistoryError.ambiguousVersionID, ConflictLookupError.ambiguous,
+             ConflictLookupError.severalConflicts:
+            return true
+        default:
+            return false
         }
     }
 

@@ -4,14 +4,17 @@ import Library
 struct DemoVerb: Verb {
     static let name = "demo"
     static let summary = "Add realistic demo articles to a library (created if missing)"
-    static let usage = "[--library PATH] --articles N [--seed N]"
+    static let usage = "[--library PATH] [--json] --articles N [--seed N]"
+    static let details = "--json prints one object: library (its path), added and present (already there)."
 
     let library: LibraryOption
     let count: Int
     let seed: UInt64
+    let emitsJSON: Bool
 
     init(arguments: inout VerbArguments) throws(CommandLineError) {
         library = try LibraryOption(arguments: &arguments)
+        emitsJSON = arguments.flag("--json")
         guard let text = try arguments.option("--articles") else { throw .missingArgument("--articles") }
         guard let count = Int(text), count > 0, count <= 10_000_000 else {
             throw .invalidValue(option: "--articles", value: text, expected: "a number from 1 to 10000000")
@@ -26,6 +29,10 @@ struct DemoVerb: Verb {
         let library = try library.open(creatingIfMissing: true)
         let added = try await library.addDemoArticles(count: count, seed: seed)
         let present = count - added
+        if emitsJSON {
+            try VerbOutput.printJSON(["library": .string(library.url.path), "added": .number(added), "present": .number(present)] as [String: JSONValue])
+            return
+        }
         let note = present == 0 ? "" : " (\(present) were there already; --seed gives other articles)"
         print("Added \(added) demo articles to \(library.url.path)\(note)")
     }

@@ -18,6 +18,9 @@ struct EditVerb: Verb {
         saved, the message says which revision it is at now, and the exit status is 75: read it
         again and redo the change.
 
+        Each edit ends an editing session: the text saved is recorded in the article's history
+        ('quire history ID').
+
         An edit of an article with an open conflict is part of this device's side of it; when the
         two sides then merge cleanly, the conflict is resolved with the merge.
         """
@@ -47,12 +50,14 @@ struct EditVerb: Verb {
     func run() async throws {
         let body = try bodyFile.map { try TextInput.read($0, option: "--body-file") }
         let library = try library.open()
+        let id = try await library.articleID(matching: articleID)
         do {
-            try await library.editArticle(try await library.articleID(matching: articleID), title: title, body: body, ifRevision: revision)
+            try await library.editArticle(id, title: title, body: body, ifRevision: revision)
         } catch let error as LibraryError {
             guard case .revisionChanged = error else { throw error }
             throw ChangedSinceRead(message: error.description)
         }
+        try await library.endEditingSession(of: id)
     }
 }
 

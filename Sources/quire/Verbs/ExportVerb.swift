@@ -7,7 +7,13 @@ struct ExportVerb: Verb {
     static let summary = "Export articles as Markdown, HTML, PDF or a JSON archive"
     static let usage = """
         [--library PATH] --format md|html|pdf|json [--scope selected:ID,...|folder:NAME|drafts|unsynced|all] \
-        [--combined] --out PATH [--force]
+        [--combined] [--with-history] --out PATH [--force] [--json]
+        """
+    static let details = """
+        --json prints one object: articles (how many were exported) and destination.
+
+        --with-history (json only) writes each article's earlier versions ('quire history ID') into
+        the archive, which 'quire import' brings back into the history of the article it imports.
         """
 
     /// The formats by the name the command line gives them.
@@ -19,8 +25,11 @@ struct ExportVerb: Verb {
     let format: Format
     let scope: ExportScope
     let isCombined: Bool
+    /// Whether a JSON archive holds each article's version history.
+    let includesHistory: Bool
     let destination: URL
     let overwrites: Bool
+    let emitsJSON: Bool
 
     init(arguments: inout VerbArguments) throws(CommandLineError) {
         library = try LibraryOption(arguments: &arguments)
@@ -35,6 +44,10 @@ struct ExportVerb: Verb {
         }
         self.scope = scope
         isCombined = arguments.flag("--combined")
+        includesHistory = arguments.flag("--with-history")
+        if includesHistory && format != .json {
+            throw .invalidValue(option: "--format", value: format.rawValue, expected: "json, which --with-history needs")
+        }
         if isCombined && (format == .md || format == .json) {
             throw .invalidValue(option: "--format", value: format.rawValue, expected: "html or pdf, which --combined needs")
         }
@@ -42,6 +55,7 @@ struct ExportVerb: Verb {
         guard !out.isEmpty else { throw .invalidValue(option: "--out", value: out, expected: "a path") }
         destination = URL(fileURLWithPath: out)
         overwrites = arguments.flag("--force")
+        emitsJSON = arguments.flag("--json")
     }
 
     func run() async throws {
@@ -57,9 +71,14 @@ struct ExportVerb: Verb {
         let job = ExportJob(format: exportFormat, destination: destination, overwritesExisting: overwrites)
         let result: ExportResult
         do {
-            result = try await library.export(scope, with: job, progress: VerbOutput.progress("Exporting"))
+            result = try await library.export(
+                scope, with: job, includingHistory: includesHistory, progress: VerbOutput.progress("Exporting"))
         } catch ExportError.destinationExists(let path) {
             throw ExportVerbError.destinationExists(path)
+        }
+        if emitsJSON {
+            return try VerbOutput.printJSON(
+                ["articles": .number(result.articleCount), "destination": .string(destination.standardizedFileURL.path)] as [String: JSONValue])
         }
         let noun = result.articleCount == 1 ? "article" : "articles"
         print("Exported \(result.articleCount) \(noun) to \(destination.standardizedFileURL.path)")

@@ -1,10 +1,11 @@
 import Foundation
 import Library
 
-/// `quire folders`: the folders with their article counts.
+/// `quire folders`: the folders with their article counts (the older spelling of `quire folder
+/// list`, kept for scripts).
 struct FoldersVerb: Verb {
     static let name = "folders"
-    static let summary = "List the folders and how many articles each holds"
+    static let summary = "List the folders and how many articles each holds (= 'folder list')"
     static let usage = "[--library PATH] [--json]"
 
     let library: LibraryOption
@@ -16,8 +17,12 @@ struct FoldersVerb: Verb {
     }
 
     func run() async throws {
-        let folders = try await library.open().folders()
-        if emitsJSON {
+        try Self.printFolders(try await library.open().folders(), asJSON: emitsJSON)
+    }
+
+    /// The folders as `quire folders` and `quire folder` print them: count and name per line, or JSON.
+    static func printFolders(_ folders: [FolderSummary], asJSON: Bool) throws {
+        if asJSON {
             try VerbOutput.printJSON(folders)
             return
         }

@@ -5,14 +5,21 @@ import Library
 struct ImportVerb: Verb {
     static let name = "import"
     static let summary = "Import Markdown files or folders and JSON archives (created if missing)"
-    static let usage = "[--library PATH] [--on-existing skip|replace|copy] PATH..."
+    static let usage = "[--library PATH] [--json] [--on-existing skip|replace|copy] PATH..."
+    static let details = """
+        Reads Markdown files (front matter kept), folders of them and JSON archives (with the
+        versions of an archive written with --with-history). --json prints one object: created,
+        replaced, copied, skipped and unchanged.
+        """
 
     let library: LibraryOption
     let policy: ExistingArticlePolicy
     let paths: [URL]
+    let emitsJSON: Bool
 
     init(arguments: inout VerbArguments) throws(CommandLineError) {
         library = try LibraryOption(arguments: &arguments)
+        emitsJSON = arguments.flag("--json")
         let policyName = try arguments.option("--on-existing") ?? "skip"
         guard let policy = ExistingArticlePolicy(rawValue: policyName) else {
             throw .invalidValue(option: "--on-existing", value: policyName, expected: "skip, replace or copy")
@@ -32,8 +39,15 @@ struct ImportVerb: Verb {
         let plan = ImportPlan(scan: scan, library: try await library.importContents(for: scan), onExisting: policy)
         try await library.apply(plan)
         let summary = plan.summary
-        print("Imported \(summary.created) new, \(summary.replaced) replaced, \(summary.copied) copied; "
-            + "\(summary.skipped) skipped, \(summary.unchanged) unchanged")
+        if emitsJSON {
+            try VerbOutput.printJSON([
+                "created": .number(summary.created), "replaced": .number(summary.replaced), "copied": .number(summary.copied),
+                "skipped": .number(summary.skipped), "unchanged": .number(summary.unchanged),
+            ] as [String: JSONValue])
+        } else {
+            print("Imported \(summary.created) new, \(summary.replaced) replaced, \(summary.copied) copied; "
+                + "\(summary.skipped) skipped, \(summary.unchanged) unchanged")
+        }
         for failure in plan.failures { VerbRunner.printError("quire import: \(failure)") }
         if !plan.failures.isEmpty { throw ImportVerbError.failures(plan.failures.count) }
     }

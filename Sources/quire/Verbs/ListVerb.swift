@@ -5,8 +5,17 @@ import SyncProtocol
 /// `quire list`: the articles of a library, a folder, a search or the trash.
 struct ListVerb: Verb {
     static let name = "list"
-    static let summary = "List the articles of a library, a folder, a search or the trash"
-    static let usage = "[--library PATH] [--folder NAME] [--search WORDS] [--trash] [--json]"
+    static let summary = "List the articles of a library, a folder, a tag, a status, a search or the trash"
+    static let usage = "[--library PATH] [--folder NAME | --tag NAME | --favorites | --trash] [--status S] [--search WORDS] [--json]"
+    static let details = """
+        --folder, --tag, --favorites and --trash choose the articles (one of them; all outside the
+        trash by default); --status draft|ready|published keeps those of one status. --search
+        finds words in titles and bodies (each word as a prefix), and takes tag:NAME and
+        status:NAME words as the app's search field does.
+
+        --json prints an array of objects: id, title, excerpt, folder, status, favorite,
+        wordCount, created, updated, trashed and syncState.
+        """
 
     let library: LibraryOption
     let query: ArticleQuery
@@ -15,12 +24,21 @@ struct ListVerb: Verb {
     init(arguments: inout VerbArguments) throws(CommandLineError) {
         library = try LibraryOption(arguments: &arguments)
         let folder = try arguments.option("--folder")
+        let tag = try arguments.option("--tag")
+        let status = try arguments.option("--status").map { text throws(CommandLineError) in try StatusVerb.status(text, option: "--status") }
         let search = try arguments.option("--search")
         let trash = arguments.flag("--trash")
+        let favorites = arguments.flag("--favorites")
         emitsJSON = arguments.flag("--json")
-        if folder != nil && trash { throw .invalidValue(option: "--folder", value: folder!, expected: "allowed with --trash") }
-        let filter: ArticleQuery.Filter = trash ? .trash : folder.map { .folder($0) } ?? .all
-        query = ArticleQuery(filter: filter, searchText: search ?? "", order: search == nil ? .updated : .relevance)
+        let filters: [(String, ArticleQuery.Filter)] = [
+            folder.map { ("--folder", .folder($0)) }, tag.map { ("--tag", .tag($0)) }, favorites ? ("--favorites", .favorites) : nil,
+            trash ? ("--trash", .trash) : nil,
+        ].compactMap { $0 }
+        if filters.count > 1 {
+            throw .conflictingOptions(filters[0].0, filters[1].0)
+        }
+        query = ArticleQuery(
+            filter: filters.first?.1 ?? .all, searchText: search ?? "", status: status, order: search == nil ? .updated : .relevance)
     }
 
     func run() async throws {

@@ -8,14 +8,17 @@ import ObjectGraph
 struct MigrateVerb: Verb {
     static let name = "migrate"
     static let summary = "Upgrade a library written by an older Quire (a backup is kept)"
-    static let usage = "[--library PATH] [--batch-size N]"
+    static let usage = "[--library PATH] [--json] [--batch-size N]"
+    static let details = "--json prints one object: library (its path), upgraded (true or false) and format (its version now)."
 
     let library: LibraryOption
     /// Articles per transaction while a stage transforms them.
     let batchSize: Int
+    let emitsJSON: Bool
 
     init(arguments: inout VerbArguments) throws(CommandLineError) {
         library = try LibraryOption(arguments: &arguments)
+        emitsJSON = arguments.flag("--json")
         let text = try arguments.option("--batch-size") ?? "1000"
         guard let batchSize = Int(text), batchSize > 0, batchSize <= 1_000_000 else {
             throw .invalidValue(option: "--batch-size", value: text, expected: "a number from 1 to 1000000")
@@ -26,6 +29,11 @@ struct MigrateVerb: Verb {
     func run() async throws {
         let opened = try library.open(upgradeBatchSize: batchSize)
         let version = opened.container.persistentStore.metadata.schema.version
+        if emitsJSON {
+            let upgraded = (opened.upgrade?.stagesRun ?? 0) > 0
+            try VerbOutput.printJSON(["library": .string(opened.url.path), "upgraded": .bool(upgraded), "format": .number(version)] as [String: JSONValue])
+            return
+        }
         if let upgrade = opened.upgrade, upgrade.stagesRun > 0 {
             print("Upgraded \(opened.url.path) to format \(upgrade.to.version).")
         } else {

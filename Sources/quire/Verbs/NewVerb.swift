@@ -5,15 +5,18 @@ import Library
 struct NewVerb: Verb {
     static let name = "new"
     static let summary = "Create an article and print its ID"
-    static let usage = "[--library PATH] --title TITLE [--body-file FILE|-] [--folder NAME]"
+    static let usage = "[--library PATH] [--json] --title TITLE [--body-file FILE|-] [--folder NAME]"
+    static let details = "Prints the new article's ID; --json prints the article as 'quire show --json' does."
 
     let library: LibraryOption
     let title: String
     let bodyFile: String?
     let folder: String?
+    let emitsJSON: Bool
 
     init(arguments: inout VerbArguments) throws(CommandLineError) {
         library = try LibraryOption(arguments: &arguments)
+        emitsJSON = arguments.flag("--json")
         guard let title = try arguments.option("--title") else { throw .missingArgument("--title") }
         self.title = title
         bodyFile = try arguments.option("--body-file")
@@ -24,6 +27,8 @@ struct NewVerb: Verb {
         let body = try bodyFile.map { try TextInput.read($0, option: "--body-file") } ?? ""
         let library = try library.open(creatingIfMissing: true)
         let article = try await library.createArticle(ArticleContent(title: title, body: body, folder: folder))
+        try await library.endEditingSession(of: article.id)
+        if emitsJSON { return try VerbOutput.printJSON(ArchivedArticle(article, includingSync: true)) }
         print(article.id.uuidString.lowercased())
     }
 }

@@ -8,6 +8,9 @@ struct ResolveVerb: Verb {
     static let summary = "Resolve a conflict: keep this device's version, the server's, both, or a merged one"
     static let usage = "[--library PATH] ID --keep mine|theirs|both|merged [--merged-file F|-] [--title T] [--json]"
     static let details = """
+        ID is the conflict's ID, or the ID of its article when that has one open conflict (either
+        whole or its start), as 'quire conflicts' lists them.
+
         Each choice is carried out against the article as it stands now (in the library or in the
         trash), whatever 'quire conflicts' showed before:
           --keep mine     Send this device's version over the server's; after a deletion on the
@@ -58,7 +61,7 @@ struct ResolveVerb: Verb {
 
     func run() async throws {
         let library = try library.open()
-        let conflict = try await find(conflictID, in: library)
+        let conflict = try await library.conflict(matching: conflictID)
         // Mine and theirs mean the same to every kind of conflict; the library reads which applies
         // from the article as it stands when it saves the decision.
         let resolution: ConflictResolution
@@ -95,22 +98,6 @@ struct ResolveVerb: Verb {
         return content
     }
 
-    /// The open conflict whose ID is `text` or begins with it (at least four characters).
-    private func find(_ text: String, in library: Library) async throws -> ConflictSnapshot {
-        if let id = UUID(uuidString: text) { return try await library.conflict(id) }
-        let prefix = text.lowercased()
-        let matches = try await library.openConflicts().filter { prefix.count >= 4 && $0.id.uuidString.lowercased().hasPrefix(prefix) }
-        guard let match = matches.first, matches.count == 1 else {
-            throw ResolveError(message: matches.isEmpty ? "no open conflict's ID begins with '\(text)'"
-                               : "\(matches.count) conflicts have IDs beginning with '\(text)'; give more of the ID")
-        }
-        return match
-    }
-}
-
-struct ResolveError: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
 }
 
 /// `quire resolve --json`.

@@ -30,7 +30,7 @@ struct SyncVerb: Verb {
           75  the library is busy: another Quire process syncs it or holds it; run it again later
           76  the server refused: the account's token, the protocol, or a change it will never take
               (the failures say which); running again will not help
-          1   any other failure (the message says what); 64 a usage error
+          1   any other failure (the message says what); 2 a usage error
         """
 
     let library: LibraryOption

@@ -113,6 +113,9 @@ public struct ArchivedArticle: Sendable, Hashable, Codable {
     public var trashed: Date?
     /// The sync metadata; `nil` in an archive written without it.
     public var sync: Sync?
+    /// The article's earlier versions, oldest first; absent unless the archive was written with
+    /// its history (`quire export --with-history`).
+    public var history: [ArchivedVersion]?
 
     /// The archived form of `article`, with or without its sync metadata.
     public init(_ article: ArticleSnapshot, includingSync: Bool) {
@@ -129,6 +132,7 @@ public struct ArchivedArticle: Sendable, Hashable, Codable {
         sync = includingSync
             ? Sync(serverRevision: article.serverRevision, localRevision: article.localRevision, state: article.syncState)
             : nil
+        history = article.history?.map(ArchivedVersion.init)
     }
 
     /// The article as a snapshot; without sync metadata it is a local article never synced.
@@ -136,12 +140,13 @@ public struct ArchivedArticle: Sendable, Hashable, Codable {
         ArticleSnapshot(
             id: id, title: title, body: body, folder: folder, tags: tags, status: status, isFavorite: favorite,
             created: created, updated: updated, trashed: trashed, serverRevision: sync?.serverRevision,
-            localRevision: sync?.localRevision ?? 0, syncState: sync?.state ?? .localOnly)
+            localRevision: sync?.localRevision ?? 0, syncState: sync?.state ?? .localOnly,
+            history: history?.map { $0.snapshot(of: id) })
     }
 
     // Written by hand so that absent optionals are written as null: every archive has every key.
     private enum CodingKeys: String, CodingKey {
-        case id, title, body, folder, tags, status, favorite, created, updated, trashed, sync
+        case id, title, body, folder, tags, status, favorite, created, updated, trashed, sync, history
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -158,5 +163,47 @@ public struct ArchivedArticle: Sendable, Hashable, Codable {
         try container.encode(updated, forKey: .updated)
         try container.encode(trashed, forKey: .trashed)
         try container.encode(sync, forKey: .sync)
+        try container.encodeIfPresent(history, forKey: .history)
+    }
+}
+
+/// One earlier version of an article in a ``LibraryArchive`` written with its history.
+public struct ArchivedVersion: Sendable, Hashable, Codable {
+    /// The version's ID.
+    public var id: UUID
+    /// When it was recorded.
+    public var recorded: Date
+    /// Why it was recorded.
+    public var source: ArticleVersionSource
+    /// The title then.
+    public var title: String
+    /// The body then.
+    public var body: String
+
+    /// The archived form of `version`.
+    public init(_ version: ArticleVersionSnapshot) {
+        id = version.id
+        recorded = version.recorded
+        source = version.source
+        title = version.title
+        body = version.body
+    }
+
+    /// The version as a snapshot of the article with this ID.
+    public func snapshot(of articleID: UUID) -> ArticleVersionSnapshot {
+        ArticleVersionSnapshot(id: id, articleID: articleID, recorded: recorded, source: source, title: title, body: body)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, recorded, source, title, body
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id.uuidString.lowercased(), forKey: .id)
+        try container.encode(recorded, forKey: .recorded)
+        try container.encode(source, forKey: .source)
+        try container.encode(title, forKey: .title)
+        try container.encode(body, forKey: .body)
     }
 }

@@ -67,3 +67,19 @@ private final class UpgradeProgressLine: Sendable {
         }
     }
 }
+
+/// A value of the small JSON objects verbs print about what they did (`quire import --json`).
+enum JSONValue: Encodable {
+    case string(String)
+    case number(Int)
+    case bool(Bool)
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let text): try container.encode(text)
+        case .number(let number): try container.encode(number)
+        case .bool(let value): try container.encode(value)
+        }
+    }
+}
