@@ -25,6 +25,10 @@ let package = Package(
         .systemLibrary(
             name: "CMark", pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
+        // libyaml reads the YAML front matter of imported Markdown files.
+        .systemLibrary(
+            name: "CYAML", pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]),
@@ -85,7 +89,7 @@ let package = Package(
         // The domain: the library schema on ObjectGraph, the writer's operations (each edit and its
         // outbox operation in one save), search, draft recovery, conflicts, merge, export, import.
         .target(
-            name: "Library", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "CMark", "CPangoCairo"], exclude: ["README.md"]),
+            name: "Library", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "CMark", "CYAML", "CPangoCairo"], exclude: ["README.md"]),
 
         // MARK: Server
 

@@ -32,6 +32,7 @@ APP_PACKAGES=(
   libssl-dev
   libsystemd-dev
   libwebkitgtk-6.0-dev
+  libyaml-dev
   pkg-config
 )
 

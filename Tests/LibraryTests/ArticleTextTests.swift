@@ -42,6 +42,50 @@ import Testing
         #expect(ArticleText.wordCount(of: "— * _ ---") == 0)
     }
 
+    /// The text a reader sees, as cmark-gfm parses it, where a line-by-line reading goes wrong.
+    @Test func markupAsCommonMarkReadsIt() {
+        // Table cells are words, the delimiter row and pipes are not; an escaped pipe is text.
+        let table = "| Name | Notes |\n|:-----|------:|\n| `a\\|b` | **bold** cell |\n"
+        #expect(ArticleText.wordCount(of: table) == 2 + 2 + 2)
+        #expect(ArticleText.excerpt(of: table) == "Name Notes a|b bold cell")
+        // A reference link's definition, a link's title and an image's target are not text.
+        let links = "See [the docs][ref] and [this](https://x.org/a-b \"A title\") ![a cat](cat.png).\n\n[ref]: https://example.com/very/long \"Ref title\"\n"
+        #expect(ArticleText.wordCount(of: links) == 7)
+        #expect(ArticleText.excerpt(of: links) == "See the docs and this a cat.")
+        // An underscore that opens no emphasis is text, and between letters it joins one word.
+        #expect(ArticleText.wordCount(of: "call snake_case_name now") == 3)
+        #expect(ArticleText.excerpt(of: "call snake_case_name now") == "call snake_case_name now")
+        #expect(ArticleText.excerpt(of: "**bold**ly *and* ~~never~~ more") == "boldly and never more")
+        // Raw HTML is never rendered, so it is not text; the text around an inline tag is.
+        #expect(ArticleText.wordCount(of: "<div>\nhidden block\n</div>\n\nSeen <b>bold</b> words\n") == 3)
+        // An indented code block and a fence with tildes count, and are not excerpted.
+        let code = "Intro.\n\n    let indented = 1\n\n~~~\nfenced words\n~~~\n"
+        #expect(ArticleText.wordCount(of: code) == 1 + 3 + 2)
+        #expect(ArticleText.excerpt(of: code) == "Intro.")
+        // A `#` inside a fence is no heading, and a setext heading is one.
+        #expect(ArticleText.excerpt(of: "```\n# not a heading\n```\nSetext\n======\n") == "Setext")
+    }
+
+    @Test func frontMatterIsNotText() {
+        let article = "---\ntitle: \"Trip notes\"\ntags: [travel, lisbon]\n---\n# Lisbon\n\nTrams climb the hills.\n"
+        #expect(ArticleText.wordCount(of: article) == 1 + 4)
+        #expect(ArticleText.excerpt(of: article) == "Trams climb the hills.")
+        // A rule that opens an article and a second one below are Markdown, not front matter.
+        let ruled = "---\n\nJust prose, not a mapping.\n\n---\n\nMore.\n"
+        #expect(ArticleText.wordCount(of: ruled) == 6)
+        #expect(ArticleText.excerpt(of: ruled) == "Just prose, not a mapping. More.")
+    }
+
+    @Test func cjkTextIsCountedByCharacterAndExcerptedWhole() {
+        let body = "# 東京\n\n今日は**晴れ**です。[リンク](https://example.jp)と`コード`。\n\n| 列 | 値 |\n|---|---|\n| 一 | 二 |\n"
+        // 東京 2; 今日は晴れです 7; リンク 3; と 1; コード 3; 列 値 一 二 4.
+        #expect(ArticleText.wordCount(of: body) == 2 + 7 + 3 + 1 + 3 + 4)
+        #expect(ArticleText.excerpt(of: body) == "今日は晴れです。リンクとコード。 列 値 一 二")
+        let long = String(repeating: "漢", count: 400)
+        #expect(ArticleText.excerpt(of: long) == String(repeating: "漢", count: ArticleText.excerptLength - 1) + "…")
+        #expect(ArticleText.wordCount(of: long) == 400)
+    }
+
     @Test func titlesSortIgnoringCaseAndAccents() {
         #expect(ArticleText.sortKey("  École du Nord") == "ecole du nord")
         #expect(ArticleText.sortKey("ZEBRA") < ArticleText.sortKey("zoo"))

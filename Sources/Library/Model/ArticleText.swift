@@ -3,12 +3,16 @@ import Foundation
 /// What the article list shows of an article's text without reading its body: a plain-text
 /// excerpt, a word count, and the title's sort key. Derived from the Markdown when it changes.
 ///
-/// Markdown is read line by line, roughly: block markers (headings, quotes, list bullets, task
-/// boxes, table pipes, fences, rules), inline markers (emphasis, code spans, strikethrough), link
-/// and image targets, and HTML tags are left out; their text stays. Words are runs of letters,
-/// digits and marks (an apostrophe or hyphen between letters, or a point between digits, does not
-/// split one); each CJK character counts as a word, as CJK word counts do. The text is read as
-/// Unicode scalars in one pass, since every save of a long body pays for it.
+/// The Markdown is read by ``MarkdownProse``, on cmark-gfm's parse: only the text a reader sees
+/// counts (no markup, no link or image targets, no raw HTML, no front matter). Code counts, spans
+/// and blocks alike: a writer who puts code in an article wrote it for the reader, and a word
+/// count that skipped it would undercount a technical article; the excerpt leaves code blocks out,
+/// since a line of code says little in a list. Words are runs of letters, digits and marks (an
+/// apostrophe, hyphen or underscore before a letter, or a point or comma between digits, does
+/// not split one: `don't`, `well-known`, `snake_case`, `3.14`); each CJK character counts as a
+/// word, as CJK word counts do. This is the one definition of a word: the library's stored count,
+/// the list, the editor's status line and its reading time all come from ``wordCount(of:)`` or
+/// ``summary(of:)``.
 public enum ArticleText {
     /// How many characters an excerpt holds at most (an ellipsis marks a cut).
     public static let excerptLength = 180
@@ -23,13 +27,29 @@ public enum ArticleText {
     public static func summary(of body: String) -> (excerpt: String, wordCount: Int) {
         var prose = ExcerptBuilder(limit: excerptLength)
         var headings = ExcerptBuilder(limit: excerptLength)
-        var count = 0
-        MarkdownLines.forEach(in: body) { text, isHeading, isCode in
-            count += words(in: text)
-            if isCode || prose.isFull { return }
-            if isHeading { headings.append(text) } else { prose.append(text) }
+        var words = WordCounter()
+        // The block's text, kept only while the excerpt still needs it: a long body is counted
+        // without being copied.
+        var excerptText: [UInt8] = []
+        MarkdownProse.read(body) { piece in
+            switch piece {
+            case .text(let utf8, let block):
+                words.count(utf8)
+                let needed = switch block {
+                case .prose: !prose.isFull
+                case .heading: prose.isEmpty && !headings.isFull
+                case .code: false
+                }
+                if needed { excerptText.append(contentsOf: utf8) }
+            case .end(let block):
+                words.endWord()
+                guard !excerptText.isEmpty else { return }
+                let text = String(decoding: excerptText, as: UTF8.self)
+                if block == .heading { headings.append(text) } else { prose.append(text) }
+                excerptText.removeAll(keepingCapacity: true)
+            }
         }
-        return (prose.isEmpty ? headings.text : prose.text, count)
+        return (prose.isEmpty ? headings.text : prose.text, words.total)
     }
 
     /// The body's first words as one line of plain text, headings skipped unless there is nothing else.
@@ -37,37 +57,73 @@ public enum ArticleText {
 
     /// The number of words in the body's text (code included, markup and link targets not).
     public static func wordCount(of body: String) -> Int { summary(of: body).wordCount }
+}
 
-    /// Words in a line of plain text.
-    static func words(in text: String.UnicodeScalarView) -> Int {
-        var count = 0
-        var inWord = false
-        var previous: Unicode.Scalar = " "
-        var index = text.startIndex
-        while index < text.endIndex {
-            let scalar = text[index]
-            let nextIndex = text.index(after: index)
-            if isCJK(scalar) {
-                count += 1
-                inWord = false
-            } else if isWordScalar(scalar) {
-                if !inWord { count += 1 }
-                inWord = true
-            } else if inWord, nextIndex < text.endIndex, isJoiner(scalar, after: previous, before: text[nextIndex]) {
-                // "don't", "well-known", "3.14": one word; the next scalar continues it.
-            } else {
-                inWord = false
+/// Counts words in text given piece by piece (a block's text comes in several cmark nodes, and a
+/// word may run across two: `**bold**ly`).
+struct WordCounter {
+    /// The words counted so far.
+    private(set) var total = 0
+    private var inWord = false
+    private var previous: Unicode.Scalar = " "
+    /// A scalar that joins two words if the next one is a letter (`don't`) or digit (`3.14`),
+    /// with the scalar before it.
+    private var pendingJoiner: (scalar: Unicode.Scalar, after: Unicode.Scalar)?
+
+    /// Counts the words of UTF-8 text (ill-formed bytes are a replacement character).
+    mutating func count(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var bytes = utf8.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&bytes) {
+            case .scalarValue(let scalar): add(scalar)
+            case .error: add("\u{FFFD}")
+            case .emptyInput: return
             }
-            previous = scalar
-            index = nextIndex
         }
-        return count
     }
 
-    /// An apostrophe or hyphen between letters, or a point or comma between digits.
-    private static func isJoiner(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar, before next: Unicode.Scalar) -> Bool {
+    /// Ends the word under way: the next text is another block.
+    mutating func endWord() {
+        pendingJoiner = nil
+        inWord = false
+        previous = " "
+    }
+
+    private mutating func add(_ scalar: Unicode.Scalar) {
+        if let joiner = pendingJoiner {
+            pendingJoiner = nil
+            if !ArticleText.isJoiner(joiner.scalar, after: joiner.after, before: scalar) { inWord = false }
+        }
+        if ArticleText.isCJK(scalar) {
+            total += 1
+            inWord = false
+        } else if ArticleText.isWordScalar(scalar) {
+            if !inWord { total += 1 }
+            inWord = true
+        } else if inWord, ArticleText.mayJoin(scalar) {
+            // "don't", "well-known", "3.14": one word if the next scalar continues it.
+            pendingJoiner = (scalar, previous)
+        } else {
+            inWord = false
+        }
+        previous = scalar
+    }
+}
+
+extension ArticleText {
+    /// Whether `scalar` can join two parts of one word.
+    fileprivate static func mayJoin(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar {
-        case "'", "’", "-": return isWordScalar(next) && !isCJK(next)
+        case "'", "’", "-", "_", ".", ",": return true
+        default: return false
+        }
+    }
+
+    /// An apostrophe, hyphen or underscore between letters, or a point or comma between digits.
+    fileprivate static func isJoiner(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar, before next: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "'", "’", "-", "_": return isWordScalar(next) && !isCJK(next)
         case ".", ",": return isDigit(previous) && isDigit(next)
         default: return false
         }
@@ -77,7 +133,7 @@ public enum ArticleText {
         scalar.isASCII ? ("0"..."9").contains(scalar) : scalar.properties.numericType == .decimal
     }
 
-    private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+    fileprivate static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII {
             return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
         }
@@ -90,7 +146,7 @@ public enum ArticleText {
         }
     }
 
-    private static func isCJK(_ scalar: Unicode.Scalar) -> Bool {
+    fileprivate static func isCJK(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x2FA1F, 0xAC00...0xD7AF:
             return true
@@ -111,9 +167,9 @@ private struct ExcerptBuilder {
 
     var isEmpty: Bool { text.isEmpty }
 
-    mutating func append(_ piece: String.UnicodeScalarView) {
+    mutating func append(_ piece: String) {
         guard !isFull else { return }
-        for word in String(piece).split(whereSeparator: \.isWhitespace) {
+        for word in piece.split(whereSeparator: \.isWhitespace) {
             let separator = text.isEmpty ? 0 : 1
             if count + separator + word.count > limit {
                 if text.isEmpty { text = String(word.prefix(limit - 1)) }
@@ -125,145 +181,5 @@ private struct ExcerptBuilder {
             text += word
             count += separator + word.count
         }
-    }
-}
-
-/// The lines of a Markdown text with block and inline markup removed, as Unicode scalars.
-enum MarkdownLines {
-    /// Calls `body` with each non-empty line's text, whether it is a heading, and whether it is
-    /// inside a fenced code block.
-    static func forEach(in markdown: String, _ body: (String.UnicodeScalarView, _ isHeading: Bool, _ isCode: Bool) -> Void) {
-        let scalars = markdown.unicodeScalars
-        var fence: (mark: Unicode.Scalar, length: Int)?
-        var start = scalars.startIndex
-        while start < scalars.endIndex {
-            var end = start
-            while end < scalars.endIndex && !isNewline(scalars[end]) { end = scalars.index(after: end) }
-            let line = scalars[start..<end].drop { $0 == " " || $0 == "\t" }
-            start = end < scalars.endIndex ? scalars.index(after: end) : end
-            guard let first = line.first else { continue }
-
-            if let open = fence {
-                let marks = line.prefix { $0 == open.mark }.count
-                if marks >= open.length && line.dropFirst(marks).allSatisfy({ $0 == " " || $0 == "\t" }) {
-                    fence = nil
-                } else {
-                    body(String.UnicodeScalarView(line), false, true)
-                }
-                continue
-            }
-            if first == "`" || first == "~" {
-                let marks = line.prefix { $0 == first }.count
-                if marks >= 3 {
-                    fence = (first, marks)
-                    continue
-                }
-            }
-            if isRuleOrTableSeparator(line) { continue }
-            var text = line
-            var isHeading = false
-            if first == "#" {
-                let hashes = text.prefix { $0 == "#" }.count
-                if hashes <= 6, text.dropFirst(hashes).first.map({ $0 == " " || $0 == "\t" }) ?? true {
-                    isHeading = true
-                    text = text.dropFirst(hashes)
-                }
-            }
-            let plain = stripInline(stripBlockMarkers(text))
-            if plain.contains(where: { $0 != " " && $0 != "\t" }) { body(plain, isHeading, false) }
-        }
-    }
-
-    private static func isNewline(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
-        case "\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}": return true
-        default: return false
-        }
-    }
-
-    private static func isRuleOrTableSeparator(_ line: Substring.UnicodeScalarView) -> Bool {
-        guard let first = line.first, "-*_|:".unicodeScalars.contains(first) else { return false }
-        var marks = 0
-        var hasDash = false
-        var allSame = true
-        var onlyTable = true
-        for scalar in line where scalar != " " && scalar != "\t" {
-            marks += 1
-            if scalar == "-" { hasDash = true }
-            if scalar != first { allSame = false }
-            if scalar != "|" && scalar != "-" && scalar != ":" { onlyTable = false }
-        }
-        guard marks >= 3 else { return false }
-        return (allSame && first != "|" && first != ":") || (hasDash && onlyTable)
-    }
-
-    /// Quote markers, list bullets, ordered-list numbers and task boxes at the start of a line.
-    private static func stripBlockMarkers(_ line: Substring.UnicodeScalarView) -> Substring.UnicodeScalarView {
-        var text = line
-        while true {
-            text = text.drop { $0 == " " }
-            guard let first = text.first else { return text }
-            let second = text.dropFirst().first
-            if first == ">" {
-                text = text.dropFirst()
-            } else if (first == "-" || first == "*" || first == "+") && second == " " {
-                text = text.dropFirst(2)
-            } else if first == "[", let mark = second, mark == " " || mark == "x" || mark == "X",
-                      text.dropFirst(2).first == "]", text.dropFirst(3).first == " " {
-                text = text.dropFirst(4)
-            } else {
-                let digits = text.prefix { ("0"..."9").contains($0) }.count
-                guard digits > 0, digits <= 9, let marker = text.dropFirst(digits).first, marker == "." || marker == ")",
-                      text.dropFirst(digits + 1).first == " " else { return text }
-                text = text.dropFirst(digits + 2)
-            }
-        }
-    }
-
-    /// Emphasis, code and strikethrough markers, link and image targets, HTML tags, table pipes.
-    private static func stripInline(_ text: Substring.UnicodeScalarView) -> String.UnicodeScalarView {
-        var result = String.UnicodeScalarView()
-        var index = text.startIndex
-        while index < text.endIndex {
-            let scalar = text[index]
-            let next = text.index(after: index)
-            switch scalar {
-            case "*", "_", "~", "`", "[":
-                break
-            case "|":
-                result.append(" ")
-            case "\\":
-                // An escaped character is text.
-                if next < text.endIndex {
-                    result.append(text[next])
-                    index = text.index(after: next)
-                    continue
-                }
-            case "!" where next < text.endIndex && text[next] == "[":
-                break
-            case "]":
-                // `](target)`: the target is not text.
-                if next < text.endIndex, text[next] == "(", let close = text[next...].firstIndex(of: ")") {
-                    index = text.index(after: close)
-                    continue
-                }
-            case "<":
-                // An HTML tag or an autolink, on one line: an autolink's address is text.
-                if let close = text[index...].firstIndex(of: ">") {
-                    let inner = text[next..<close]
-                    if inner.starts(with: "http://".unicodeScalars) || inner.starts(with: "https://".unicodeScalars)
-                        || inner.contains("@") {
-                        result.append(contentsOf: inner)
-                    }
-                    index = text.index(after: close)
-                    continue
-                }
-                result.append(scalar)
-            default:
-                result.append(scalar)
-            }
-            index = next
-        }
-        return result
     }
 }
