@@ -2,10 +2,10 @@ import CMark
 import Foundation
 
 /// A Markdown text parsed by cmark-gfm with the GitHub extensions Quire renders: tables,
-/// strikethrough, autolinks and task lists, and footnotes (`[^1]`, cmark-gfm's `CMARK_OPT_FOOTNOTES`).
-/// Raw HTML is never rendered (it becomes a comment) and
-/// links with dangerous schemes (`javascript:`, `vbscript:`, `file:`, most `data:`) lose their target:
-/// cmark-gfm's safe mode, its default, which Quire never turns off.
+/// strikethrough, autolinks and task lists, and footnotes (`[^1]`, `CMARK_OPT_FOOTNOTES`). Raw HTML
+/// is never rendered (it becomes a comment) and links with dangerous schemes (`javascript:`,
+/// `vbscript:`, `file:`, most `data:`) lose their target: cmark-gfm's safe mode, its default,
+/// which Quire never turns off.
 ///
 /// cmark-gfm keeps a table of special characters in a process-wide global that every parse with
 /// extensions writes to, so parsing is serialised behind one lock. Every parse in the process must
