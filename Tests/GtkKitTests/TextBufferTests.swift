@@ -32,6 +32,30 @@ final class TextBufferTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testRewrittenInsertionsLandWhereTheOriginalWouldInOneUndoStep() {
+        MainActor.assumeIsolated {
+            let buffer = makeBuffer()
+            var inserted: [String] = []
+            buffer.connect(Signal<(UnsafeMutableRawPointer?, String, Int32) -> Void>("insert-text"), after: true) { _, text, _ in
+                inserted.append(text)
+            }
+            buffer.rewriteInsertions { $0.replacingOccurrences(of: "\n", with: " ") }
+            buffer.load("Low\ntide")
+            XCTAssertEqual(buffer.text, "Low tide", "loading is rewritten too")
+
+            buffer.select(3..<8)
+            buffer.replace(3..<8, with: " water\nat six")
+            XCTAssertEqual(buffer.text, "Low water at six")
+            XCTAssertEqual(buffer.selection, 16..<16, "the cursor after the rewritten text, as after the original")
+            buffer.insertAtCursor("!")
+            XCTAssertEqual(buffer.text, "Low water at six!", "the iterator the caller holds is still valid")
+            XCTAssertEqual(inserted, ["Low tide", " water at six", "!"], "only the rewritten text reaches the buffer")
+            buffer.undo()
+            buffer.undo()
+            XCTAssertEqual(buffer.text, "Low tide", "the rewritten replacement is one undo step")
+        }
+    }
+
     func testOffsetsCountCharactersAndNULBecomesAReplacementCharacter() {
         MainActor.assumeIsolated {
             let buffer = makeBuffer()

@@ -10,6 +10,8 @@ import QuireTestSupport
         let section: String
     }
 
+    /// The command renders as Quire does but for footnotes, which Debian 12's `cmark-gfm` cannot
+    /// turn on (no spec example uses them; ``footnotesRenderAsLinkedNotesAtTheEnd()`` checks them).
     private static let extensionArguments = MarkdownDocument.extensionNames.flatMap { ["-e", $0] }
 
     /// GFM extension cases the CommonMark spec does not cover.
@@ -36,6 +38,25 @@ import QuireTestSupport
         for markdown in Self.extensionExamples {
             #expect(MarkdownHTML.fragment(markdown) == (try Tool.run("cmark-gfm", Self.extensionArguments, input: markdown)))
         }
+    }
+
+    @Test func footnotesRenderAsLinkedNotesAtTheEnd() {
+        let html = MarkdownHTML.fragment("A claim[^1], another[^note].\n\n[^note]: A *second* note.\n[^1]: The source.\n")
+        #expect(html == """
+            <p>A claim<sup class="footnote-ref"><a href="#fn-1" id="fnref-1" data-footnote-ref>1</a></sup>, \
+            another<sup class="footnote-ref"><a href="#fn-note" id="fnref-note" data-footnote-ref>2</a></sup>.</p>
+            <section class="footnotes" data-footnotes>
+            <ol>
+            <li id="fn-1">
+            <p>The source. <a href="#fnref-1" class="footnote-backref" data-footnote-backref aria-label="Back to content">↩</a></p>
+            </li>
+            <li id="fn-note">
+            <p>A <em>second</em> note. <a href="#fnref-note" class="footnote-backref" data-footnote-backref aria-label="Back to content">↩</a></p>
+            </li>
+            </ol>
+            </section>
+
+            """)
     }
 
     @Test func rawHTMLAndDangerousLinksAreSuppressed() {

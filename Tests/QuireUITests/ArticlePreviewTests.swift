@@ -141,6 +141,28 @@ final class ArticlePreviewTests: QuireTestCase, @unchecked Sendable {
         }
     }
 
+    func testFootnotesShowAtTheEndAndTheirLinksStayInThePreview() throws {
+        try MainActor.assumeIsolated {
+            let body = "The tide came in early[^tide].\n\n" + String(repeating: "Gulls argued over the nets.\n\n", count: 60)
+                + "[^tide]: By the almanac, an hour before its time.\n"
+            let (editor, window) = showPreview(body: body)
+            defer { window.destroy() }
+            XCTAssertEqual(try evaluate("document.querySelector('#quire-preview sup.footnote-ref a').textContent", in: editor), "\"1\"")
+            XCTAssertEqual(
+                try evaluate("document.querySelector('#quire-preview section.footnotes li#fn-tide p').firstChild.textContent", in: editor),
+                "\"By the almanac, an hour before its time. \"")
+            XCTAssertEqual(try evaluate("document.querySelector('#quire-preview').textContent.includes('[^tide]')", in: editor), "false")
+
+            // The note's number jumps to the note, inside the preview; nothing goes to the desktop.
+            var opened: [String] = []
+            editor.preview?.openLink = { opened.append($0) }
+            _ = try evaluate("document.querySelector('#quire-preview sup.footnote-ref a').click()", in: editor)
+            try waitUntil("the preview scrolled to the note") { try evaluate("window.scrollY > 0", in: editor) == "true" }
+            XCTAssertEqual(try evaluate("location.hash", in: editor), "\"#fn-tide\"")
+            XCTAssertEqual(opened, [])
+        }
+    }
+
     func testScrollingTheTextScrollsThePreviewToTheSameParagraph() throws {
         try MainActor.assumeIsolated {
             let body = (1...120).map { "## Part \($0)\n\nParagraph \($0) of the long article, with enough words to wrap once or twice in the column.\n" }
@@ -162,4 +184,29 @@ final class ArticlePreviewTests: QuireTestCase, @unchecked Sendable {
             }
         }
     }
+
+    func testScrollingThePreviewWithTheWheelScrollsTheTextToTheSameParagraph() throws {
+        try requireXdotool()
+        try MainActor.assumeIsolated {
+            let body = (1...120).map { "## Part \($0)\n\nParagraph \($0) of the long article, with enough words to wrap once or twice in the column.\n" }
+                .joined(separator: "\n")
+            let (editor, window) = showPreview(title: "Long", body: body)
+            defer { window.destroy() }
+            spinMainLoop { gtk_window_is_active(window.windowPointer) != 0 }
+            XCTAssertEqual(editor.bodyView.topVisibleLine.line, 0)
+            // Wheel clicks over the preview (the window's right half; without a window manager
+            // Xvfb puts the window at the screen's corner), as a mouse sends them: the preview
+            // reports only scrolling the writer did.
+            try press(["mousemove", "1100", "400", "click", "--repeat", "20", "--delay", "20", "5"])
+            var previewTop = 0
+            try waitUntil("the text shows the preview's top paragraph at its top") {
+                for _ in 0..<50 { g_main_context_iteration(nil, 0) }
+                previewTop = Int(try evaluate("quire.topLine()[0]", in: editor)) ?? 0
+                // cmark counts lines from 1, the buffer from 0.
+                return previewTop > 10 && abs(editor.bodyView.topVisibleLine.line + 1 - previewTop) <= 1
+            }
+            XCTAssertGreaterThan(previewTop, 10, "the wheel scrolled the preview")
+        }
+    }
+
 }

@@ -62,7 +62,7 @@ final class MainWindowTests: MainWindowTestCase, @unchecked Sendable {
             XCTAssertEqual(window.articleList.count, 1)
             XCTAssertEqual(window.articleList.selectedID, session.objectID)
 
-            gtk_editable_set_text(window.editor.titleText.opaquePointer, "Field notes")
+            type("Field notes", into: window.editor.titleField.view)
             gtk_text_buffer_insert_at_cursor(window.editor.buffer.textBufferPointer, "Low tide at six.", -1)
             XCTAssertTrue(session.hasUnsavedChanges)
             // The autosave after the pause: article and outbox operation in the store.

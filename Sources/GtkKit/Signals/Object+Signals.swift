@@ -226,6 +226,29 @@ extension Object {
         return connect(signal.name, after: after, SignalSignature(.string), handler, trampoline)
     }
 
+    /// Connects a handler of a pointer, a text and its length in bytes, such as
+    /// `GtkTextBuffer::insert-text(location, text, len)`. The text is read by its length (it need
+    /// not end in NUL); the pointer is borrowed for the call.
+    @discardableResult
+    public func connect(
+        _ signal: Signal<(UnsafeMutableRawPointer?, String, Int32) -> Void>, after: Bool = false,
+        _ handler: @escaping @MainActor (UnsafeMutableRawPointer?, String, Int32) -> Void
+    ) -> SignalConnection {
+        let trampoline: @convention(c) (gpointer?, gpointer?, UnsafePointer<CChar>?, gint, gpointer?) -> Void = {
+            _, argument, text, length, data in
+            let handler = SignalHandlerBox<@MainActor (UnsafeMutableRawPointer?, String, Int32) -> Void>.handler(from: data)
+            let string = text.map { text in
+                length < 0
+                    ? String(cString: text)
+                    : text.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
+                        String(decoding: UnsafeBufferPointer(start: $0, count: Int(length)), as: UTF8.self)
+                    }
+            } ?? ""
+            MainActor.assumeIsolated { handler(argument, string, length) }
+        }
+        return connect(signal.name, after: after, SignalSignature(.pointer, .string, .int), handler, trampoline)
+    }
+
     /// Connects a handler of one pointer argument (an object, boxed value, `GVariant` or
     /// `GParamSpec`), borrowed for the duration of the call.
     @discardableResult

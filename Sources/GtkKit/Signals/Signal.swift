@@ -21,7 +21,7 @@ import CGtk
 /// `(UInt32, UInt32, UInt32) -> Void`, `(Double) -> Void`, `(Double, Double) -> Void`,
 /// `(Double, Double) -> Bool`, `(Double, Double) -> UnsafeMutableRawPointer?` (an object returned
 /// with a reference for GTK), `(UnsafeMutableRawPointer?, Double, Double) -> Bool`,
-/// `(UnsafeMutableRawPointer?, Int32) -> Bool`,
+/// `(UnsafeMutableRawPointer?, Int32) -> Bool`, `(UnsafeMutableRawPointer?, String, Int32) -> Void`,
 /// `(Int32) -> Void`, `(Int32, Int32) -> Void`, `(Int32, Double, Double) -> Void`,
 /// `(UInt32, UInt32, GdkModifierType) -> Bool`, `(String) -> Void`,
 /// `(UnsafeMutableRawPointer?) -> Void` (an object, boxed, variant or param-spec argument) and

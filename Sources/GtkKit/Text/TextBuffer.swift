@@ -67,6 +67,27 @@ open class TextBuffer: Object {
         Self.withBufferText(text) { gtk_text_buffer_insert_at_cursor(textBufferPointer, $0, $1) }
     }
 
+    /// Rewrites text before the buffer takes it, however it comes: typed, pasted, dropped or
+    /// loaded. Text that `rewrite` returns unchanged is inserted as it is; otherwise the rewritten
+    /// text is inserted in its place, in the same undo step. `rewrite` must leave its own output
+    /// unchanged (it sees that insertion too).
+    ///
+    /// ```swift
+    /// titleBuffer.rewriteInsertions { $0.replacingOccurrences(of: "\n", with: " ") }
+    /// ```
+    public func rewriteInsertions(_ rewrite: @escaping @MainActor (String) -> String) {
+        connect(Signal<(UnsafeMutableRawPointer?, String, Int32) -> Void>("insert-text")) { [weak self] location, text, _ in
+            guard let self, let location else { return }
+            let rewritten = rewrite(text)
+            guard rewritten != text else { return }
+            // Instead of the default handler: inserting at the signal's own iterator revalidates
+            // it to the end of the insertion, as the default handler would, for the caller.
+            g_signal_stop_emission_by_name(objectPointer, "insert-text")
+            let iterator = location.assumingMemoryBound(to: GtkTextIter.self)
+            Self.withBufferText(rewritten) { gtk_text_buffer_insert(textBufferPointer, iterator, $0, $1) }
+        }
+    }
+
     /// Calls `body` with `text` as UTF-8 and its byte length. GtkTextBuffer refuses text holding
     /// NUL (it is not valid UTF-8 to GLib, so the whole insertion would be dropped); each NUL
     /// becomes U+FFFD, which keeps every other character and every offset.

@@ -167,5 +167,5 @@ extension EditorPane {
     var textMargin: Int { (scroller.width - bodyView.width) / 2 + bodyView.leftMargin }
 
     /// Where the title's text starts, in pixels from the pane's left edge.
-    var titleMargin: Int { (textColumn.width - titleText.width) / 2 }
+    var titleMargin: Int { (textColumn.width - titleField.view.width) / 2 }
 }

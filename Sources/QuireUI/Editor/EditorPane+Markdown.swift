@@ -24,7 +24,7 @@ extension EditorPane {
     }
 
     /// Whether the body takes edits and has the focus (shortcuts do nothing elsewhere).
-    private var canEditBody: Bool { !isReadOnly && !titleText.hasFocus }
+    private var canEditBody: Bool { !isReadOnly && !titleField.view.hasFocus }
 
     func toggleMarker(_ marker: String) {
         guard canEditBody else { return }

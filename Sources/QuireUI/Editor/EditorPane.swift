@@ -89,7 +89,7 @@ public final class EditorPane {
     /// (`QUIRE_REPORT_PREVIEW` prints these for `quire-bench editor`).
     var previewShownAfter: (@MainActor (_ milliseconds: Double, _ afterLoad: Bool) -> Void)?
 
-    let titleText: Text
+    let titleField: TitleField
     let bodyView: TextView
     let buffer: SourceBuffer
     let search: EditorSearch
@@ -153,7 +153,7 @@ public final class EditorPane {
         StyleSheet.addToDisplay(resource: Quire.resourcePath + "editor/editor.css")
         let builder = try Builder(resource: Quire.resourcePath + "editor/editor-pane.ui")
         widget = try builder.object("editor_pane")
-        titleText = try builder.object("title_text")
+        titleField = try TitleField(builder: builder)
         bodyView = try builder.object("body_view")
         buffer = try builder.object("body_buffer")
         scroller = try builder.object("body_scroller")
@@ -196,7 +196,7 @@ public final class EditorPane {
     // MARK: Content
 
     /// The title as shown.
-    public var title: String { titleText.text }
+    public var title: String { titleField.text }
 
     /// The body as shown.
     public var body: String { buffer.text }
@@ -206,7 +206,7 @@ public final class EditorPane {
     public func load(title: String, body: String) {
         isLoading = true
         defer { isLoading = false }
-        titleText.load(title)
+        titleField.load(title)
         buffer.load(body)
         saveState = .saved
         updateWordCountNow()
@@ -217,7 +217,7 @@ public final class EditorPane {
 
     /// Puts the keyboard focus in the title.
     public func focusTitle() {
-        titleText.grabFocus()
+        titleField.view.grabFocus()
     }
 
     /// Puts the keyboard focus in the body.
@@ -248,7 +248,7 @@ public final class EditorPane {
     }
 
     private func connectSignals() {
-        titleText.connect(.changed) { [weak self] in
+        titleField.buffer.connect(.changed) { [weak self] in
             guard let self, !self.isLoading else { return }
             self.saveState = .unsaved
             self.lastChange = (ContinuousClock.now, false)
@@ -256,7 +256,7 @@ public final class EditorPane {
             self.titleChanged?(self.title)
         }
         // Return in the title moves on to the text, as in a document's first line.
-        titleText.connect(.activate) { [weak self] in
+        titleField.returnPressed = { [weak self] in
             guard let self else { return }
             self.buffer.select(0..<0)
             self.focusBody()
@@ -278,7 +278,7 @@ public final class EditorPane {
     func undo() {
         guard !isReadOnly else { return }
         if titleHasFocus {
-            titleText.activateAction("text.undo")
+            if titleField.buffer.canUndo { titleField.buffer.undo() }
         } else if buffer.canUndo {
             buffer.undo()
         }
@@ -288,17 +288,17 @@ public final class EditorPane {
     func redo() {
         guard !isReadOnly else { return }
         if titleHasFocus {
-            titleText.activateAction("text.redo")
+            if titleField.buffer.canRedo { titleField.buffer.redo() }
         } else if buffer.canRedo {
             buffer.redo()
         }
     }
 
-    private var titleHasFocus: Bool { titleText.hasFocus }
+    private var titleHasFocus: Bool { titleField.view.hasFocus }
 
     private func applyReadOnly() {
         bodyView.isEditable = !isReadOnly
-        titleText.isEditable = !isReadOnly
+        titleField.view.isEditable = !isReadOnly
         readOnlyLabel.text = readOnlyReason ?? ""
         readOnlyRevealer.revealsChild = isReadOnly
         search.setReadOnly(isReadOnly)

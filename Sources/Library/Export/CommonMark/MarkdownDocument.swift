@@ -2,9 +2,10 @@ import CMark
 import Foundation
 
 /// A Markdown text parsed by cmark-gfm with the GitHub extensions Quire renders: tables,
-/// strikethrough, autolinks and task lists. Raw HTML is never rendered (it becomes a comment) and
-/// links with dangerous schemes (`javascript:`, `vbscript:`, `file:`, most `data:`) lose their target:
-/// cmark-gfm's safe mode, its default, which Quire never turns off.
+/// strikethrough, autolinks and task lists, and footnotes (`[^1]`, `CMARK_OPT_FOOTNOTES`). Raw HTML
+/// is never rendered (it becomes a comment) and links with dangerous schemes (`javascript:`,
+/// `vbscript:`, `file:`, most `data:`) lose their target: cmark-gfm's safe mode, its default,
+/// which Quire never turns off.
 ///
 /// cmark-gfm keeps a table of special characters in a process-wide global that every parse with
 /// extensions writes to, so parsing is serialised behind one lock. Every parse in the process must
@@ -12,9 +13,9 @@ import Foundation
 final class MarkdownDocument {
     /// The extensions Quire enables, by their cmark-gfm names.
     static let extensionNames = ["table", "strikethrough", "autolink", "tasklist"]
-    /// The parse and render options: none beyond the defaults. `CMARK_OPT_SAFE` is named only to say
-    /// so: safe is the default, and `CMARK_OPT_UNSAFE` is never set.
-    static let options = CMARK_OPT_DEFAULT | CMARK_OPT_SAFE
+    /// The parse and render options: footnotes on. `CMARK_OPT_SAFE` is named only to say so: safe
+    /// is the default, and `CMARK_OPT_UNSAFE` is never set.
+    static let options = CMARK_OPT_DEFAULT | CMARK_OPT_SAFE | CMARK_OPT_FOOTNOTES
 
     private static let parseLock = NSLock()
     private static let registered: Bool = {
@@ -55,7 +56,7 @@ final class MarkdownDocument {
     }
 
     /// The document as an HTML fragment, exactly as `cmark-gfm -e table -e strikethrough -e autolink
-    /// -e tasklist` prints it.
+    /// -e tasklist` prints it, with footnotes besides (Debian 12's command has no footnote option).
     func html() -> String {
         guard let rendered = cmark_render_html(root, documentOptions, cmark_parser_get_syntax_extensions(parser)) else {
             return ""
