@@ -139,9 +139,9 @@ let package = Package(
         // MARK: Tests
 
         // What test targets share: temporary folders, the test binary run again as a child
-        // process, the built executables, command-line tools, the sync API document. Foundation
+        // process, the built executables, command-line tools, the sync API document, query plans. Foundation and SQLite's C API
         // only, so that no test links more than it tests.
-        .target(name: "QuireTestSupport", path: "Tests/QuireTestSupport", exclude: ["README.md"]),
+        .target(name: "QuireTestSupport", dependencies: ["CSQLite"], path: "Tests/QuireTestSupport", exclude: ["README.md"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "QuireTestSupport"]),
         .testTarget(name: "ObjectGraphTests", dependencies: ["Platform", "ObjectGraph", "CSQLite", "CStoreFaults", "QuireTestSupport"]),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import ObjectGraph
+import QuireTestSupport
 import Testing
 @testable import Library
 
@@ -127,24 +128,3 @@ private final class StatementLog: @unchecked Sendable {
     func record(_ sql: String) { lock.withLock { recorded.append(sql) } }
     var statements: [String] { lock.withLock { recorded } }
 }
-
-/// SQLite's query plan for a statement, read with a connection of the test's own.
-enum QueryPlan {
-    static func explain(_ sql: String, in url: URL) throws -> String {
-        var handle: OpaquePointer?
-        guard sqlite3_open_v2(url.path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
-            throw QueryPlanError(message: "cannot open \(url.path)")
-        }
-        defer { sqlite3_close(handle) }
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, "EXPLAIN QUERY PLAN " + sql, -1, &statement, nil) == SQLITE_OK else {
-            throw QueryPlanError(message: String(cString: sqlite3_errmsg(handle)))
-        }
-        defer { sqlite3_finalize(statement) }
-        var lines: [String] = []
-        while sqlite3_step(statement) == SQLITE_ROW { lines.append(String(cString: sqlite3_column_text(statement, 3))) }
-        return lines.joined(separator: " | ")
-    }
-}
-
-struct QueryPlanError: Error { let message: String }
