@@ -78,7 +78,9 @@ import Testing
         let token = try server.addAccount()
         let device = try ClientLibrary("sync-verb-busy")
         defer { device.remove() }
-        let store = SyncStore(library: device.library, lease: LeaseClaim(owner: .thisProcess(), duration: 60))
+        // An hour: the test releases the lease itself, and on a loaded machine starting the child
+        // `quire` has taken long enough for a shorter hold to expire (it then synced: exit 0).
+        let store = SyncStore(library: device.library, lease: LeaseClaim(owner: .thisProcess(), duration: 3600))
         #expect(try await store.acquireLease() == .held)
         let run = try await quire().run(
             ["sync", "--server", "http://127.0.0.1:\(server.port)", "--token", token], library: device.library.url)
