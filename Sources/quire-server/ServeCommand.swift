@@ -14,11 +14,13 @@ enum ServeCommand {
         pthread_sigmask(SIG_BLOCK, &handled, nil)
         signal(SIGPIPE, SIG_IGN)
 
-        let settings = try arguments.settings(ServerOption.serve)
+        let commandLine = arguments
+        var settings = try arguments.settings(ServerOption.serve)
         try arguments.finish()
         let configuration = settings.configuration
 
-        let log = ServerLog.standardError(format: settings.logFormat, level: settings.logLevel)
+        let output = try LogOutput(path: settings.logFile)
+        let log = ServerLog.writing(to: output, format: settings.logFormat, level: settings.logLevel)
         let storage = try settings.storage.open(serving: true, connections: configuration.threads)
         let server: QuireServer
         do {
@@ -34,22 +36,13 @@ enum ServeCommand {
         FileHandle.standardOutput.write(Data("quire-server listening on \(scheme)://\(server.address)\n".utf8))
         ServiceManager.ready("serving \(scheme)://\(server.address)")
 
+        let reload = ConfigurationReload(commandLine: commandLine, server: server, log: log, output: output)
         while true {
             var number: Int32 = 0
             guard sigwait(&handled, &number) == 0 else { continue }
             if number == SIGHUP {
-                // Read the TLS certificate and key again (renewed by certbot, say). What cannot be
-                // read or used is logged and the certificate in use stays.
-                guard server.servesTLS else {
-                    log.write("SIGHUP: nothing to reload without tls-cert", level: .warning)
-                    continue
-                }
                 ServiceManager.reloading()
-                do {
-                    try server.reloadCertificate()
-                } catch {
-                    log.write("SIGHUP: the certificate in use stays: \(error)", level: .error)
-                }
+                settings = reload.run(running: settings)
                 ServiceManager.ready("serving \(scheme)://\(server.address)")
                 continue
             }

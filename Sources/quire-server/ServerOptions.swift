@@ -8,6 +8,8 @@ struct ServerSettings {
     var storage = ServerSettings.defaultStorage
     var logFormat = ServerLog.Format.plain
     var logLevel = ServerLog.Level.info
+    /// `log-file`: the file the log is appended to, nil for standard error.
+    var logFile: String?
     /// `tls-cert` and `tls-key`, which only together make `configuration.tlsFiles`.
     var tlsCertificate: URL?
     var tlsKey: URL?
@@ -93,7 +95,7 @@ struct ServerOption: Sendable {
         integer("page-bytes", \.maximumPageBytes, 1024...(1 << 30), default: "8388608",
                 "a page ends early once its titles and bodies reach this many bytes (8 MiB by default)"),
         ServerOption(name: "rate-limit", placeholder: "PER_SECOND|off", defaultValue: "200",
-                     summary: "requests per second per account, bursts of twice as many; 429 with Retry-After",
+                     summary: "requests per second per account, bursts of twice as many; 429 with Retry-After; SIGHUP applies a change",
                      apply: { settings, text in
                          guard text == "off" || (Double(text).map { $0 > 0 && $0 <= 1_000_000 } ?? false) else {
                              throw OptionError("must be requests per second per account (at most 1000000), or off")
@@ -103,14 +105,14 @@ struct ServerOption: Sendable {
                      show: { $0.configuration.rateLimit.map { String(format: "%g", $0) } ?? "off" }),
         ServerOption(name: "auth-failure-limit", placeholder: "PER_MINUTE|off", defaultValue: "20",
                      summary: "failed authentications a minute per client address (IPv6: per /64) before its requests get 429 "
-                        + "for a while; per address, so that nobody can lock a writer out",
+                        + "for a while; per address, so that nobody can lock a writer out; SIGHUP applies a change",
                      apply: { settings, text in
                          settings.configuration.authenticationFailuresPerMinute = text == "off" ? nil : try number(text, in: 1...100_000)
                      },
                      show: { $0.configuration.authenticationFailuresPerMinute.map(String.init) ?? "off" }),
         ServerOption(name: "trusted-proxies", placeholder: "ADDRESS[/PREFIX],...|none", defaultValue: "none",
                      summary: "reverse proxies whose X-Forwarded-For names the client (for limits and logs), and whose "
-                        + "connections are not limited per address; 127.0.0.1,::1 for a proxy on this machine",
+                        + "connections are not limited per address; 127.0.0.1,::1 for a proxy on this machine; SIGHUP applies a change",
                      apply: { settings, text in
                          settings.configuration.trustedProxies = text == "none" ? [] : try text.split(separator: ",").map {
                              try AddressRange(parsing: $0.trimmingCharacters(in: .whitespaces))
@@ -118,7 +120,8 @@ struct ServerOption: Sendable {
                      },
                      show: { $0.configuration.trustedProxies.isEmpty ? "none" : $0.configuration.trustedProxies.map(\.description).joined(separator: ",") }),
         ServerOption(name: "tls-cert", placeholder: "FILE", defaultValue: nil,
-                     summary: "serve HTTPS (TLS 1.2 and 1.3) with this PEM certificate chain; read again on SIGHUP",
+                     summary: "serve HTTPS (TLS 1.2 and 1.3) with this PEM certificate chain; read again on SIGHUP (other files too, but HTTP "
+                        + "and HTTPS do not change places without a restart)",
                      apply: { $0.tlsCertificate = URL(fileURLWithPath: $1) }, show: { $0.tlsCertificate?.path }),
         ServerOption(name: "tls-key", placeholder: "FILE", defaultValue: nil,
                      summary: "the PEM private key of tls-cert; read again on SIGHUP",
@@ -131,14 +134,15 @@ struct ServerOption: Sendable {
                      summary: "serve /metrics on the sync address too, to requests with Authorization: Bearer and this file's token",
                      apply: { $0.metricsTokenFile = URL(fileURLWithPath: $1) }, show: { $0.metricsTokenFile?.path }),
         ServerOption(name: "log-format", placeholder: "plain|json", defaultValue: "plain",
-                     summary: "log lines as text, or one JSON object a line for log collectors",
+                     summary: "log lines as text, or one JSON object a line for log collectors; SIGHUP applies a change",
                      apply: { settings, text in
                          guard let format = ServerLog.Format(rawValue: text) else { throw OptionError("must be plain or json") }
                          settings.logFormat = format
                      },
                      show: { $0.logFormat.rawValue }),
         ServerOption(name: "log-level", placeholder: "error|warning|info", defaultValue: "info",
-                     summary: "what is logged: failures only, also what an operator should look at, or also every request",
+                     summary: "what is logged: failures only, also what an operator should look at, or also every request; "
+                        + "SIGHUP applies a change",
                      apply: { settings, text in
                          guard let level = ServerLog.Level.allCases.first(where: { $0.description == text }) else {
                              throw OptionError("must be error, warning or info")
@@ -146,6 +150,10 @@ struct ServerOption: Sendable {
                          settings.logLevel = level
                      },
                      show: { $0.logLevel.description }),
+        ServerOption(name: "log-file", placeholder: "FILE", defaultValue: nil,
+                     summary: "append the log to FILE (created 0640) instead of standard error; SIGHUP opens it again by name, "
+                        + "as logrotate's postrotate wants",
+                     apply: { $0.logFile = $1 }, show: { $0.logFile }),
         duration("operation-lease", \.operationLease, default: "30s",
                  "how long a running idempotency key blocks retries (409) if its server died"),
         duration("retention", \.retention, default: "30d",

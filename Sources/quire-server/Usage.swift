@@ -14,7 +14,10 @@ enum Usage {
 
     static let verbs: [Verb] = [
         Verb(synopsis: "serve [--config FILE] [OPTIONS]",
-             summary: "Serves the sync API until SIGTERM or SIGINT; OPTIONS below."),
+             summary: "Serves the sync API until SIGTERM or SIGINT; OPTIONS below. On SIGHUP it reads the configuration file "
+                + "and the command line again and applies the settings marked \"SIGHUP applies a change\" (and the TLS "
+                + "certificate, read again); every other change is logged as needing a restart, and a configuration with a "
+                + "mistake is refused while the running one stays."),
         Verb(synopsis: "check-config [--config FILE] [OPTIONS]",
              summary: "Reads the configuration as serve would, opens the storage, prints every setting; exit 0 when serve would start."),
         Verb(synopsis: "account add NAME [--token-name NAME] \(storage)",
