@@ -1,3 +1,4 @@
+import CommandLineArguments
 import Foundation
 import SyncServer
 
@@ -9,7 +10,7 @@ import SyncServer
 /// is refused as a whole, logged, and the running one stays.
 struct ConfigurationReload {
     /// The words after `serve`, read again on each reload (`--config FILE` among them).
-    let commandLine: Arguments
+    let commandLine: VerbArguments
     let server: QuireServer
     let log: ServerLog
     let output: LogOutput
@@ -20,7 +21,7 @@ struct ConfigurationReload {
         let new: ServerSettings
         do {
             new = try words.settings(ServerOption.serve)
-            try words.finish()
+            try words.checkAllRead()
         } catch {
             log.write("SIGHUP: the configuration is refused and the running one stays: \(error)", level: .error)
             return running

@@ -1,10 +1,11 @@
+import CommandLineArguments
 import Foundation
 import Glibc
 import SyncServer
 
 /// `quire-server serve`: runs until SIGTERM or SIGINT, then shuts down gracefully.
 enum ServeCommand {
-    static func run(_ arguments: inout Arguments) throws -> Never {
+    static func run(_ arguments: inout VerbArguments) throws -> Never {
         // The signals are blocked in every thread (those started from now on inherit the mask)
         // and taken by `sigwait` below: one that arrives while the server starts is kept pending
         // rather than ignored or lost, whatever the moment.
@@ -16,7 +17,7 @@ enum ServeCommand {
 
         let commandLine = arguments
         var settings = try arguments.settings(ServerOption.serve)
-        try arguments.finish()
+        try arguments.checkAllRead()
         let configuration = settings.configuration
 
         let output = try LogOutput(path: settings.logFile)

@@ -1,3 +1,4 @@
+import CommandLineArguments
 import Foundation
 import Platform
 import SyncServer
@@ -20,16 +21,16 @@ struct ServerSettings {
         switch (tlsCertificate, tlsKey) {
         case let (certificate?, key?): configuration.tlsFiles = (certificate, key)
         case (nil, nil): configuration.tlsFiles = nil
-        default: throw UsageError("tls-cert and tls-key go together")
+        default: throw CommandLineError.invalidSetting("tls-cert and tls-key go together")
         }
         if let file = metricsTokenFile {
             let token: String
             do {
                 token = try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             } catch {
-                throw UsageError("metrics-token-file: cannot read \(file.path)")
+                throw CommandLineError.invalidSetting("metrics-token-file: cannot read \(file.path)")
             }
-            guard token.count >= 16 else { throw UsageError("metrics-token-file: \(file.path) holds fewer than 16 characters") }
+            guard token.count >= 16 else { throw CommandLineError.invalidSetting("metrics-token-file: \(file.path) holds fewer than 16 characters") }
             configuration.metricsToken = token
         }
     }
@@ -217,19 +218,19 @@ struct OptionError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-extension Arguments {
+extension VerbArguments {
     /// The settings from `--config FILE` (if given) and then the command line, which overrides
     /// it, for the options in `options`. The file may hold any option of `serve`: a verb that
     /// reads only the storage options skips the rest, but a name no option has is an error.
     mutating func settings(_ options: [ServerOption]) throws -> ServerSettings {
         var settings = ServerSettings()
-        if let path = try value("config") {
+        if let path = try option("--config") {
             let file = try ConfigFile(path: path)
             try Self.apply(file.entries.map { ($0.name, $0.value, $0.origin) }, options, to: &settings)
         }
         var given: [(String, String, String)] = []
         for option in options {
-            if let text = try value(option.name) { given.append((option.name, text, "--\(option.name)")) }
+            if let text = try self.option("--\(option.name)") { given.append((option.name, text, "--\(option.name)")) }
         }
         try Self.apply(given, options, to: &settings)
         try settings.complete()
@@ -241,17 +242,17 @@ extension Arguments {
         let names = Set(entries.map(\.name))
         if names.contains("data"), names.contains("postgres") {
             let origin = entries.first { $0.name == "postgres" }!.origin
-            throw UsageError("\(origin): give data or postgres, not both")
+            throw CommandLineError.invalidSetting("\(origin): give data or postgres, not both")
         }
         for entry in entries {
             guard let option = ServerOption.serve.first(where: { $0.name == entry.name }) else {
-                throw UsageError("\(entry.origin): unknown setting '\(entry.name)'")
+                throw CommandLineError.invalidSetting("\(entry.origin): unknown setting '\(entry.name)'")
             }
             guard options.contains(where: { $0.name == entry.name }) else { continue }
             do {
                 try option.apply(&settings, entry.value)
             } catch {
-                throw UsageError("\(entry.origin): \(option.name) \(error)")
+                throw CommandLineError.invalidSetting("\(entry.origin): \(option.name) \(error)")
             }
         }
     }
