@@ -18,7 +18,8 @@ enum ServeCommand {
         let commandLine = arguments
         var settings = try arguments.settings(ServerOption.serve)
         try arguments.checkAllRead()
-        let configuration = settings.configuration
+        var configuration = settings.configuration
+        configuration.listenSocket = try ServiceManager.passedSocket()
 
         let output = try LogOutput(path: settings.logFile)
         let log = ServerLog.writing(to: output, format: settings.logFormat, level: settings.logLevel)
@@ -31,6 +32,7 @@ enum ServeCommand {
             throw error
         }
         log.write("serving \(settings.storage) with \(configuration.threads) threads")
+        if configuration.listenSocket != nil { log.write("on the socket systemd passed (\(server.address)); listen is not used") }
         if let metrics = server.metricsAddress { log.write("metrics on http://\(metrics)/metrics") }
         // The one line on standard output, for scripts and tests that asked for port 0.
         let scheme = server.servesTLS ? "https" : "http"

@@ -72,7 +72,8 @@ struct ServerOption: Sendable {
     /// Every option of `serve`, storage first.
     static let serve: [ServerOption] = storage + [
         ServerOption(name: "listen", placeholder: "HOST:PORT", defaultValue: "127.0.0.1:\(ListenAddress.defaultPort)",
-                     summary: "the address to serve; [::1]:PORT for IPv6, port 0 for any free port",
+                     summary: "the address to serve; [::1]:PORT for IPv6, port 0 for any free port; not used when systemd "
+                        + "passes a socket (quire-server.socket)",
                      apply: { settings, text in settings.configuration.listen = try ListenAddress(parsing: text) },
                      show: { $0.configuration.listen.description }),
         integer("threads", \.threads, 1...256, default: "8",

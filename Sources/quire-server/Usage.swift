@@ -127,6 +127,9 @@ enum Usage {
         page += [".SH FILES", ".TP", ".I /etc/quire-server/config",
                  "The configuration the Debian package's service reads.",
                  ".TP", ".I /var/lib/quire-server", "The data folder of the Debian package's service.",
+                 ".SH ENVIRONMENT", ".TP", ".B LISTEN_FDS, LISTEN_PID",
+                 "Set by systemd's socket activation (quire\\-server.socket): serve then serves the one socket passed, "
+                    + "and listen is not used.",
                  ".SH SEE ALSO", ".BR quire (1)"]
         return page.joined(separator: "\n")
     }

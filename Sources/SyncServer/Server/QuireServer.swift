@@ -39,7 +39,13 @@ public final class QuireServer: Sendable {
         }
         let service = SyncService(storage: storage, configuration: configuration, log: log, metrics: metrics,
                                   exposition: exposition)
-        let (socket, port) = try configuration.listen.bind(backlog: 128)
+        let (socket, listening): (Int32, ListenAddress)
+        if let passed = configuration.listenSocket {
+            (socket, listening) = (passed, try ListenAddress(boundTo: passed))
+        } else {
+            let bound = try configuration.listen.bind(backlog: 128)
+            (socket, listening) = (bound.socket, ListenAddress(host: configuration.listen.host, port: bound.port))
+        }
         let main: HTTPDaemon
         do {
             main = try Self.daemon(on: socket, configuration, certificate: certificate, metrics: metrics, log: log,
@@ -74,7 +80,7 @@ public final class QuireServer: Sendable {
             metricsDaemon = nil
             metricsAddress = nil
         }
-        address = ListenAddress(host: configuration.listen.host, port: port)
+        address = listening
         listener = socket
         self.serving = serving
         self.metrics = metrics
