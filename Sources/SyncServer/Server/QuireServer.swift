@@ -5,7 +5,7 @@ import Synchronization
 /// A running sync server: the HTTP daemon, the service behind it, and the periodic purge.
 ///
 ///     let storage = try StorageLocation.sqlite(directory: folder).open(serving: true)
-///     let server = try QuireServer(configuration: configuration, storage: storage, log: .standardError())
+///     let server = try QuireServer(configuration: configuration, storage: storage, log: .writing(to: LogOutput(path: nil)))
 ///     print("listening on \(server.address)")
 ///     // … on SIGTERM:
 ///     server.shutdown()

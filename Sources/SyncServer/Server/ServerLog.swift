@@ -64,12 +64,8 @@ public struct ServerLog: Sendable {
         }
     }
 
-    /// Lines to standard error, whole lines at a time (journald reads them under systemd).
-    public static func standardError(format: Format = .plain, level: Level = .info) -> ServerLog {
-        ServerLog(format: format, level: level) { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
-    }
-
-    /// Lines to `output`: standard error or a log file, which SIGHUP may reopen.
+    /// Lines to `output`, whole lines at a time: standard error (journald reads it under systemd)
+    /// or a log file, which SIGHUP may reopen.
     public static func writing(to output: LogOutput, format: Format = .plain, level: Level = .info) -> ServerLog {
         ServerLog(format: format, level: level) { line in output.write(line) }
     }
