@@ -70,6 +70,8 @@ let package = Package(
         // Beneath every Swift target: durable file writes, the user's data folder, SHA-256, a
         // seeded generator. Knows nothing of stores, articles, GTK or the network.
         .target(name: "Platform", dependencies: ["CGLib", "CCrypto"], exclude: ["README.md"]),
+        // The command-line reader of quire and quire-server (the standard library alone).
+        .target(name: "CommandLineArguments", exclude: ["README.md"]),
 
         // MARK: Persistence
 
@@ -124,8 +126,8 @@ let package = Package(
 
         // MARK: Executables
 
-        .executableTarget(name: "quire", dependencies: ["QuireUI", "GtkKit", "Library", "ObjectGraph", "SyncClient"]),
-        .executableTarget(name: "quire-server", dependencies: ["Platform", "SyncServer", "CSystemd"]),
+        .executableTarget(name: "quire", dependencies: ["CommandLineArguments", "QuireUI", "GtkKit", "Library", "ObjectGraph", "SyncClient"]),
+        .executableTarget(name: "quire-server", dependencies: ["CommandLineArguments", "Platform", "SyncServer", "CSystemd"]),
         .executableTarget(
             name: "quire-bench", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "CSQLite", "CPostgres"]),
 
@@ -145,6 +147,7 @@ let package = Package(
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "QuireTestSupport"]),
         .testTarget(name: "ObjectGraphTests", dependencies: ["Platform", "ObjectGraph", "CSQLite", "CStoreFaults", "QuireTestSupport"]),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
+        .testTarget(name: "CommandLineArgumentsTests", dependencies: ["CommandLineArguments"]),
         // Depends on quire-server so that the executable the process tests spawn is built with them,
         // and on quire for the clients of the scale-out reference test.
         .testTarget(name: "SyncServerTests", dependencies: ["Platform", "SyncProtocol", "SyncServer", "quire-server", "quire", "QuireTestSupport"]),
@@ -161,7 +164,7 @@ let package = Package(
         .testTarget(name: "GtkWebKitTests", dependencies: ["GtkWebKit", "GtkKit", "CGtk"]),
         .testTarget(
             name: "QuireUITests",
-            dependencies: ["QuireUI", "GtkKit", "GtkWebKit", "CGtk", "CGtkSource", "Library", "ObjectGraph", "SyncClient", "SyncServer", "quire", "CStoreFaults", "QuireTestSupport"]),
+            dependencies: ["QuireUI", "GtkKit", "GtkWebKit", "CGtk", "CGtkSource", "Library", "ObjectGraph", "SyncClient", "SyncServer", "quire", "CommandLineArguments", "CStoreFaults", "QuireTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

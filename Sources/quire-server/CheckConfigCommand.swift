@@ -1,3 +1,4 @@
+import CommandLineArguments
 import Foundation
 import SyncServer
 
@@ -5,9 +6,9 @@ import SyncServer
 /// prints every setting in the configuration file's form, so that a mistake shows before the
 /// service is started. Exits 0 when `serve` would start with it.
 enum CheckConfigCommand {
-    static func run(_ arguments: inout Arguments) throws -> Int32 {
+    static func run(_ arguments: inout VerbArguments) throws -> Int32 {
         let settings = try arguments.settings(ServerOption.serve)
-        try arguments.finish()
+        try arguments.checkAllRead()
         // Opening creates a missing SQLite folder and the tables, as `serve` would.
         if let files = settings.configuration.tlsFiles {
             _ = try TLSCertificate(certificateFile: files.certificate, keyFile: files.key)

@@ -1,3 +1,4 @@
+import CommandLineArguments
 import Foundation
 
 /// A configuration file: one `name = value` a line, where the names are `serve`'s long options
@@ -26,7 +27,7 @@ struct ConfigFile {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw UsageError("cannot read the configuration file \(path): \(Self.reason(error))")
+            throw CommandLineError.invalidSetting("cannot read the configuration file \(path): \(Self.reason(error))")
         }
         var entries: [Entry] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -34,11 +35,11 @@ struct ConfigFile {
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             let origin = "\(path) line \(index + 1)"
             guard let equals = trimmed.firstIndex(of: "=") else {
-                throw UsageError("\(origin): expected name = value")
+                throw CommandLineError.invalidSetting("\(origin): expected name = value")
             }
             let name = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
             let value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            guard !name.isEmpty else { throw UsageError("\(origin): a setting needs a name before '='") }
+            guard !name.isEmpty else { throw CommandLineError.invalidSetting("\(origin): a setting needs a name before '='") }
             entries.append(Entry(name: name, value: value, origin: origin))
         }
         self.path = path

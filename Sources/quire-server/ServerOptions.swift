@@ -1,3 +1,4 @@
+import CommandLineArguments
 import Foundation
 import Platform
 import SyncServer
@@ -8,6 +9,8 @@ struct ServerSettings {
     var storage = ServerSettings.defaultStorage
     var logFormat = ServerLog.Format.plain
     var logLevel = ServerLog.Level.info
+    /// `log-file`: the file the log is appended to, nil for standard error.
+    var logFile: String?
     /// `tls-cert` and `tls-key`, which only together make `configuration.tlsFiles`.
     var tlsCertificate: URL?
     var tlsKey: URL?
@@ -18,16 +21,16 @@ struct ServerSettings {
         switch (tlsCertificate, tlsKey) {
         case let (certificate?, key?): configuration.tlsFiles = (certificate, key)
         case (nil, nil): configuration.tlsFiles = nil
-        default: throw UsageError("tls-cert and tls-key go together")
+        default: throw CommandLineError.invalidSetting("tls-cert and tls-key go together")
         }
         if let file = metricsTokenFile {
             let token: String
             do {
                 token = try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             } catch {
-                throw UsageError("metrics-token-file: cannot read \(file.path)")
+                throw CommandLineError.invalidSetting("metrics-token-file: cannot read \(file.path)")
             }
-            guard token.count >= 16 else { throw UsageError("metrics-token-file: \(file.path) holds fewer than 16 characters") }
+            guard token.count >= 16 else { throw CommandLineError.invalidSetting("metrics-token-file: \(file.path) holds fewer than 16 characters") }
             configuration.metricsToken = token
         }
     }
@@ -69,7 +72,8 @@ struct ServerOption: Sendable {
     /// Every option of `serve`, storage first.
     static let serve: [ServerOption] = storage + [
         ServerOption(name: "listen", placeholder: "HOST:PORT", defaultValue: "127.0.0.1:\(ListenAddress.defaultPort)",
-                     summary: "the address to serve; [::1]:PORT for IPv6, port 0 for any free port",
+                     summary: "the address to serve; [::1]:PORT for IPv6, port 0 for any free port; not used when systemd "
+                        + "passes a socket (quire-server.socket)",
                      apply: { settings, text in settings.configuration.listen = try ListenAddress(parsing: text) },
                      show: { $0.configuration.listen.description }),
         integer("threads", \.threads, 1...256, default: "8",
@@ -93,7 +97,7 @@ struct ServerOption: Sendable {
         integer("page-bytes", \.maximumPageBytes, 1024...(1 << 30), default: "8388608",
                 "a page ends early once its titles and bodies reach this many bytes (8 MiB by default)"),
         ServerOption(name: "rate-limit", placeholder: "PER_SECOND|off", defaultValue: "200",
-                     summary: "requests per second per account, bursts of twice as many; 429 with Retry-After",
+                     summary: "requests per second per account, bursts of twice as many; 429 with Retry-After; SIGHUP applies a change",
                      apply: { settings, text in
                          guard text == "off" || (Double(text).map { $0 > 0 && $0 <= 1_000_000 } ?? false) else {
                              throw OptionError("must be requests per second per account (at most 1000000), or off")
@@ -103,14 +107,14 @@ struct ServerOption: Sendable {
                      show: { $0.configuration.rateLimit.map { String(format: "%g", $0) } ?? "off" }),
         ServerOption(name: "auth-failure-limit", placeholder: "PER_MINUTE|off", defaultValue: "20",
                      summary: "failed authentications a minute per client address (IPv6: per /64) before its requests get 429 "
-                        + "for a while; per address, so that nobody can lock a writer out",
+                        + "for a while; per address, so that nobody can lock a writer out; SIGHUP applies a change",
                      apply: { settings, text in
                          settings.configuration.authenticationFailuresPerMinute = text == "off" ? nil : try number(text, in: 1...100_000)
                      },
                      show: { $0.configuration.authenticationFailuresPerMinute.map(String.init) ?? "off" }),
         ServerOption(name: "trusted-proxies", placeholder: "ADDRESS[/PREFIX],...|none", defaultValue: "none",
                      summary: "reverse proxies whose X-Forwarded-For names the client (for limits and logs), and whose "
-                        + "connections are not limited per address; 127.0.0.1,::1 for a proxy on this machine",
+                        + "connections are not limited per address; 127.0.0.1,::1 for a proxy on this machine; SIGHUP applies a change",
                      apply: { settings, text in
                          settings.configuration.trustedProxies = text == "none" ? [] : try text.split(separator: ",").map {
                              try AddressRange(parsing: $0.trimmingCharacters(in: .whitespaces))
@@ -118,7 +122,8 @@ struct ServerOption: Sendable {
                      },
                      show: { $0.configuration.trustedProxies.isEmpty ? "none" : $0.configuration.trustedProxies.map(\.description).joined(separator: ",") }),
         ServerOption(name: "tls-cert", placeholder: "FILE", defaultValue: nil,
-                     summary: "serve HTTPS (TLS 1.2 and 1.3) with this PEM certificate chain; read again on SIGHUP",
+                     summary: "serve HTTPS (TLS 1.2 and 1.3) with this PEM certificate chain; read again on SIGHUP (other files too, but HTTP "
+                        + "and HTTPS do not change places without a restart)",
                      apply: { $0.tlsCertificate = URL(fileURLWithPath: $1) }, show: { $0.tlsCertificate?.path }),
         ServerOption(name: "tls-key", placeholder: "FILE", defaultValue: nil,
                      summary: "the PEM private key of tls-cert; read again on SIGHUP",
@@ -131,14 +136,15 @@ struct ServerOption: Sendable {
                      summary: "serve /metrics on the sync address too, to requests with Authorization: Bearer and this file's token",
                      apply: { $0.metricsTokenFile = URL(fileURLWithPath: $1) }, show: { $0.metricsTokenFile?.path }),
         ServerOption(name: "log-format", placeholder: "plain|json", defaultValue: "plain",
-                     summary: "log lines as text, or one JSON object a line for log collectors",
+                     summary: "log lines as text, or one JSON object a line for log collectors; SIGHUP applies a change",
                      apply: { settings, text in
                          guard let format = ServerLog.Format(rawValue: text) else { throw OptionError("must be plain or json") }
                          settings.logFormat = format
                      },
                      show: { $0.logFormat.rawValue }),
         ServerOption(name: "log-level", placeholder: "error|warning|info", defaultValue: "info",
-                     summary: "what is logged: failures only, also what an operator should look at, or also every request",
+                     summary: "what is logged: failures only, also what an operator should look at, or also every request; "
+                        + "SIGHUP applies a change",
                      apply: { settings, text in
                          guard let level = ServerLog.Level.allCases.first(where: { $0.description == text }) else {
                              throw OptionError("must be error, warning or info")
@@ -146,6 +152,10 @@ struct ServerOption: Sendable {
                          settings.logLevel = level
                      },
                      show: { $0.logLevel.description }),
+        ServerOption(name: "log-file", placeholder: "FILE", defaultValue: nil,
+                     summary: "append the log to FILE (created 0640) instead of standard error; SIGHUP opens it again by name, "
+                        + "as logrotate's postrotate wants",
+                     apply: { $0.logFile = $1 }, show: { $0.logFile }),
         duration("operation-lease", \.operationLease, default: "30s",
                  "how long a running idempotency key blocks retries (409) if its server died"),
         duration("retention", \.retention, default: "30d",
@@ -209,19 +219,19 @@ struct OptionError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-extension Arguments {
+extension VerbArguments {
     /// The settings from `--config FILE` (if given) and then the command line, which overrides
     /// it, for the options in `options`. The file may hold any option of `serve`: a verb that
     /// reads only the storage options skips the rest, but a name no option has is an error.
     mutating func settings(_ options: [ServerOption]) throws -> ServerSettings {
         var settings = ServerSettings()
-        if let path = try value("config") {
+        if let path = try option("--config") {
             let file = try ConfigFile(path: path)
             try Self.apply(file.entries.map { ($0.name, $0.value, $0.origin) }, options, to: &settings)
         }
         var given: [(String, String, String)] = []
         for option in options {
-            if let text = try value(option.name) { given.append((option.name, text, "--\(option.name)")) }
+            if let text = try self.option("--\(option.name)") { given.append((option.name, text, "--\(option.name)")) }
         }
         try Self.apply(given, options, to: &settings)
         try settings.complete()
@@ -233,17 +243,17 @@ extension Arguments {
         let names = Set(entries.map(\.name))
         if names.contains("data"), names.contains("postgres") {
             let origin = entries.first { $0.name == "postgres" }!.origin
-            throw UsageError("\(origin): give data or postgres, not both")
+            throw CommandLineError.invalidSetting("\(origin): give data or postgres, not both")
         }
         for entry in entries {
             guard let option = ServerOption.serve.first(where: { $0.name == entry.name }) else {
-                throw UsageError("\(entry.origin): unknown setting '\(entry.name)'")
+                throw CommandLineError.invalidSetting("\(entry.origin): unknown setting '\(entry.name)'")
             }
             guard options.contains(where: { $0.name == entry.name }) else { continue }
             do {
                 try option.apply(&settings, entry.value)
             } catch {
-                throw UsageError("\(entry.origin): \(option.name) \(error)")
+                throw CommandLineError.invalidSetting("\(entry.origin): \(option.name) \(error)")
             }
         }
     }

@@ -8,13 +8,19 @@ enum Usage {
     struct Verb {
         let synopsis: String
         let summary: String
+
+        /// The word after `quire-server`.
+        var name: String { String(synopsis.prefix { $0 != " " }) }
     }
 
     static let storage = "[--config FILE] [--data DIR | --postgres URL]"
 
     static let verbs: [Verb] = [
         Verb(synopsis: "serve [--config FILE] [OPTIONS]",
-             summary: "Serves the sync API until SIGTERM or SIGINT; OPTIONS below."),
+             summary: "Serves the sync API until SIGTERM or SIGINT; OPTIONS below. On SIGHUP it reads the configuration file "
+                + "and the command line again and applies the settings marked \"SIGHUP applies a change\" (and the TLS "
+                + "certificate, read again); every other change is logged as needing a restart, and a configuration with a "
+                + "mistake is refused while the running one stays."),
         Verb(synopsis: "check-config [--config FILE] [OPTIONS]",
              summary: "Reads the configuration as serve would, opens the storage, prints every setting; exit 0 when serve would start."),
         Verb(synopsis: "account add NAME [--token-name NAME] \(storage)",
@@ -35,15 +41,18 @@ enum Usage {
         Verb(synopsis: "restore [--from FILE] \(storage)",
              summary: "With no server running: puts the SQLite backup FILE in place of the database (the replaced one is kept beside it); "
                 + "without --from, after pg_restore of a PostgreSQL database. Either way every client resyncs once."),
-        Verb(synopsis: "help [--man | --config]",
-             summary: "Prints this text, the manual page in troff, or a configuration file with every setting commented out."),
+        Verb(synopsis: "help [VERB | --man | --config]",
+             summary: "Prints this text, a verb's help (as VERB --help does), the manual page in troff, or a configuration file "
+                + "with every setting commented out."),
     ]
 
     static let description = """
         The sync server for Quire libraries. Listens on 127.0.0.1:\(ListenAddress.defaultPort) unless told otherwise; keeps \
         its data in SQLite (--data) or PostgreSQL (--postgres). Settings come from --config FILE (one \
         "name = value" a line, names as the options below without their dashes, # for comments) and \
-        then from the command line, which overrides the file. Durations: 30d, 12h, 15m, 10s.
+        then from the command line, which overrides the file. Options are --name VALUE or --name=VALUE, each \
+        given once; quire-server VERB --help shows one verb. Durations: 30d, 12h, 15m, 10s. Exit status: 0 \
+        success, 1 failure, 2 a command line or configuration that cannot be used (the message names it).
         """
 
     static var text: String {
@@ -54,12 +63,36 @@ enum Usage {
             lines.append("  \(verb.synopsis)")
             lines.append(wrap(verb.summary, indent: "      "))
         }
-        lines += ["", "options (default in brackets):"]
-        for option in ServerOption.serve {
-            lines.append("  --\(option.name) \(option.placeholder)" + (option.defaultValue.map { "  [\($0)]" } ?? ""))
-            lines.append(wrap(option.summary, indent: "      "))
+        lines += ["", "options (default in brackets):"] + optionLines
+        return lines.joined(separator: "\n")
+    }
+
+    /// The usage lines of one verb (`account` has four), for a usage error.
+    static func synopses(of name: String) -> String {
+        verbs.filter { $0.name == name }.map { "usage: quire-server \($0.synopsis)" }.joined(separator: "\n")
+    }
+
+    /// `quire-server VERB --help`: the verb's forms, what each does, and the options it reads;
+    /// nil for a word that is no verb.
+    static func help(of name: String) -> String? {
+        let forms = verbs.filter { $0.name == name }
+        guard !forms.isEmpty else { return nil }
+        var lines = [synopses(of: name), ""]
+        for verb in forms {
+            lines.append("  \(verb.synopsis)")
+            lines.append(wrap(verb.summary, indent: "      "))
+        }
+        if ["serve", "check-config"].contains(name) {
+            lines += ["", "options (default in brackets):"] + optionLines
         }
         return lines.joined(separator: "\n")
+    }
+
+    private static var optionLines: [String] {
+        ServerOption.serve.flatMap { option in
+            ["  --\(option.name) \(option.placeholder)" + (option.defaultValue.map { "  [\($0)]" } ?? ""),
+             wrap(option.summary, indent: "      ")]
+        }
     }
 
     /// A configuration file naming every setting with its default, commented out, for an
@@ -94,6 +127,9 @@ enum Usage {
         page += [".SH FILES", ".TP", ".I /etc/quire-server/config",
                  "The configuration the Debian package's service reads.",
                  ".TP", ".I /var/lib/quire-server", "The data folder of the Debian package's service.",
+                 ".SH ENVIRONMENT", ".TP", ".B LISTEN_FDS, LISTEN_PID",
+                 "Set by systemd's socket activation (quire\\-server.socket): serve then serves the one socket passed, "
+                    + "and listen is not used.",
                  ".SH SEE ALSO", ".BR quire (1)"]
         return page.joined(separator: "\n")
     }

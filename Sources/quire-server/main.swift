@@ -1,14 +1,23 @@
+import CommandLineArguments
 import Foundation
 import SyncServer
 
-var words = Array(CommandLine.arguments.dropFirst())
-if words.isEmpty || words.contains("--help") || words.contains("-h") {
-    print(Usage.text)
-    exit(words.isEmpty ? 2 : 0)
+let words = Array(CommandLine.arguments.dropFirst())
+guard let verb = words.first else {
+    FileHandle.standardError.write(Data((Usage.text + "\n").utf8))
+    exit(2)
 }
-let verb = words.removeFirst()
-var arguments = Arguments(words)
+if verb == "--help" || verb == "-h" {
+    print(Usage.text)
+    exit(0)
+}
+var arguments = VerbArguments(Array(words.dropFirst()))
 do {
+    guard let help = Usage.help(of: verb) else { throw CommandLineError.unknownVerb(verb) }
+    if VerbArguments.asksForHelp(Array(words.dropFirst())) {
+        print(help)
+        exit(0)
+    }
     switch verb {
     case "serve": try ServeCommand.run(&arguments)
     case "check-config": exit(try CheckConfigCommand.run(&arguments))
@@ -16,16 +25,22 @@ do {
     case "token": exit(try AccountCommand.runToken(&arguments))
     case "backup": exit(try BackupCommand.backup(&arguments))
     case "restore": exit(try BackupCommand.restore(&arguments))
-    case "help":
+    default:
         // The manual page and the commented configuration come from the same table as the usage.
-        let text = arguments.flag("man") ? Usage.manualPage : arguments.flag("config") ? Usage.configurationFile : Usage.text
-        try arguments.finish()
-        print(text)
+        let text = arguments.flag("--man") ? Usage.manualPage : arguments.flag("--config") ? Usage.configurationFile : nil
+        let topic = arguments.positional()
+        try arguments.checkAllRead()
+        if let topic {
+            guard let help = Usage.help(of: topic) else { throw CommandLineError.unknownVerb(topic) }
+            print(help)
+        } else {
+            print(text ?? Usage.text)
+        }
         exit(0)
-    default: throw UsageError("unknown verb '\(verb)'")
     }
-} catch let error as UsageError {
-    FileHandle.standardError.write(Data("quire-server: \(error)\n\nRun quire-server --help for the usage.\n".utf8))
+} catch let error as CommandLineError {
+    let usage = Usage.help(of: verb).map { _ in Usage.synopses(of: verb) + "\nRun 'quire-server \(verb) --help' for more." }
+    FileHandle.standardError.write(Data("quire-server\(usage == nil ? "" : " " + verb): \(error)\n\(usage ?? "Run 'quire-server --help' for the usage.")\n".utf8))
     exit(2)
 } catch {
     FileHandle.standardError.write(Data("quire-server: \(error)\n".utf8))

@@ -1,3 +1,4 @@
+import CommandLineArguments
 import GtkKit
 import XCTest
 
@@ -42,47 +43,6 @@ final class CommandLineTests: QuireTestCase, @unchecked Sendable {
         XCTAssertEqual(afterTerminator, ["--", "--help"])
         XCTAssertThrowsError(try invocation("publish")) { error in
             XCTAssertEqual(error as? CommandLineError, .unknownVerb("publish"))
-        }
-    }
-
-    func testVerbArgumentsReadOptionsFlagsAndPositionals() throws {
-        var arguments = VerbArguments(["draft", "--library", "/tmp/lib", "--json", "--format=md", "extra", "--", "-x"])
-        XCTAssertEqual(try arguments.option("--library"), "/tmp/lib")
-        XCTAssertEqual(try arguments.option("--format"), "md")
-        XCTAssertNil(try arguments.option("--since"))
-        XCTAssertTrue(arguments.flag("--json"))
-        XCTAssertFalse(arguments.flag("--quiet"))
-        XCTAssertEqual(try arguments.positional("ARTICLE"), "draft")
-        XCTAssertEqual(arguments.positional(), "extra")
-        XCTAssertEqual(arguments.positional(), "-x", "after -- an argument may start with a dash")
-        XCTAssertNil(arguments.positional())
-        XCTAssertThrowsError(try arguments.positional("ARTICLE")) { error in
-            XCTAssertEqual(error as? CommandLineError, .missingArgument("ARTICLE"))
-        }
-        XCTAssertNoThrow(try arguments.checkAllRead())
-    }
-
-    func testVerbArgumentsReportWhatTheyCannotUse() {
-        var missing = VerbArguments(["--library"])
-        XCTAssertThrowsError(try missing.option("--library")) { error in
-            XCTAssertEqual(error as? CommandLineError, .missingValue(option: "--library"))
-        }
-        var followedByOption = VerbArguments(["--library", "--json"])
-        XCTAssertThrowsError(try followedByOption.option("--library")) { error in
-            XCTAssertEqual(error as? CommandLineError, .missingValue(option: "--library"))
-        }
-        var repeated = VerbArguments(["--library", "a", "--library=b"])
-        XCTAssertThrowsError(try repeated.option("--library")) { error in
-            XCTAssertEqual(error as? CommandLineError, .repeatedOption("--library"))
-        }
-        XCTAssertThrowsError(try VerbArguments(["--verbose"]).checkAllRead()) { error in
-            XCTAssertEqual(error as? CommandLineError, .unknownOption("--verbose"))
-        }
-        XCTAssertThrowsError(try VerbArguments(["stray"]).checkAllRead()) { error in
-            XCTAssertEqual(error as? CommandLineError, .unexpectedArgument("stray"))
-        }
-        XCTAssertThrowsError(try VerbArguments(["--", "stray"]).checkAllRead()) { error in
-            XCTAssertEqual(error as? CommandLineError, .unexpectedArgument("stray"))
         }
     }
 

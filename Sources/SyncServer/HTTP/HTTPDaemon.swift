@@ -26,7 +26,7 @@ import SyncProtocol
 final class HTTPDaemon: @unchecked Sendable {
     struct Configuration: Sendable {
         /// A bound, listening socket, which the caller closes after the daemon stopped (several
-        /// daemons may take turns on one, see `QuireServer.reloadCertificate`).
+        /// daemons may take turns on one, see `QuireServer.reload`).
         var listenSocket: Int32
         var threads: Int
         var connectionTimeoutSeconds: Int

@@ -76,22 +76,42 @@ public struct ListenAddress: Hashable, Sendable, CustomStringConvertible {
             close(descriptor)
             throw ServerError.cannotListen(message)
         }
+        do {
+            return (descriptor, try ListenAddress(boundTo: descriptor).port)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+    }
+
+    /// The address a bound socket listens on, such as one systemd passed (socket activation).
+    public init(boundTo descriptor: Int32) throws {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let named = withUnsafeMutablePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
-        guard named == 0 else {
-            let message = Self.systemError("getsockname")
-            close(descriptor)
-            throw ServerError.cannotListen(message)
+        guard named == 0 else { throw ServerError.cannotListen(Self.systemError("getsockname")) }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        switch Int32(storage.ss_family) {
+        case AF_INET:
+            let address = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee } }
+            var bytes = address.sin_addr
+            inet_ntop(AF_INET, &bytes, &text, socklen_t(text.count))
+            self.init(host: Self.string(text), port: UInt16(bigEndian: address.sin_port))
+        case AF_INET6:
+            let address = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee } }
+            var bytes = address.sin6_addr
+            inet_ntop(AF_INET6, &bytes, &text, socklen_t(text.count))
+            self.init(host: Self.string(text), port: UInt16(bigEndian: address.sin6_port))
+        default:
+            throw ServerError.cannotListen("the socket is not an IPv4 or IPv6 socket")
         }
-        let boundPort = withUnsafePointer(to: &storage) { pointer -> UInt16 in
-            family == AF_INET
-                ? pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
-                : pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
-        }
-        return (descriptor, boundPort)
+    }
+
+    /// The text of `inet_ntop`'s buffer, up to its terminating zero.
+    private static func string(_ text: [CChar]) -> String {
+        String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func systemError(_ what: String) -> String { "\(what): \(String(cString: strerror(errno)))" }

@@ -5,7 +5,7 @@ import Synchronization
 /// A running sync server: the HTTP daemon, the service behind it, and the periodic purge.
 ///
 ///     let storage = try StorageLocation.sqlite(directory: folder).open(serving: true)
-///     let server = try QuireServer(configuration: configuration, storage: storage, log: .standardError())
+///     let server = try QuireServer(configuration: configuration, storage: storage, log: .writing(to: LogOutput(path: nil)))
 ///     print("listening on \(server.address)")
 ///     // … on SIGTERM:
 ///     server.shutdown()
@@ -22,6 +22,8 @@ public final class QuireServer: Sendable {
     private let metrics: Metrics
     private let storage: any SyncStorage
     private let configuration: ServerConfiguration
+    /// What SIGHUP may have changed since: the trusted proxies and the certificate served.
+    private let live: Mutex<(trustedProxies: [AddressRange], certificate: TLSCertificate?)>
     private let log: ServerLog
     private let purgeTimer: PurgeTimer?
 
@@ -37,7 +39,13 @@ public final class QuireServer: Sendable {
         }
         let service = SyncService(storage: storage, configuration: configuration, log: log, metrics: metrics,
                                   exposition: exposition)
-        let (socket, port) = try configuration.listen.bind(backlog: 128)
+        let (socket, listening): (Int32, ListenAddress)
+        if let passed = configuration.listenSocket {
+            (socket, listening) = (passed, try ListenAddress(boundTo: passed))
+        } else {
+            let bound = try configuration.listen.bind(backlog: 128)
+            (socket, listening) = (bound.socket, ListenAddress(host: configuration.listen.host, port: bound.port))
+        }
         let main: HTTPDaemon
         do {
             main = try Self.daemon(on: socket, configuration, certificate: certificate, metrics: metrics, log: log,
@@ -72,13 +80,14 @@ public final class QuireServer: Sendable {
             metricsDaemon = nil
             metricsAddress = nil
         }
-        address = ListenAddress(host: configuration.listen.host, port: port)
+        address = listening
         listener = socket
         self.serving = serving
         self.metrics = metrics
         self.service = service
         self.storage = storage
         self.configuration = configuration
+        live = Mutex((configuration.trustedProxies, certificate))
         self.log = log
         if configuration.purgeInterval > 0 {
             purgeTimer = PurgeTimer(interval: configuration.purgeInterval) { [storage, configuration, log] in
@@ -109,18 +118,39 @@ public final class QuireServer: Sendable {
     /// Whether it serves HTTPS.
     public var servesTLS: Bool { configuration.tlsFiles != nil }
 
-    /// Reads the certificate and key files again and serves new connections with them, without
-    /// closing the port: a new daemon takes over the listening socket, and the old one finishes
-    /// its requests and closes its connections as at shutdown (a client on an idle one sees a
-    /// clean close and reconnects). When the files cannot be read or do not belong together, it
-    /// throws and the old certificate stays in use.
-    public func reloadCertificate() throws {
-        guard let files = configuration.tlsFiles else { return }
-        let certificate = try TLSCertificate(certificateFile: files.certificate, keyFile: files.key)
-        let replacement = try Self.daemon(on: listener, configuration, certificate: certificate, metrics: metrics,
-                                          log: log, handler: service.respond(to:))
-        serving.replace(with: replacement)?.shutdown(grace: configuration.shutdownGrace, refusingConnections: false)
-        log.write("reloaded the TLS certificate from \(files.certificate.path)")
+    /// Puts in force what may change while serving (SIGHUP): the request and authentication
+    /// limits, the trusted proxies, and the certificate, read again from `new.tlsFiles` (renewed,
+    /// or other files). The other fields of `new` are not looked at: they need a restart.
+    ///
+    /// New proxies or a new certificate take over without closing the port: a new daemon takes
+    /// over the listening socket, and the old one finishes its requests and closes its
+    /// connections as at shutdown (a client on an idle one sees a clean close and reconnects).
+    /// When the certificate cannot be read or does not belong with its key, the rest is put in
+    /// force, the certificate in use stays, and the error is thrown.
+    public func reload(_ new: ServerConfiguration) throws {
+        service.updateLimits(rate: new.rateLimit, authenticationFailuresPerMinute: new.authenticationFailuresPerMinute)
+        var (proxies, certificate) = live.withLock { $0 }
+        var certificateError: (any Error)?
+        let files = servesTLS ? new.tlsFiles : nil
+        if let files {
+            do {
+                certificate = try TLSCertificate(certificateFile: files.certificate, keyFile: files.key)
+            } catch {
+                certificateError = error
+            }
+        }
+        let reread = files != nil && certificateError == nil
+        if reread || proxies != new.trustedProxies {
+            proxies = new.trustedProxies
+            var daemonConfiguration = configuration
+            daemonConfiguration.trustedProxies = proxies
+            let replacement = try Self.daemon(on: listener, daemonConfiguration, certificate: certificate, metrics: metrics,
+                                              log: log, handler: service.respond(to:))
+            serving.replace(with: replacement)?.shutdown(grace: configuration.shutdownGrace, refusingConnections: false)
+            live.withLock { $0 = (proxies, certificate) }
+        }
+        if reread, let files { log.write("reloaded the TLS certificate from \(files.certificate.path)") }
+        if let certificateError { throw certificateError }
     }
 
     /// Requests being answered right now.

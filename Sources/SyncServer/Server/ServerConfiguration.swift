@@ -4,6 +4,9 @@ import Foundation
 public struct ServerConfiguration: Sendable {
     /// `--listen`.
     public var listen = ListenAddress.loopback
+    /// A listening socket to serve instead of binding `listen`: the one systemd passes when
+    /// `quire-server.socket` starts the service (socket activation). The server closes it at shutdown.
+    public var listenSocket: Int32?
     /// `--threads`: libmicrohttpd's thread pool, and the most database connections used at once.
     public var threads = 8
     /// `--max-body-bytes`: larger bodies get 413.

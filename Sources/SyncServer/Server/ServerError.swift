@@ -10,6 +10,8 @@ public enum ServerError: Error, CustomStringConvertible {
     case invalidAddressRange(String)
     /// The TLS certificate or key cannot be read or used.
     case tls(String)
+    /// The log file cannot be opened; the text says which and why.
+    case logFile(String)
 
     /// One line for the operator.
     public var description: String {
@@ -19,6 +21,7 @@ public enum ServerError: Error, CustomStringConvertible {
         case let .unsupportedLibrary(reason): return reason
         case let .invalidAddressRange(text): return "'\(text)' is not an IP address or network (ADDRESS/PREFIX)"
         case let .tls(reason): return "TLS: \(reason)"
+        case let .logFile(reason): return reason
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where the server writes its log: one line per request and one per notable event, as plain
 /// text (`<time> <message>`) or as one JSON object a line, for log collectors.
@@ -37,19 +38,36 @@ public struct ServerLog: Sendable {
     }
 
     private let sink: @Sendable (String) -> Void
-    private let format: Format
-    private let level: Level
+    /// Format and level, shared by every copy of the log so that `reconfigure` reaches them all.
+    private let style: Style
 
     /// A log that hands each line, without its newline, to `sink` (from any thread).
     public init(format: Format = .plain, level: Level = .info, sink: @escaping @Sendable (String) -> Void) {
-        self.format = format
-        self.level = level
+        style = Style(format: format, level: level)
         self.sink = sink
     }
 
-    /// Lines to standard error, whole lines at a time (journald reads them under systemd).
-    public static func standardError(format: Format = .plain, level: Level = .info) -> ServerLog {
-        ServerLog(format: format, level: level) { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+    /// Writes the lines from now on in `format`, at most as detailed as `level` (SIGHUP), in this
+    /// log and every copy of it.
+    public func reconfigure(format: Format, level: Level) {
+        style.current = (format, level)
+    }
+
+    private final class Style: Sendable {
+        private let value: Mutex<(format: Format, level: Level)>
+
+        init(format: Format, level: Level) { value = Mutex((format, level)) }
+
+        var current: (format: Format, level: Level) {
+            get { value.withLock { $0 } }
+            set { value.withLock { $0 = newValue } }
+        }
+    }
+
+    /// Lines to `output`, whole lines at a time: standard error (journald reads it under systemd)
+    /// or a log file, which SIGHUP may reopen.
+    public static func writing(to output: LogOutput, format: Format = .plain, level: Level = .info) -> ServerLog {
+        ServerLog(format: format, level: level) { line in output.write(line) }
     }
 
     /// A log that drops every line, for benchmarks.
@@ -57,8 +75,9 @@ public struct ServerLog: Sendable {
 
     /// Writes `message` at `level`. Callers must keep article text and tokens out of it.
     public func write(_ message: String, level: Level = .info) {
-        guard level <= self.level else { return }
-        switch format {
+        let style = style.current
+        guard level <= style.level else { return }
+        switch style.format {
         case .plain:
             let prefix = level == .info ? "" : "\(level): "
             sink("\(Self.now()) \(prefix)\(Self.escaped(message))")
@@ -70,10 +89,11 @@ public struct ServerLog: Sendable {
     /// One request's line. The path is logged only when made of ID characters (a client chooses
     /// it); the query, which may name an article, never.
     func access(method: String, path: Substring, status: Int, milliseconds: Double, client: String, note: String?) {
-        guard level >= .info else { return }
+        let style = style.current
+        guard style.level >= .info else { return }
         let safePath = path.utf8.allSatisfy(Self.isPathByte) ? String(path) : "(path withheld)"
         let duration = String(format: "%.1f", milliseconds)
-        switch format {
+        switch style.format {
         case .plain:
             sink("\(Self.now()) " + Self.escaped("\(method) \(safePath) \(status) \(duration)ms client=\(client)"
                 + (note.map { " \($0)" } ?? "")))

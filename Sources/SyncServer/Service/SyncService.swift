@@ -1,5 +1,6 @@
 import Foundation
 import SyncProtocol
+import Synchronization
 
 /// Answers sync requests: authentication, rate limit, routing, the idempotent write path, reads.
 ///
@@ -10,10 +11,8 @@ import SyncProtocol
 final class SyncService: Sendable {
     private let storage: any SyncStorage
     private let configuration: ServerConfiguration
-    /// Requests per account, when they are not counted in shared storage.
-    private let requestLimiter: RateLimiter<AccountID>?
-    /// Failed authentications per client address (`AddressRange.clientKey`).
-    private let authenticationFailures: RateLimiter<String>?
+    /// The request and authentication limits, which SIGHUP may change (`updateLimits`).
+    private let limits: Mutex<Limits>
     private let log: ServerLog
     private let metrics: Metrics
     /// The text of `/metrics`, with the connection counts of the moment.
@@ -26,11 +25,41 @@ final class SyncService: Sendable {
         self.log = log
         self.metrics = metrics
         self.exposition = exposition
-        requestLimiter = storage.isShared ? nil : configuration.rateLimit.map { RateLimiter(rate: $0, burst: Self.burst($0)) }
-        authenticationFailures = configuration.authenticationFailuresPerMinute.map {
-            RateLimiter(rate: Double($0) / 60, burst: Double($0))
+        limits = Mutex(Limits())
+        updateLimits(rate: configuration.rateLimit, authenticationFailuresPerMinute: configuration.authenticationFailuresPerMinute)
+    }
+
+    /// The limits in force: requests per second per account and failed authentications a minute
+    /// per client address, each with the buckets it has counted so far.
+    private struct Limits {
+        var rate: Double? = nil
+        /// Requests per account, when they are not counted in shared storage.
+        var requests: RateLimiter<AccountID>? = nil
+        var failuresPerMinute: Int? = nil
+        /// Failed authentications per client address (`AddressRange.clientKey`).
+        var authenticationFailures: RateLimiter<String>? = nil
+    }
+
+    /// Puts new limits in force for the requests that come next. A limit that did not change
+    /// keeps what it counted; one that changed starts with full buckets.
+    func updateLimits(rate: Double?, authenticationFailuresPerMinute: Int?) {
+        let shared = storage.isShared
+        limits.withLock { limits in
+            if limits.rate != rate {
+                limits.rate = rate
+                limits.requests = shared ? nil : rate.map { RateLimiter(rate: $0, burst: Self.burst($0)) }
+            }
+            if limits.failuresPerMinute != authenticationFailuresPerMinute {
+                limits.failuresPerMinute = authenticationFailuresPerMinute
+                limits.authenticationFailures = authenticationFailuresPerMinute.map {
+                    RateLimiter(rate: Double($0) / 60, burst: Double($0))
+                }
+            }
         }
     }
+
+    /// Failed authentications per client address, when limited.
+    private var authenticationFailures: RateLimiter<String>? { limits.withLock { $0.authenticationFailures } }
 
     /// Bursts of twice the rate, and at least one request.
     private static func burst(_ rate: Double) -> Double { max(1, rate * 2) }
@@ -152,7 +181,8 @@ final class SyncService: Sendable {
 
     /// Takes a request from the account's limit: nil when admitted, else the seconds to wait.
     private func takeRequest(_ account: AccountID) throws -> Int? {
-        guard let rate = configuration.rateLimit else { return nil }
+        let (rate, requestLimiter) = limits.withLock { ($0.rate, $0.requests) }
+        guard let rate else { return nil }
         if let requestLimiter { return requestLimiter.admit(account) }
         return try storage.takeRequestToken(account: account, rate: rate, burst: Self.burst(rate), at: Date())
     }

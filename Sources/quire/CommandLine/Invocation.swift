@@ -1,3 +1,4 @@
+import CommandLineArguments
 import Foundation
 
 /// What a `quire` command line asks for, decided before anything starts (GTK included).
@@ -32,8 +33,7 @@ enum Invocation {
         default:
             guard let verb = verbs.first(where: { $0.name == first }) else { throw .unknownVerb(first) }
             let verbArguments = Array(rest.dropFirst())
-            let beforeTerminator = verbArguments.prefix { $0 != "--" }
-            if beforeTerminator.contains("--help") || beforeTerminator.contains("-h") {
+            if VerbArguments.asksForHelp(verbArguments) {
                 self = .verbHelp(verb)
             } else {
                 self = .verb(verb, arguments: verbArguments)

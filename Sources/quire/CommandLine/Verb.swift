@@ -1,3 +1,5 @@
+import CommandLineArguments
+
 /// A command-line verb: `quire NAME ARGUMENTS...`, such as `quire list --library PATH`.
 ///
 /// Verbs run without a display and never initialize GTK. Adding one takes a file in `Verbs/`

@@ -1,3 +1,4 @@
+import CommandLineArguments
 import Dispatch
 import Foundation
 import Library

@@ -1,3 +1,4 @@
+import CommandLineArguments
 import Foundation
 import Library
 import SyncClient
@@ -7,7 +8,13 @@ import SyncClient
 struct AccountVerb: Verb {
     static let name = "account"
     static let summary = "Set, show or sign out of the library's sync account"
-    static let usage = "[--library PATH] set --server URL (--token T | --token-file F|-) [--allow-insecure] [--ca-file FILE] | show | sign-out"
+    static let usage = "[--library PATH] [--json] set --server URL (--token T | --token-file F|-) [--allow-insecure] [--ca-file FILE] "
+        + "| show | sign-out"
+    static let details = """
+        --json prints, after any of the three, one object: server (the URL, null when there is no
+        account), allowsInsecureHTTP, certificateAuthority (a path or null), and tokenStorage:
+        "secret-service" or "file", with tokenFile (the path, or null). Never the token.
+        """
 
     enum Action {
         case set(server: URL, token: TokenSource, allowsInsecureHTTP: Bool, certificateAuthority: URL?)
@@ -22,9 +29,11 @@ struct AccountVerb: Verb {
 
     let library: LibraryOption
     let action: Action
+    let emitsJSON: Bool
 
     init(arguments: inout VerbArguments) throws(CommandLineError) {
         library = try LibraryOption(arguments: &arguments)
+        emitsJSON = arguments.flag("--json")
         let server = try arguments.option("--server")
         let token = try arguments.option("--token")
         let tokenFile = try arguments.option("--token-file")
@@ -64,18 +73,53 @@ struct AccountVerb: Verb {
             case let .text(text): token = text
             case let .file(path): token = try TextInput.read(path, option: "--token-file").trimmingCharacters(in: .whitespacesAndNewlines)
             }
-            let storage = try settings.save(SyncAccount(server: server, token: token, allowsInsecureHTTP: allowsInsecureHTTP,
-                                                        certificateAuthority: authority))
-            print("server \(SyncWorkerConfiguration.feedName(of: server)); the token is kept in \(storage)")
+            let account = SyncAccount(server: server, token: token, allowsInsecureHTTP: allowsInsecureHTTP,
+                                      certificateAuthority: authority)
+            let storage = try settings.save(account)
+            try report(account, storage, else: "server \(SyncWorkerConfiguration.feedName(of: server)); the token is kept in \(storage)")
         case .show:
-            guard let (account, storage) = try settings.load() else {
-                print("no sync account (tokens would be kept in \(settings.storage))")
-                return
-            }
-            print("server \(SyncWorkerConfiguration.feedName(of: account.server)); the token is kept in \(storage)")
+            let loaded = try settings.load()
+            let storage = loaded?.storage ?? settings.storage
+            try report(loaded?.account, storage, else: loaded.map { "server \(SyncWorkerConfiguration.feedName(of: $0.account.server)); "
+                + "the token is kept in \(storage)" } ?? "no sync account (tokens would be kept in \(storage))")
         case .signOut:
             try settings.signOut()
-            print("signed out; the library keeps its articles and unsent changes")
+            try report(nil, settings.storage, else: "signed out; the library keeps its articles and unsent changes")
+        }
+    }
+
+    /// The account as JSON with `--json`, else `line`.
+    private func report(_ account: SyncAccount?, _ storage: TokenStorage, else line: String) throws {
+        guard emitsJSON else {
+            print(line)
+            return
+        }
+        try VerbOutput.printJSON(AccountReport(account: account, storage: storage))
+    }
+}
+
+/// `quire account --json`: the account without its token, and where the token is kept. Every
+/// key is always there (null when it has no value), so that scripts can rely on the shape.
+private struct AccountReport: Encodable {
+    let account: SyncAccount?
+    let storage: TokenStorage
+
+    private enum Key: String, CodingKey {
+        case server, allowsInsecureHTTP, certificateAuthority, tokenStorage, tokenFile
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(account?.server.absoluteString, forKey: .server)
+        try container.encode(account?.allowsInsecureHTTP ?? false, forKey: .allowsInsecureHTTP)
+        try container.encode(account?.certificateAuthority?.path, forKey: .certificateAuthority)
+        switch storage {
+        case .secretService:
+            try container.encode("secret-service", forKey: .tokenStorage)
+            try container.encodeNil(forKey: .tokenFile)
+        case let .file(url):
+            try container.encode("file", forKey: .tokenStorage)
+            try container.encode(url.path, forKey: .tokenFile)
         }
     }
 }

@@ -1,3 +1,4 @@
+import CommandLineArguments
 import Library
 
 /// `quire demo`: fills a library with realistic demo articles.

@@ -1,3 +1,5 @@
+import CommandLineArguments
+
 /// `quire help [VERB]`: the overview, or how to use one verb.
 struct HelpVerb: Verb {
     static let name = "help"

@@ -1,3 +1,4 @@
+import CommandLineArguments
 import Foundation
 import Library
 

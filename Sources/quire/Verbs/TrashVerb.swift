@@ -1,3 +1,4 @@
+import CommandLineArguments
 import Library
 
 /// `quire trash ID`: moves an article to the trash.

@@ -47,6 +47,35 @@ import Testing
         #expect(empty.status == 0 && empty.output.contains("would be kept in the file"))
     }
 
+    @Test func jsonNamesTheServerAndWhereTheTokenIsKeptButNeverTheToken() throws {
+        let device = try ClientLibrary("account-json")
+        defer { device.remove() }
+        let library = ["--library", device.library.url.path]
+        let noBus: [String: String?] = ["DBUS_SESSION_BUS_ADDRESS": nil]
+        func object(_ output: String) throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(output.utf8), options: [.fragmentsAllowed]) as? [String: Any])
+        }
+        let settingsFile = AccountSettings(libraryURL: device.library.url, keyring: nil).fileURL.path
+        let none = try runQuire(["account", "show", "--json"] + library, environment: noBus)
+        #expect(none.status == 0)
+        let empty = try object(none.output)
+        #expect(empty["server"] is NSNull && empty["tokenStorage"] as? String == "file" && empty["tokenFile"] as? String == settingsFile)
+
+        let set = try runQuire(["account", "--json", "set", "--server", "http://192.0.2.7:7740", "--token", "qtk_secret",
+                                "--allow-insecure"] + library, environment: noBus)
+        #expect(set.status == 0 && !set.output.contains("qtk_secret"))
+        let shown = try runQuire(["account", "show", "--json"] + library, environment: noBus)
+        #expect(!shown.output.contains("qtk_secret"))
+        let account = try object(shown.output)
+        #expect(account["server"] as? String == "http://192.0.2.7:7740")
+        #expect(account["certificateAuthority"] is NSNull && account["allowsInsecureHTTP"] as? Bool == true)
+        #expect(try object(set.output)["server"] as? String == "http://192.0.2.7:7740")
+
+        let signOut = try runQuire(["account", "sign-out", "--json"] + library, environment: noBus)
+        let signedOut = try object(signOut.output)
+        #expect(signOut.status == 0 && signedOut["server"] is NSNull)
+    }
+
     static let keyringDaemon = "/usr/bin/gnome-keyring-daemon"
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: keyringDaemon), "gnome-keyring is not installed (TEST_PACKAGES has it)"))

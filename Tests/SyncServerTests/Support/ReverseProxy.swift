@@ -78,7 +78,7 @@ final class ReverseProxy {
     }
 
     /// A port no one listens on now (the kernel's choice for port 0).
-    private static func freePort() throws -> UInt16 {
+    static func freePort() throws -> UInt16 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = sockaddr_in()
