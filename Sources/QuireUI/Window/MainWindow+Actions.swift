@@ -56,7 +56,7 @@ extension MainWindow {
         return WindowActions(
             favorite: favorite, sort: sort, renameFolder: renameFolder, emptyTrash: emptyTrash, restore: restore,
             article: [trash, favorite, move],
-            writing: [newArticle, importArticles, newFolder, renameFolder, emptyTrash, undoTrash])
+            writing: [newArticle, importArticles, newFolder, renameFolder, emptyTrash, undoTrash] + addSidebarActions())
     }
 
     /// The sort order an action target names.

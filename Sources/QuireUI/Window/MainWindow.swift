@@ -96,6 +96,16 @@ public final class MainWindow {
     /// The article that was open when it was moved to the Trash, opened again by Undo.
     var reopenedByUndo: UUID?
     var folderRefresh: Timeout?
+    /// What the Undo of the last folder or tag deletion does, while its toast is offered.
+    var undoDeletion: (@MainActor () -> Void)?
+    /// The toast offering to undo a folder's or tag's deletion, while it is shown.
+    var undoToast: Toast?
+    /// The open article's tags and status, above the editor.
+    let details = ArticleDetailsBar()
+    /// The wait for a long pause in typing, which ends the editing session (`+EditingSessions`).
+    var editingPause: Timeout?
+    /// How long that pause is (tests shorten it).
+    var editingPauseMilliseconds = MainWindow.defaultEditingPauseMilliseconds
     private var folderObservation: ContextObservation?
 
     /// Builds the window over `library`, syncing through `sync`, and adds it to `application`.
@@ -146,6 +156,7 @@ public final class MainWindow {
         viewContext.automaticallyMergesChangesFromParent = true
         editor = try EditorPane()
         editor.widget.expandsVertically = true
+        try builder.object("editor_slot", as: Box.self).append(details.widget)
         try builder.object("editor_slot", as: Box.self).append(editor.widget)
         // A read-only library's articles cannot be dragged anywhere.
         sidebar = Sidebar(listBox: try builder.object("sidebar_list"), acceptsArticleDrops: readOnlyReason == nil)
@@ -165,6 +176,7 @@ public final class MainWindow {
         actions = addActions()
         focusActions = addFocusActions()
         connectWidgets(builder: builder)
+        connectArticleDetails()
         try builder.object("window_box", as: Box.self).append(widthWatch)
         widthWatch.widthChanged = { [weak self] width in self?.windowWidthChanged(width) }
         followPreferences()
