@@ -21,6 +21,7 @@ final class ApplicationShellTests: QuireTestCase, @unchecked Sendable {
                 XCTAssertTrue(headerBars.contains { bar in bar.descendants(ofType: gtk_menu_button_get_type()).contains { $0.objectPointer == primaryButtons.first?.objectPointer } })
 
                 XCTAssertEqual(mainWindow.primaryMenu.items, [
+                    MenuModel.Item(label: "Article _History…", action: "win.history"),
                     MenuModel.Item(label: "_New Folder…", action: "win.new-folder"),
                     MenuModel.Item(label: "_Rename Folder…", action: "win.rename-folder"),
                     MenuModel.Item(label: "_Empty Trash", action: "win.empty-trash"),

@@ -56,4 +56,19 @@ class MainWindowTestCase: QuireTestCase, @unchecked Sendable {
     func titles(_ window: MainWindow) -> [String] {
         (0..<window.articleList.count).map { window.articleList.article(at: $0).title }
     }
+
+    /// Renders a window after its next frame, once its widgets are drawn, into a PNG (a render
+    /// while a layout is pending comes out as the bare window: render until the widgets are in it).
+    @MainActor
+    func renderWhenDrawn(_ window: Window, to path: String) async throws {
+        try await until {
+            var drawn = false
+            window.queueDraw()
+            window.afterNextFrame { drawn = true }
+            try await self.until { drawn }
+            guard let texture = try? window.renderTexture(), Set(texture.pixels()).count > 16 else { return false }
+            try texture.savePNG(to: path)
+            return true
+        }
+    }
 }

@@ -224,17 +224,7 @@ final class WritingSurfaceTests: MainWindowTestCase, @unchecked Sendable {
         if window.editor.isPreviewShown {
             try await until { window.editor.shownRendering == window.editor.latestRendering }
         }
-        // WebKit hands its frame to GTK one frame after it painted. A render while a layout is
-        // pending (something queued one after the frame) comes out as nothing, or as the bare
-        // window without its widgets: render after each frame until the widgets are in it.
-        try await until {
-            var drawn = false
-            window.window.queueDraw()
-            window.window.afterNextFrame { drawn = true }
-            try await self.until { drawn }
-            guard let texture = try? window.window.renderTexture(), Set(texture.pixels()).count > 16 else { return false }
-            try texture.savePNG(to: path)
-            return true
-        }
+        // WebKit hands its frame to GTK one frame after it painted: render after a frame.
+        try await renderWhenDrawn(window.window, to: path)
     }
 }

@@ -80,7 +80,7 @@ final class TagChips {
     }
 
     /// Completes the typed text to the first suggestion (Tab); false when there is none.
-    private func completeTyped() -> Bool {
+    func completeTyped() -> Bool {
         guard let first = suggestions.first else { return false }
         entry.text = first
         entry.cursorPosition = -1
@@ -92,6 +92,9 @@ final class TagChips {
         tagRemoved?(last)
         return true
     }
+
+    /// The hint beside the entry (“Tab: essay”), empty without a suggestion.
+    var hintText: String { hint.text }
 
     private func showSuggestion() {
         let first = suggestions.first

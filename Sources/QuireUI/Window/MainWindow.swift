@@ -100,6 +100,8 @@ public final class MainWindow {
     var undoDeletion: (@MainActor () -> Void)?
     /// The toast offering to undo a folder's or tag's deletion, while it is shown.
     var undoToast: Toast?
+    /// The History panel last opened (tests read it).
+    weak var historyPanel: HistoryPanel?
     /// The open article's tags and status, above the editor.
     let details = ArticleDetailsBar()
     /// The wait for a long pause in typing, which ends the editing session (`+EditingSessions`).
