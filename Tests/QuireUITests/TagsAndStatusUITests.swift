@@ -28,6 +28,18 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
         }
     }
 
+    /// Runs the window over the test library, 1200 pixels wide and without animations (so that
+    /// screenshots show what a person sees once things settle); `folder` takes the screenshots.
+    private func driveWideWindow(_ body: @escaping @MainActor (MainWindow, URL) async throws -> Void) throws {
+        let url = try library()
+        let folder = try screenshotFolder()
+        drive(url) { window in
+            self.settleAnimations()
+            try await self.resize(window, to: 1200, height: 720)
+            try await body(window, folder)
+        }
+    }
+
     /// The operations waiting in the outbox for an article: (change, tags, status) of each.
     @MainActor
     private func outbox(_ window: MainWindow, _ id: UUID) async throws -> [(SyncOperationChange, [String]?, ArticleStatus?)] {
@@ -37,9 +49,7 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
     }
 
     func testTagsAreAddedWithCompletionAndRemovedAndTheStatusChosenEachOneSaveWithItsOperation() throws {
-        let url = try library()
-        let folder = try screenshotFolder()
-        drive(url) { window in
+        try driveWideWindow { window, folder in
             try await self.until { window.articleList.count == 3 }
             try self.open("Harbour", in: window)
             let chips = window.details.tagChips
@@ -83,6 +93,10 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
             XCTAssertEqual(operations.first?.1, ["essay", "harbour notes"])
             XCTAssertEqual(operations.first?.2, .published)
             chips.entry.text = ""
+            // The sidebar's counts follow: the new tag is listed, and essay counts Harbour too.
+            try await self.until {
+                window.sidebar.countText(of: .tag("harbour notes")) == "1" && window.sidebar.countText(of: .tag("essay")) == "3"
+            }
             try await self.renderWhenDrawn(window.window, to: folder.appending(path: "editor-tags-and-status.png").path)
 
             // The chip's button removes its tag.
@@ -102,9 +116,7 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
     }
 
     func testTheSidebarCountsTagsFiltersByTagAndStatusAndRenamesAndDeletesATagWithUndo() throws {
-        let url = try library()
-        let folder = try screenshotFolder()
-        drive(url) { window in
+        try driveWideWindow { window, folder in
             let sidebar = window.sidebar
             try await self.until { sidebar.tags.count == 2 }
             XCTAssertEqual(sidebar.items, [.all, .favorites, .folder("Notes"), .tag("essay"), .tag("short"), .trash])
@@ -142,9 +154,7 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
     }
 
     func testDeletingAFolderFromItsMenuLeavesItsArticlesUnfiledAndUndoFilesThemBack() throws {
-        let url = try library()
-        let folder = try screenshotFolder()
-        drive(url) { window in
+        try driveWideWindow { window, folder in
             let sidebar = window.sidebar
             try await self.until { sidebar.countText(ofFolder: "Notes") == "2" }
             let menu = try XCTUnwrap(sidebar.menu(of: .folder("Notes"))?.menuModel)

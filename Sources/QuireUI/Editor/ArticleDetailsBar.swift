@@ -21,6 +21,7 @@ final class ArticleDetailsBar {
         widget.setProperty("margin-bottom", Int32(6))
         tagChips.widget.expandsHorizontally = true
         widget.append(tagChips.widget)
+        status.dropDown.centersVertically = true
         widget.append(status.dropDown)
     }
 

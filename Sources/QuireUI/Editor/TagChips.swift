@@ -30,9 +30,13 @@ final class TagChips {
         entry.setProperty("width-chars", Int32(12))
         entry.tooltipText = "Return adds the tag; Tab completes one the library has"
         chips.maximumChildrenPerLine = 30
-        chips.expandsHorizontally = false
+        chips.expandsHorizontally = true
+        entry.centersVertically = true
         hint.setStyleClass("dim-label", on: true)
-        widget.append(Image(iconName: "tag-symbolic"))
+        hint.centersVertically = true
+        let icon = Image(iconName: SidebarItem.tagIconName)
+        icon.centersVertically = true
+        widget.append(icon)
         widget.append(chips)
         widget.append(entry)
         widget.append(hint)
@@ -55,12 +59,15 @@ final class TagChips {
     var suggestions: [String] { completion.suggestions(for: entry.text) }
 
     /// Shows the article's `tags` as chips and completes from `known` (every tag of the library).
+    /// The chips are made again only when the tags changed: the window shows the tags again after
+    /// every save, and a chip made again under the pointer would lose the writer's click.
     func show(tags: [String], known: [String]) {
-        self.tags = tags
         completion = TagCompletion(known: known, carried: tags)
+        showSuggestion()
+        guard tags != self.tags || chips.items.count != tags.count else { return }
+        self.tags = tags
         chips.removeAll()
         for tag in tags { chips.append(makeChip(tag)) }
-        showSuggestion()
     }
 
     /// Turns editing off (a read-only library, an article in the Trash): chips lose their remove

@@ -3,8 +3,11 @@ import GtkKit
 import Library
 import SyncProtocol
 
-/// The sidebar: All Articles, Favorites, the library's folders with their article counts, and
-/// the Trash, in a `GtkListBox` from the main window's builder file. Exactly one place is selected.
+/// The sidebar: All Articles, Favorites, the library's folders, a Tags section with the library's
+/// tags (each place with its article count), the Trash, and under them the status filter, in a
+/// `GtkListBox` from the main window's builder file. Exactly one place is selected. A folder's and
+/// a tag's row have a menu (rename, delete: `win.rename-folder-named`, `win.delete-folder`,
+/// `win.rename-tag`, `win.delete-tag`, each with the name as target).
 ///
 /// An article dragged from the list (``ArticleDrag``) can be dropped on All Articles, a folder
 /// or the Trash; the place under it is outlined (`sidebar.css`).

@@ -34,10 +34,13 @@ enum SidebarItem: Hashable, Sendable {
         case .all: "view-list-symbolic"
         case .favorites: "starred-symbolic"
         case .folder: "folder-symbolic"
-        case .tag: "tag-symbolic"
+        case .tag: Self.tagIconName
         case .trash: "user-trash-symbolic"
         }
     }
+
+    /// A tag's icon (Adwaita 43 has no tag icon; a bookmark's ribbon reads as a label).
+    static let tagIconName = "user-bookmarks-symbolic"
 
     /// Whether an article dropped here goes somewhere: into no folder (All Articles), a folder,
     /// or the Trash. Favorites and tags only list.

@@ -3,15 +3,19 @@ import GtkKit
 import Library
 import ObjectGraph
 
-/// Quire's library window: the sidebar (All Articles, Favorites, folders with counts, Trash), the
-/// article list and the editor in an `AdwLeaflet` that folds to one pane on narrow windows, under
-/// one header bar with the writer's actions.
+/// Quire's library window: the sidebar (All Articles, Favorites, folders, tags, Trash, with counts,
+/// and a status filter), the article list and the editor (under the open article's tags and
+/// status) in an `AdwLeaflet` that folds to one pane on narrow windows, under one header bar with
+/// the writer's actions.
 ///
 /// Actions (`win.NAME`, in `MainWindow+Actions.swift`): `new-article` (Ctrl+N), `trash-article`
 /// (Delete in the list; leaves a toast whose Undo is `undo-trash`, with the article's ID),
 /// `restore-article` (in the Trash), `favorite`, `sort` (`updated`, `created`, `title`), `search`
 /// (Ctrl+F; in the editor it finds in the article), `save` (Ctrl+S), `new-folder`,
 /// `rename-folder`, `move-to-folder` (a folder name, empty for none), `empty-trash`, `go-back`,
+/// `history` (Ctrl+Shift+H, the open article's History panel), the sidebar menus' actions with a
+/// name as target (`rename-folder-named`, `delete-folder`, `rename-tag`, `delete-tag`) and
+/// `undo-delete` (the Undo of a deleted folder's or tag's toast),
 /// `sync-now` (Ctrl+R), `preferences` (Ctrl+,), `import` (Ctrl+Shift+I), `export` (Ctrl+Shift+E),
 /// `focus-mode` (Ctrl+Shift+F), `fullscreen` (F11) and `leave-focus` (Escape, in either).
 ///
