@@ -60,7 +60,7 @@ final class ArticleRow: ListRowView {
     }
 
     /// The status and tags as the row shows them; Draft, every article's start, goes unsaid.
-    static func detailsText(status: ArticleStatus, tags: [String]) -> String {
+    nonisolated static func detailsText(status: ArticleStatus, tags: [String]) -> String {
         let parts = [status == .draft ? "" : status.title, tags.joined(separator: ", ")]
         return parts.filter { !$0.isEmpty }.joined(separator: " · ")
     }

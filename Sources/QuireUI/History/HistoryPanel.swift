@@ -111,7 +111,7 @@ final class HistoryPanel {
     }
 
     /// How many words a version added or removed against the one before it (“+12 words”).
-    static func wordChange(_ version: ArticleVersionSummary, older: ArticleVersionSummary?) -> String {
+    nonisolated static func wordChange(_ version: ArticleVersionSummary, older: ArticleVersionSummary?) -> String {
         guard let older else { return "\(version.wordCount) words" }
         let change = version.wordCount - older.wordCount
         if change == 0 { return "same length" }
