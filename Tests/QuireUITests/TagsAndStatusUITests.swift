@@ -115,6 +115,37 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
         }
     }
 
+    func testTheTagEntryWorksFromTheKeyboard() throws {
+        try requireXdotool()
+        try driveWideWindow { window, _ in
+            try await self.until { window.articleList.count == 3 }
+            try self.open("Harbour", in: window)
+            let chips = window.details.tagChips
+            let id = try XCTUnwrap(window.session?.articleID)
+            window.window.present()
+            XCTAssertTrue(chips.entry.grabFocus())
+            try await self.until { chips.entry.descendants(ofType: Text.self).first?.hasFocus == true }
+
+            // Tab completes the library's tag, Return adds it; a new name and Return make a new tag.
+            try press(["type", "--delay", "20", "ess"])
+            try await self.until { chips.entry.text == "ess" }
+            try press(["key", "Tab"])
+            XCTAssertEqual(chips.entry.text, "essay")
+            try press(["key", "Return"])
+            try await self.until { chips.tags == ["essay"] }
+            try press(["type", "--delay", "20", "tide"])
+            try await self.until { chips.entry.text == "tide" }
+            try press(["key", "Return"])
+            try await self.until { chips.tags == ["essay", "tide"] }
+            XCTAssertTrue(chips.entry.descendants(ofType: Text.self).first?.hasFocus == true, "the entry keeps the focus for the next tag")
+            // Backspace in the empty entry removes the last tag.
+            try press(["key", "BackSpace"])
+            try await self.until { chips.tags == ["essay"] }
+            let saved = try await window.library.article(id).tags
+            XCTAssertEqual(saved, ["essay"])
+        }
+    }
+
     func testTheSidebarCountsTagsFiltersByTagAndStatusAndRenamesAndDeletesATagWithUndo() throws {
         try driveWideWindow { window, folder in
             let sidebar = window.sidebar
