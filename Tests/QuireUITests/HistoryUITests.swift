@@ -9,7 +9,7 @@ import XCTest
 @testable import QuireUI
 
 /// Version history in the window: the versions an editing session leaves (switching article, a
-/// long pause), the History panel with its word-level highlighting, and Restore This Version as
+/// long pause, quitting), the History panel with its word-level highlighting, and Restore This Version as
 /// one save with its outbox operation that the editor can undo. Screenshots go into
 /// `QUIRE_TEST_SCREENSHOTS` when it is set.
 final class HistoryUITests: MainWindowTestCase, @unchecked Sendable {
@@ -92,6 +92,26 @@ final class HistoryUITests: MainWindowTestCase, @unchecked Sendable {
             try self.open("Lists", in: window)
             XCTAssertEqual(try window.library.historyInViewContext(of: id).count, 3)
         }
+    }
+
+    func testQuittingEndsTheEditingSession() throws {
+        let url = try library()
+        drive(url) { window in
+            window.editingPauseMilliseconds = 600_000
+            try await self.until { window.articleList.count == 2 }
+            try self.open("Harbour", in: window)
+            gtk_text_buffer_insert_at_cursor(window.editor.buffer.textBufferPointer, "Storm. ", -1)
+            // drive quits the application with the article open and its last words unsaved.
+        }
+        let harbour = harbour
+        let history = try blocking {
+            let library = try Library(url: url)
+            defer { library.close() }
+            let history = try await library.history(of: harbour)
+            return (history.map(\.source), try await library.version(try XCTUnwrap(history.first).id).body)
+        }
+        XCTAssertEqual(history.0, [.edited, .edited], "quitting recorded a version")
+        XCTAssertEqual(history.1, "Storm. The tide was high at six.\n\nGulls.\n")
     }
 
     @MainActor
