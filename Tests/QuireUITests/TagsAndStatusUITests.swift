@@ -201,7 +201,10 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
             XCTAssertEqual(window.undoToast?.titleMarkup, "Folder “Notes” deleted")
             try await self.renderWhenDrawn(window.window, to: folder.appending(path: "folder-deleted-undo-toast.png").path)
 
-            try XCTUnwrap(window.window.action(named: "undo-delete")).activate(with: "Folder “Notes” deleted")
+            // The toast's own Undo button, as the writer clicks it.
+            let undo = try XCTUnwrap(window.toastOverlay.descendants(ofType: Button.self).first { $0.label == "_Undo" })
+            try await self.until { undo.isMapped }
+            XCTAssertTrue(undo.activate())
             try await self.until { sidebar.countText(ofFolder: "Notes") == "2" }
             XCTAssertEqual(sidebar.selected, .folder("Notes"))
             let harbourRefiled = try await window.library.article(self.harbour).folder

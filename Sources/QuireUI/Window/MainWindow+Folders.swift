@@ -66,6 +66,12 @@ extension MainWindow {
         toast.buttonLabel = "_Undo"
         toast.setAction("win.undo-delete", target: title)
         toast.timeout = 8
+        let shown = toast.objectPointer
+        toast.connect(.dismissed) { [weak self] in
+            // The toast's Undo dismisses it before the action runs: keep `undoDeletion` for it.
+            guard let self, undoToast?.objectPointer == shown else { return }
+            undoToast = nil
+        }
         toastOverlay.add(toast)
         undoToast = toast
         undoDeletion = undo
