@@ -3,7 +3,7 @@ import GtkKit
 import Library
 
 /// Tags from the sidebar's menu: renaming one (onto an existing tag merges them, as Library
-/// does) and deleting one from every article, with an Undo toast; and the status filter.
+/// does) and deleting one from every article, with an Undo toast.
 extension MainWindow {
     func askToRenameTag(_ name: String) {
         presentFolderDialog(heading: "Rename Tag", action: "_Rename", name: name) { [weak self] newName in
@@ -53,7 +53,6 @@ extension MainWindow {
             Action(name: "undo-delete", parameter: String.self) { [weak self] _ in self?.undoLastDeletion() },
         ]
         for action in actions { window.add(action) }
-        sidebar.statusChosen = { [weak self] status in self?.articleList.query.status = status }
         return actions
     }
 }
