@@ -121,7 +121,7 @@ let package = Package(
         // QuireUI reaches GTK through GtkKit (and WebKit through GtkWebKit) only; CGtkSource is for
         // GtkSourceView in Editor/.
         .target(
-            name: "QuireUI", dependencies: ["GtkKit", "GtkWebKit", "Library", "ObjectGraph", "SyncClient", "CGtkSource"],
+            name: "QuireUI", dependencies: ["GtkKit", "GtkWebKit", "Library", "ObjectGraph", "SyncClient", "SyncProtocol", "CGtkSource"],
             exclude: ["README.md"], plugins: ["CompileGResources"]),
 
         // MARK: Executables

@@ -81,6 +81,10 @@ final class TextBufferTests: GtkTestCase, @unchecked Sendable {
             buffer.applyTag("changed", to: 8..<13)
             XCTAssertEqual(buffer.ranges(ofTag: "changed"), [0..<3, 8..<13])
             XCTAssertEqual(buffer.ranges(ofTag: "missing"), [])
+            buffer.addCharacterTag("changed-word", background: "rgba(53, 132, 228, 0.4)")
+            buffer.applyTag("changed-word", to: 4..<6)
+            XCTAssertEqual(buffer.ranges(ofTag: "changed-word"), [4..<6], "a character tag covers the characters, not the line")
+            XCTAssertEqual(buffer.ranges(ofTag: "changed"), [0..<3, 8..<13], "beside the line tag")
 
             let start = buffer.addMark(at: 4, leftGravity: true)
             let end = buffer.addMark(at: 4, leftGravity: false)

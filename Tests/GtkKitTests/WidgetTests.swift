@@ -60,6 +60,9 @@ final class WidgetTests: GtkTestCase, @unchecked Sendable {
             label.expandsHorizontally = true
             XCTAssertTrue(label.expandsHorizontally)
             XCTAssertFalse(label.expandsVertically)
+            XCTAssertFalse(label.centersVertically)
+            label.centersVertically = true
+            XCTAssertTrue(label.centersVertically)
             let wide = label.size(ofText: String(repeating: "0", count: 20))
             let narrow = label.size(ofText: "0")
             XCTAssertGreaterThan(narrow.width, 0)

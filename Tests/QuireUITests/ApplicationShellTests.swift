@@ -21,6 +21,7 @@ final class ApplicationShellTests: QuireTestCase, @unchecked Sendable {
                 XCTAssertTrue(headerBars.contains { bar in bar.descendants(ofType: gtk_menu_button_get_type()).contains { $0.objectPointer == primaryButtons.first?.objectPointer } })
 
                 XCTAssertEqual(mainWindow.primaryMenu.items, [
+                    MenuModel.Item(label: "Article _History…", action: "win.history"),
                     MenuModel.Item(label: "_New Folder…", action: "win.new-folder"),
                     MenuModel.Item(label: "_Rename Folder…", action: "win.rename-folder"),
                     MenuModel.Item(label: "_Empty Trash", action: "win.empty-trash"),
@@ -145,10 +146,10 @@ final class ApplicationShellTests: QuireTestCase, @unchecked Sendable {
             XCTAssertEqual(status, 0)
             // The shortcuts window's search page repeats every shortcut.
             XCTAssertEqual(
-                Array(shortcutActions.prefix(10)),
+                Array(shortcutActions.prefix(11)),
                 ["win.preferences", "win.show-help-overlay", "window.close", "app.quit", "win.new-article", "win.save",
-                 "win.search", "win.sync-now", "win.import", "win.export"])
-            XCTAssertEqual(Set(shortcutActions).count, 10)
+                 "win.search", "win.sync-now", "win.import", "win.export", "win.history"])
+            XCTAssertEqual(Set(shortcutActions).count, 11)
             XCTAssertEqual(accelerators["app.quit"], ["<Control>q"])
             XCTAssertEqual(accelerators["win.new-article"], ["<Control>n"])
             XCTAssertEqual(accelerators["win.save"], ["<Control>s"])
@@ -157,6 +158,7 @@ final class ApplicationShellTests: QuireTestCase, @unchecked Sendable {
             XCTAssertEqual(accelerators["win.preferences"], ["<Control>comma"])
             XCTAssertEqual(accelerators["win.import"], ["<Shift><Control>i"])
             XCTAssertEqual(accelerators["win.export"], ["<Shift><Control>e"])
+            XCTAssertEqual(accelerators["win.history"], ["<Shift><Control>h"])
             // Shortcuts handled inside a widget (the list, the editor) are listed by their keys.
             XCTAssertTrue(Set(literalShortcuts).isSuperset(of: ["Delete", "<Control>z", "<Control><Shift>z"]), "\(literalShortcuts)")
             // The writing surface's: the Markdown aids, the preview, the outline, focus mode and fullscreen.

@@ -283,6 +283,12 @@ final class ConflictDialogTests: QuireTestCase, @unchecked Sendable {
             // The dogs' line only the server changed: highlighted as a change, not a conflict.
             XCTAssertTrue(highlighted(EditConflictView.changedTag, in: view.theirsBuffer).contains("Dogs bark at the moon.\n"))
             XCTAssertFalse(highlighted(EditConflictView.changedTag, in: view.mineBuffer).contains { $0.contains("Dogs") })
+            // Inside the changed lines, the words that differ: not two yellow lines, the words.
+            let trimmed = { (tag: String, buffer: SourceBuffer) in
+                self.highlighted(tag, in: buffer).map { $0.trimmingCharacters(in: .whitespaces) }
+            }
+            XCTAssertEqual(trimmed(EditConflictView.changedWordTag, view.mineBuffer), ["warm", "first light"])
+            XCTAssertEqual(trimmed(EditConflictView.changedWordTag, view.theirsBuffer), ["black", "the moon", "loudly"])
         }
     }
 
@@ -424,9 +430,9 @@ final class ConflictDialogTests: QuireTestCase, @unchecked Sendable {
 
         let merge = TextMerge.merge(base: "a\nb\nc\n", mine: "a\nB\nc\nd\n", theirs: "a\nb!\nc\n")
         XCTAssertEqual(ChangeHighlights.mine(of: merge, base: "a\nb\nc\n", mine: "a\nB\nc\nd\n"),
-                       ChangeHighlights(changed: [1..<2, 3..<4], conflicting: [1..<2]))
+                       ChangeHighlights(changed: [1..<2, 3..<4], conflicting: [1..<2], words: [2..<3, 6..<8]))
         XCTAssertEqual(ChangeHighlights.base(of: merge, base: "a\nb\nc\n", mine: "a\nB\nc\nd\n", theirs: "a\nb!\nc\n"),
-                       ChangeHighlights(changed: [1..<2, 1..<2], conflicting: [1..<2]))
+                       ChangeHighlights(changed: [1..<2, 1..<2], conflicting: [1..<2], words: [2..<3]))
     }
 
     func testConflictedCopyTitle() {

@@ -42,6 +42,15 @@ final class ErrorPresenterTests: QuireTestCase, @unchecked Sendable {
              "The server cannot be reached."),
             (RequestRejection(reason: .tooLarge, status: 413, detail: "over the limit"), "The article is larger than the server accepts."),
             (CancellationError(), "The work was stopped before it finished."),
+            (TagError.tagNotFound("essay"),
+             "There is no tag named “essay” any more: it was renamed or deleted, here or on another device."),
+            (HistoryError.versionNotFound(UUID()),
+             "That earlier version is no longer kept: Quire thins out old versions to keep the library small."),
+            (HistoryError.ambiguousVersionID("ab", matches: [UUID(), UUID()]),
+             "2 earlier versions have IDs that begin that way. Give more of the ID."),
+            (ConflictLookupError.noMatch("ab"), "No article has an open conflict with that ID: it may have been resolved already."),
+            (ConflictLookupError.severalConflicts(article: UUID(), conflicts: [UUID(), UUID(), UUID()]),
+             "The article has 3 open conflicts. Choose one of them by its own ID."),
         ]
         for (error, sentence) in cases {
             let explanation = ErrorExplanation(error, libraryPath: library)

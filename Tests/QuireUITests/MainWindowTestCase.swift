@@ -56,4 +56,34 @@ class MainWindowTestCase: QuireTestCase, @unchecked Sendable {
     func titles(_ window: MainWindow) -> [String] {
         (0..<window.articleList.count).map { window.articleList.article(at: $0).title }
     }
+
+    /// Gives the window's content `width` × `height` pixels once it is on screen. Without a
+    /// compositor (Xvfb) GTK gives the window a solid frame to resize it by, so the content is
+    /// narrower than the default size; and a window gets only as narrow as its widgets let it at
+    /// the moment (folded, they let it narrower), so ask until it is so.
+    @MainActor
+    func resize(_ window: MainWindow, to width: Int, height: Int = 800) async throws {
+        // The window's own size comes with its first frame; a size asked before it is lost.
+        try await until { window.window.width > 0 }
+        let frame = window.window.defaultSize.width - window.window.width
+        try await until {
+            if window.window.width != width { window.window.defaultSize = (width + frame, height) }
+            return window.window.width == width
+        }
+    }
+
+    /// Renders a window after its next frame, once its widgets are drawn, into a PNG (a render
+    /// while a layout is pending comes out as the bare window: render until the widgets are in it).
+    @MainActor
+    func renderWhenDrawn(_ window: Window, to path: String) async throws {
+        try await until {
+            var drawn = false
+            window.queueDraw()
+            window.afterNextFrame { drawn = true }
+            try await self.until { drawn }
+            guard let texture = try? window.renderTexture(), Set(texture.pixels()).count > 16 else { return false }
+            try texture.savePNG(to: path)
+            return true
+        }
+    }
 }

@@ -174,20 +174,11 @@ final class WritingSurfaceTests: MainWindowTestCase, @unchecked Sendable {
         drive(url) { window in
             try self.open("Notes from the harbour", in: window)
             window.preferences.previewVisible = true
-            // The window's own size comes with its first frame; a size asked before it is lost.
-            try await self.until { window.window.width > 0 }
-            // Without a compositor (Xvfb) GTK gives the window a solid frame to resize it by
-            // instead of a shadow; the writer's 360 pixels are the content inside it.
-            let frame = window.window.defaultSize.width - window.window.width
             // The preview's page loads once, while it is on screen.
-            try await self.until { window.editor.shownRendering == window.editor.latestRendering }
-            // A window gets only as narrow as its widgets let it at the moment; folded, they let
-            // it narrower, so ask again (as the writer dragging its edge goes on dragging).
+            try await self.until { window.window.width > 0 && window.editor.shownRendering == window.editor.latestRendering }
+            // The writer's 360 pixels are the content inside the window's frame.
             @MainActor func resize(to width: Int, height: Int = 800) async throws {
-                try await self.until {
-                    if window.window.width != width { window.window.defaultSize = (width + frame, height) }
-                    return window.window.width == width
-                }
+                try await self.resize(window, to: width, height: height)
             }
             for (width, name) in [(360, "window-360"), (800, "window-800"), (1200, "window-1200")] {
                 try await resize(to: width)
@@ -224,17 +215,7 @@ final class WritingSurfaceTests: MainWindowTestCase, @unchecked Sendable {
         if window.editor.isPreviewShown {
             try await until { window.editor.shownRendering == window.editor.latestRendering }
         }
-        // WebKit hands its frame to GTK one frame after it painted. A render while a layout is
-        // pending (something queued one after the frame) comes out as nothing, or as the bare
-        // window without its widgets: render after each frame until the widgets are in it.
-        try await until {
-            var drawn = false
-            window.window.queueDraw()
-            window.window.afterNextFrame { drawn = true }
-            try await self.until { drawn }
-            guard let texture = try? window.window.renderTexture(), Set(texture.pixels()).count > 16 else { return false }
-            try texture.savePNG(to: path)
-            return true
-        }
+        // WebKit hands its frame to GTK one frame after it painted: render after a frame.
+        try await renderWhenDrawn(window.window, to: path)
     }
 }

@@ -146,6 +146,14 @@ open class TextBuffer: Object {
         gtk_text_tag_table_add(gtk_text_buffer_get_tag_table(textBufferPointer), tag.pointer(as: GtkTextTag.self))
     }
 
+    /// Adds a tag that paints the characters it covers in `background` (a CSS colour): the words
+    /// that differ, inside lines a line tag paints.
+    public func addCharacterTag(_ name: String, background: String) {
+        let tag = Object(owning: UnsafeMutableRawPointer(gtk_text_tag_new(name)))
+        tag.setProperty("background", background)
+        gtk_text_tag_table_add(gtk_text_buffer_get_tag_table(textBufferPointer), tag.pointer(as: GtkTextTag.self))
+    }
+
     /// Applies the tag `name` to the characters in `range`.
     public func applyTag(_ name: String, to range: Range<Int>) {
         var start = iter(at: range.lowerBound)

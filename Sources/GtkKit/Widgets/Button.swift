@@ -41,6 +41,11 @@ open class ToggleButton: Button {
 open class MenuButton: Widget {
     open override class var gType: GType { gtk_menu_button_get_type() }
 
+    /// A new menu button with nothing to open yet.
+    public convenience init() {
+        self.init(owning: gtk_menu_button_new())
+    }
+
     /// The menu it opens (a ``Menu`` built in code, or a ``MenuModel`` from a builder file).
     public var menuModel: MenuModel? {
         get { gtk_menu_button_get_menu_model(opaquePointer).map { MenuModel(retaining: $0) } }

@@ -69,6 +69,13 @@ open class Widget: Object {
         set { gtk_widget_set_vexpand(widgetPointer, newValue ? 1 : 0) }
     }
 
+    /// Whether the widget sits centred in the height its parent gives it, at its own height,
+    /// instead of filling it (an entry beside a taller row of chips).
+    public var centersVertically: Bool {
+        get { gtk_widget_get_valign(widgetPointer) == GTK_ALIGN_CENTER }
+        set { gtk_widget_set_valign(widgetPointer, newValue ? GTK_ALIGN_CENTER : GTK_ALIGN_FILL) }
+    }
+
     /// The size `text` takes in the widget's font, in pixels (to size a text column, say).
     public func size(ofText text: String) -> (width: Int, height: Int) {
         let layout = gtk_widget_create_pango_layout(widgetPointer, text)

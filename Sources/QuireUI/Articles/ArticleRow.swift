@@ -1,8 +1,10 @@
 import Foundation
 import GtkKit
 import Library
+import SyncProtocol
 
-/// The widgets of one row of the article list: title, updated date, sync badge and excerpt,
+/// The widgets of one row of the article list: title, status and tags (only when set: a status
+/// other than Draft, any tag), updated date, sync badge and excerpt,
 /// from `articles/article-row.ui`. A row can be dragged onto the sidebar (``ArticleDrag``),
 /// unless its article is in the Trash.
 @MainActor
@@ -14,6 +16,8 @@ final class ArticleRow: ListRowView {
     private(set) var draggableArticleID: UUID?
     private let titleLabel: Label
     private let dateLabel: Label
+    /// The status and tags, compactly: “Ready · essay, harbour”.
+    let detailsLabel: Label
     private let excerptLabel: Label
     private let syncBadge: Image
 
@@ -27,6 +31,7 @@ final class ArticleRow: ListRowView {
             widget = try builder.object("article_row")
             titleLabel = try builder.object("title_label")
             dateLabel = try builder.object("date_label")
+            detailsLabel = try builder.object("details_label")
             excerptLabel = try builder.object("excerpt_label")
             syncBadge = try builder.object("sync_badge")
         } catch {
@@ -45,10 +50,19 @@ final class ArticleRow: ListRowView {
         titleLabel.text = ConflictDialog.displayTitle(article.title)
         excerptLabel.text = article.excerpt
         dateLabel.text = Self.dateText(article.updated)
+        let details = Self.detailsText(status: article.status, tags: article.tagNames)
+        detailsLabel.text = details
+        detailsLabel.isVisible = !details.isEmpty
         let badge = SyncBadge(state: article.syncState)
         syncBadge.iconName = badge.iconName
         syncBadge.tooltipText = badge.description
         syncBadge.setStyleClass("warning", on: badge.isWarning)
+    }
+
+    /// The status and tags as the row shows them; Draft, every article's start, goes unsaid.
+    nonisolated static func detailsText(status: ArticleStatus, tags: [String]) -> String {
+        let parts = [status == .draft ? "" : status.title, tags.joined(separator: ", ")]
+        return parts.filter { !$0.isEmpty }.joined(separator: " · ")
     }
 
     /// Today's times by the clock, older ones by the date.

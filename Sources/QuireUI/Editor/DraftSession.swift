@@ -42,6 +42,8 @@ final class DraftSession {
     /// The conflict dialog while it is open; saves wait for its decision.
     private var conflictDialog: ConflictDialog?
     private var isClosed = false
+    /// Called after each edit of the writer (the window's wait for a long pause).
+    var afterEdit: (@MainActor () -> Void)?
 
     /// Opens the article in `editor`. `report` shows an error the writer must know of.
     init(
@@ -78,6 +80,7 @@ final class DraftSession {
         Task { await recorder.record(articleID: articleID, title: title, body: body) }
         autosave?.cancel()
         autosave = Timeout(milliseconds: Self.autosaveDelay) { [weak self] in self?.save() }
+        afterEdit?()
     }
 
     /// Saves the draft into the store now (child → view context → store, with the outbox

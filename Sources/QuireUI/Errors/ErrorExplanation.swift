@@ -39,6 +39,12 @@ struct ErrorExplanation: Equatable, Sendable {
             return sentence(for: error)
         case let error as ObjectGraphError:
             return sentence(for: error)
+        case let error as TagError:
+            return sentence(for: error)
+        case let error as HistoryError:
+            return sentence(for: error)
+        case let error as ConflictLookupError:
+            return sentence(for: error)
         case let error as ExportError:
             return sentence(for: error)
         case let error as ImportError:
@@ -68,6 +74,35 @@ struct ErrorExplanation: Equatable, Sendable {
 
     private static let concurrentChange =
         "Another change to the same article was saved at the same moment, so nothing was changed. Try again."
+
+    private static func sentence(for error: TagError) -> String {
+        switch error {
+        case .tagNotFound(let name):
+            "There is no tag named “\(name)” any more: it was renamed or deleted, here or on another device."
+        }
+    }
+
+    private static func sentence(for error: HistoryError) -> String {
+        switch error {
+        case .versionNotFound:
+            "That earlier version is no longer kept: Quire thins out old versions to keep the library small."
+        case .noVersionMatching:
+            "No earlier version of the article has that ID."
+        case .ambiguousVersionID(_, let matches):
+            "\(matches.count) earlier versions have IDs that begin that way. Give more of the ID."
+        }
+    }
+
+    private static func sentence(for error: ConflictLookupError) -> String {
+        switch error {
+        case .noMatch:
+            "No article has an open conflict with that ID: it may have been resolved already."
+        case .ambiguous(_, let matches):
+            "\(matches.count) conflicts or articles have IDs that begin that way. Give more of the ID."
+        case .severalConflicts(_, let conflicts):
+            "The article has \(conflicts.count) open conflicts. Choose one of them by its own ID."
+        }
+    }
 
     private static func sentence(for error: LibraryError) -> String {
         switch error {

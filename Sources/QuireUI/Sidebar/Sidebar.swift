@@ -1,9 +1,13 @@
 import Foundation
 import GtkKit
 import Library
+import SyncProtocol
 
-/// The sidebar: All Articles, Favorites, the library's folders with their article counts, and
-/// the Trash, in a `GtkListBox` from the main window's builder file. Exactly one place is selected.
+/// The sidebar: All Articles, Favorites, the library's folders, a Tags section with the library's
+/// tags (each place with its article count), the Trash, and under them the status filter, in a
+/// `GtkListBox` from the main window's builder file. Exactly one place is selected. A folder's and
+/// a tag's row have a menu (rename, delete: `win.rename-folder-named`, `win.delete-folder`,
+/// `win.rename-tag`, `win.delete-tag`, each with the name as target).
 ///
 /// An article dragged from the list (``ArticleDrag``) can be dropped on All Articles, a folder
 /// or the Trash; the place under it is outlined (`sidebar.css`).
@@ -13,6 +17,10 @@ final class Sidebar {
     private(set) var selected: SidebarItem = .all
     /// Called when the writer (or code) selects another place.
     var selectionChanged: (@MainActor (SidebarItem) -> Void)?
+    /// Called when the writer chooses a status in the filter under the places (nil: any).
+    var statusChosen: (@MainActor (ArticleStatus?) -> Void)?
+    /// The status filter, the sidebar's last row: Any Status, then each status.
+    let statusFilter = DropDown(choices: ["Any Status"] + ArticleStatus.allCases.map(\.title))
     /// Called when an article is dropped on a place; returns whether the drop did something.
     var articleDropped: (@MainActor (UUID, SidebarItem) -> Bool)?
 
@@ -20,34 +28,54 @@ final class Sidebar {
     private(set) var items: [SidebarItem] = []
     /// The folders as last shown, with their counts.
     private(set) var folders: [FolderSummary] = []
+    /// The tags as last shown, with their counts.
+    private(set) var tags: [TagSummary] = []
     /// The drop targets of the places that take dragged articles, as last listed.
     private(set) var dropTargets: [SidebarItem: DropTarget] = [:]
+    /// The place of each row, nil for the Tags heading (which cannot be selected).
+    private var rowItems: [SidebarItem?] = []
     private let listBox: ListBox
     private let acceptsArticleDrops: Bool
     private var isRebuilding = false
 
     /// Attaches to the list box and lists the places without folders. With `acceptsArticleDrops`
-    /// false (a read-only library) no place takes dragged articles.
+    /// false (a read-only library) no place takes dragged articles, and folders and tags have no
+    /// menu.
     init(listBox: ListBox, acceptsArticleDrops: Bool) {
         self.listBox = listBox
         self.acceptsArticleDrops = acceptsArticleDrops
         StyleSheet.addToDisplay(resource: Quire.resourcePath + "sidebar/sidebar.css")
         listBox.connect(.rowSelected) { [weak self] row in self?.rowSelected(row) }
-        show(folders: [])
+        statusFilter.tooltipText = "Show only the articles of one status"
+        statusFilter.connect(.notify("selected")) { [weak self] _ in
+            guard let self else { return }
+            statusChosen?(filteredStatus)
+        }
+        show(SidebarCounts())
     }
 
-    /// Lists `folders` (with their counts) between Favorites and the Trash, and selects `item`
-    /// or keeps the selection; a selected folder that is gone selects All Articles.
-    func show(folders: [FolderSummary], selecting item: SidebarItem? = nil) {
-        self.folders = folders
+    /// Lists the places with their counts: All Articles and Favorites, `counts.folders`, a Tags
+    /// heading with `counts.tags` (when there are any), the Trash; selects `item` or keeps the
+    /// selection (a selected folder or tag that is gone selects All Articles).
+    func show(_ counts: SidebarCounts, selecting item: SidebarItem? = nil) {
+        folders = counts.folders
+        tags = counts.tags
         isRebuilding = true
         listBox.removeAll()
-        items = [.all, .favorites] + folders.map { .folder($0.name) } + [.trash]
-        let counts = Dictionary(folders.map { ($0.name, $0.articleCount) }, uniquingKeysWith: { first, _ in first })
+        let tagItems: [SidebarItem?] = tags.isEmpty ? [] : [nil] + tags.map { .tag($0.name) }
+        rowItems = [.all, .favorites] + folders.map { .folder($0.name) } + tagItems + [.trash]
+        items = rowItems.compactMap { $0 }
         dropTargets = [:]
-        for item in items {
+        for item in rowItems {
             let row = ListBoxRow()
-            row.child = Self.makeRowContent(item, count: item.folderName.flatMap { counts[$0] })
+            guard let item else {
+                row.child = Self.makeHeading("Tags")
+                row.setProperty("selectable", false)
+                row.setProperty("activatable", false)
+                listBox.append(row)
+                continue
+            }
+            row.child = makeRowContent(item, count: counts.count(of: item))
             // The drop target goes on the row, whose :drop(active) state the style sheet outlines.
             listBox.append(row)
             if acceptsArticleDrops && item.takesArticleDrops {
@@ -57,29 +85,56 @@ final class Sidebar {
                 }
             }
         }
+        let filterRow = ListBoxRow()
+        filterRow.setProperty("selectable", false)
+        filterRow.setProperty("activatable", false)
+        filterRow.child = statusFilter
+        listBox.append(filterRow)
         isRebuilding = false
         select(item ?? selected)
+    }
+
+    /// The status the filter shows (nil: any).
+    var filteredStatus: ArticleStatus? {
+        let index = statusFilter.selectedIndex - 1
+        return ArticleStatus.allCases.indices.contains(index) ? ArticleStatus.allCases[index] : nil
+    }
+
+    /// Filters by `status` as the writer's choice would (nil: any).
+    func filter(by status: ArticleStatus?) {
+        statusFilter.selectedIndex = status.flatMap { ArticleStatus.allCases.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
     }
 
     /// Selects a place (All Articles when it is not listed).
     func select(_ item: SidebarItem) {
         let item = items.contains(item) ? item : .all
-        let index = items.firstIndex(of: item) ?? 0
+        let index = rowItems.firstIndex(of: item) ?? 0
         if let row = listBox.row(at: index) { listBox.select(row) }
         setSelected(item)
     }
 
     /// The count a folder's row shows, as the writer reads it.
     func countText(ofFolder name: String) -> String? {
-        guard let index = items.firstIndex(of: .folder(name)), let row = listBox.row(at: index) else { return nil }
-        return row.descendants(ofType: Label.self).last?.text
+        countText(of: .folder(name))
+    }
+
+    /// The count a place's row shows, as the writer reads it (nil without one).
+    func countText(of item: SidebarItem) -> String? {
+        guard let index = rowItems.firstIndex(of: item), let row = listBox.row(at: index) else { return nil }
+        return row.descendants(ofType: Label.self).dropFirst().first?.text
+    }
+
+    /// The menu of a folder's or tag's row (nil for other places).
+    func menu(of item: SidebarItem) -> MenuButton? {
+        guard let index = rowItems.firstIndex(of: item), let row = listBox.row(at: index) else { return nil }
+        return row.descendants(ofType: MenuButton.self).first
     }
 
     private func rowSelected(_ row: ListBoxRow?) {
         guard !isRebuilding, let row else { return }
         let index = row.index
-        guard items.indices.contains(index) else { return }
-        setSelected(items[index])
+        guard rowItems.indices.contains(index), let item = rowItems[index] else { return }
+        setSelected(item)
     }
 
     private func setSelected(_ item: SidebarItem) {
@@ -88,7 +143,7 @@ final class Sidebar {
         selectionChanged?(item)
     }
 
-    private static func makeRowContent(_ item: SidebarItem, count: Int?) -> Widget {
+    private func makeRowContent(_ item: SidebarItem, count: Int?) -> Widget {
         let box = Box(.horizontal, spacing: 12)
         box.marginStart = 6
         box.marginEnd = 6
@@ -103,6 +158,40 @@ final class Sidebar {
             countLabel.setStyleClass("dim-label", on: true)
             box.append(countLabel)
         }
+        if acceptsArticleDrops, let menu = Self.menu(for: item) {
+            let button = MenuButton()
+            button.setProperty("icon-name", "view-more-symbolic")
+            button.setStyleClass("flat", on: true)
+            button.tooltipText = "\(item.title) Menu"
+            button.menuModel = menu
+            box.append(button)
+        }
         return box
+    }
+
+    /// A folder's menu (Rename, Delete) or a tag's (Rename, Delete); the actions take the name.
+    private static func menu(for item: SidebarItem) -> Menu? {
+        let menu = Menu()
+        switch item {
+        case .folder(let name):
+            menu.append("_Rename Folder…", action: "win.rename-folder-named", target: name)
+            menu.append("_Delete Folder", action: "win.delete-folder", target: name)
+        case .tag(let name):
+            menu.append("_Rename Tag…", action: "win.rename-tag", target: name)
+            menu.append("_Delete Tag", action: "win.delete-tag", target: name)
+        case .all, .favorites, .trash:
+            return nil
+        }
+        return menu
+    }
+
+    private static func makeHeading(_ title: String) -> Widget {
+        let label = Label(title)
+        label.horizontalAlignment = 0
+        label.marginStart = 6
+        label.setStyleClass("heading", on: true)
+        label.setStyleClass("dim-label", on: true)
+        label.setProperty("margin-top", Int32(12))
+        return label
     }
 }

@@ -5,6 +5,7 @@ enum SidebarItem: Hashable, Sendable {
     case all
     case favorites
     case folder(String)
+    case tag(String)
     case trash
 
     /// The articles the place lists.
@@ -13,6 +14,7 @@ enum SidebarItem: Hashable, Sendable {
         case .all: .all
         case .favorites: .favorites
         case .folder(let name): .folder(name)
+        case .tag(let name): .tag(name)
         case .trash: .trash
         }
     }
@@ -22,7 +24,7 @@ enum SidebarItem: Hashable, Sendable {
         switch self {
         case .all: "All Articles"
         case .favorites: "Favorites"
-        case .folder(let name): name
+        case .folder(let name), .tag(let name): name
         case .trash: "Trash"
         }
     }
@@ -32,17 +34,32 @@ enum SidebarItem: Hashable, Sendable {
         case .all: "view-list-symbolic"
         case .favorites: "starred-symbolic"
         case .folder: "folder-symbolic"
+        case .tag: Self.tagIconName
         case .trash: "user-trash-symbolic"
         }
     }
 
+    /// A tag's icon (Adwaita 43 has no tag icon; a bookmark's ribbon reads as a label).
+    static let tagIconName = "user-bookmarks-symbolic"
+
     /// Whether an article dropped here goes somewhere: into no folder (All Articles), a folder,
-    /// or the Trash. Favorites only lists.
-    var takesArticleDrops: Bool { self != .favorites }
+    /// or the Trash. Favorites and tags only list.
+    var takesArticleDrops: Bool {
+        switch self {
+        case .all, .folder, .trash: true
+        case .favorites, .tag: false
+        }
+    }
 
     /// The folder's name, for a folder.
     var folderName: String? {
         if case .folder(let name) = self { return name }
+        return nil
+    }
+
+    /// The tag's name, for a tag.
+    var tagName: String? {
+        if case .tag(let name) = self { return name }
         return nil
     }
 }

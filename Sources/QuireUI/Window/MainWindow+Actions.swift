@@ -47,6 +47,7 @@ extension MainWindow {
             self?.articleList.query.order = order
         }
         window.add(sort)
+        let history = window.addAction("history", accelerators: ["<Control><Shift>h"]) { [weak self] in self?.showHistory() }
         let move = Action(name: "move-to-folder", parameter: String.self) { [weak self] name in
             self?.moveSelectedArticle(toFolder: name.isEmpty ? nil : name)
         }
@@ -55,8 +56,8 @@ extension MainWindow {
         listActions.addAction("trash-article", accelerators: ["Delete"]) { [weak self] in self?.trashSelectedArticle() }
         return WindowActions(
             favorite: favorite, sort: sort, renameFolder: renameFolder, emptyTrash: emptyTrash, restore: restore,
-            article: [trash, favorite, move],
-            writing: [newArticle, importArticles, newFolder, renameFolder, emptyTrash, undoTrash])
+            article: [trash, favorite, move, history],
+            writing: [newArticle, importArticles, newFolder, renameFolder, emptyTrash, undoTrash] + addSidebarActions())
     }
 
     /// The sort order an action target names.

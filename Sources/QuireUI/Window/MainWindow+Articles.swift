@@ -17,6 +17,8 @@ extension MainWindow {
                 objectID: objectID, viewContext: library.viewContext, library: library, recorder: recorder, editor: editor,
                 window: window, report: { [weak self] heading, error in self?.showError(heading, error) })
             if let readOnlyReason { editor.readOnlyReason = readOnlyReason }
+            session?.afterEdit = { [weak self] in self?.writerEdited() }
+            showArticleDetails()
             editorStack.visibleChildName = "editor"
             // Unfolded too, so that a window made narrow later folds to the open article.
             leaflet.showChild(editorStack)
@@ -41,7 +43,9 @@ extension MainWindow {
     func closeArticle() {
         guard let session else { return }
         if let removingRecoveryCopy = session.close() { errors.track(removingRecoveryCopy) }
+        endEditingSession(of: session.articleID)
         self.session = nil
+        showArticleDetails()
         editorStack.visibleChildName = "none"
         updateActions()
     }
@@ -111,7 +115,7 @@ extension MainWindow {
         case .all, .folder:
             guard article.folder?.name != item.folderName else { return false }
             move(id, toFolder: item.folderName)
-        case .favorites:
+        case .favorites, .tag:
             return false
         }
         return true

@@ -1,8 +1,8 @@
 import GtkKit
 import Library
 
-/// Folders: creating and renaming them, and the sidebar's list of them with their counts, which
-/// follows every save.
+/// Folders: creating, renaming and deleting them (with an Undo toast), and the sidebar's places
+/// with their counts (All Articles, Favorites, folders, tags), which follow every save.
 extension MainWindow {
     func askForNewFolder() {
         presentFolderDialog(heading: "New Folder", action: "_Create", name: "") { [weak self] name in
@@ -10,8 +10,8 @@ extension MainWindow {
         }
     }
 
-    func askToRenameFolder() {
-        guard let old = sidebar.selected.folderName else { return }
+    func askToRenameFolder(_ name: String? = nil) {
+        guard let old = name ?? sidebar.selected.folderName else { return }
         presentFolderDialog(heading: "Rename Folder", action: "_Rename", name: old) { [weak self] name in
             self?.renameFolder(old, to: name)
         }
@@ -21,8 +21,8 @@ extension MainWindow {
     func createFolder(named name: String) {
         run("Could not create the folder “\(name)”") { [library] in
             try await library.createFolder(named: name)
-            let folders = try await library.folders()
-            return { [weak self] in self?.show(folders: folders, selecting: .folder(name)) }
+            let counts = try await library.counts()
+            return { [weak self] in self?.show(SidebarCounts(counts), selecting: .folder(name)) }
         }
     }
 
@@ -31,12 +31,62 @@ extension MainWindow {
         session?.save()
         run("Could not rename the folder “\(old)”") { [library] in
             try await library.renameFolder(old, to: name)
-            let folders = try await library.folders()
-            return { [weak self] in self?.show(folders: folders, selecting: .folder(name)) }
+            let counts = try await library.counts()
+            return { [weak self] in self?.show(SidebarCounts(counts), selecting: .folder(name)) }
         }
     }
 
-    private func presentFolderDialog(heading: String, action: String, name: String, answered: @escaping @MainActor (String) -> Void) {
+    /// Deletes a folder (its articles go to no folder, in one save) and leaves a toast whose
+    /// Undo makes the folder again and files its articles back.
+    func deleteFolder(_ name: String) {
+        session?.save()
+        do {
+            let articles = try library.deleteFolderInViewContext(named: name)
+            offerUndo(of: "Folder “\(name)” deleted") { [weak self] in
+                guard let self else { return }
+                do {
+                    try library.createFolderInViewContext(named: name)
+                    try library.moveArticlesInViewContext(articles, toFolder: name)
+                } catch {
+                    showError("Could not bring back the folder “\(name)”", error)
+                }
+                refreshFolders(selecting: .folder(name))
+            }
+        } catch {
+            showError("Could not delete the folder “\(name)”", error)
+        }
+        refreshFolders()
+    }
+
+    /// Shows a toast titled `title` whose Undo (`win.undo-delete`) runs `undo`; it replaces the
+    /// toast of an earlier deletion, whose Undo is then gone.
+    func offerUndo(of title: String, _ undo: @escaping @MainActor () -> Void) {
+        undoToast?.dismiss()
+        let toast = Toast(title: Markup.escape(title))
+        toast.buttonLabel = "_Undo"
+        toast.setAction("win.undo-delete", target: title)
+        toast.timeout = 8
+        let shown = toast.objectPointer
+        toast.connect(.dismissed) { [weak self] in
+            // The toast's Undo dismisses it before the action runs: keep `undoDeletion` for it.
+            guard let self, undoToast?.objectPointer == shown else { return }
+            undoToast = nil
+        }
+        toastOverlay.add(toast)
+        undoToast = toast
+        undoDeletion = undo
+    }
+
+    /// `win.undo-delete`: undoes the last deletion whose toast is offered.
+    func undoLastDeletion() {
+        let undo = undoDeletion
+        undoDeletion = nil
+        undoToast?.dismiss()
+        undoToast = nil
+        undo?()
+    }
+
+    func presentFolderDialog(heading: String, action: String, name: String, answered: @escaping @MainActor (String) -> Void) {
         do {
             try FolderNameDialog(heading: heading, action: action, name: name, over: window, answered: answered).present()
         } catch {
@@ -50,16 +100,22 @@ extension MainWindow {
         folderRefresh = Timeout(milliseconds: 250) { [weak self] in self?.refreshFolders() }
     }
 
-    func refreshFolders() {
+    /// Reads the counts off the main thread (at 100,000 articles they take longer than a frame)
+    /// and shows them; the open article's tags follow too (a tag renamed or deleted).
+    func refreshFolders(selecting item: SidebarItem? = nil) {
         run("Could not read the folders") { [library] in
-            let folders = try await library.folders()
-            return { [weak self] in self?.show(folders: folders) }
+            let counts = try await library.counts()
+            return { [weak self] in
+                self?.show(SidebarCounts(counts), selecting: item)
+                self?.showArticleDetails()
+            }
         }
     }
 
-    /// Lists `folders` in the sidebar and in the Move to Folder menu.
-    private func show(folders: [FolderSummary], selecting item: SidebarItem? = nil) {
-        sidebar.show(folders: folders, selecting: item)
+    /// Shows the places with their counts in the sidebar, and the folders in the Move to Folder menu.
+    private func show(_ counts: SidebarCounts, selecting item: SidebarItem? = nil) {
+        let folders = counts.folders
+        sidebar.show(counts, selecting: item)
         showTitle()
         let menu = Menu()
         menu.append("No Folder", action: "win.move-to-folder", target: "")

@@ -5,6 +5,7 @@ import Library
 extension MainWindow {
     func connectWidgets(builder: Builder) {
         sidebar.selectionChanged = { [weak self] item in self?.sidebarSelected(item) }
+        sidebar.statusChosen = { [weak self] status in self?.articleList.query.status = status }
         sidebar.articleDropped = { [weak self] id, item in self?.drop(id, on: item) ?? false }
         articleList.selectionChanged = { [weak self] objectID in self?.open(objectID) }
         articleList.failed = { [weak self] error in self?.showError("Could not read the library", error) }

@@ -3,15 +3,19 @@ import GtkKit
 import Library
 import ObjectGraph
 
-/// Quire's library window: the sidebar (All Articles, Favorites, folders with counts, Trash), the
-/// article list and the editor in an `AdwLeaflet` that folds to one pane on narrow windows, under
-/// one header bar with the writer's actions.
+/// Quire's library window: the sidebar (All Articles, Favorites, folders, tags, Trash, with counts,
+/// and a status filter), the article list and the editor (under the open article's tags and
+/// status) in an `AdwLeaflet` that folds to one pane on narrow windows, under one header bar with
+/// the writer's actions.
 ///
 /// Actions (`win.NAME`, in `MainWindow+Actions.swift`): `new-article` (Ctrl+N), `trash-article`
 /// (Delete in the list; leaves a toast whose Undo is `undo-trash`, with the article's ID),
 /// `restore-article` (in the Trash), `favorite`, `sort` (`updated`, `created`, `title`), `search`
 /// (Ctrl+F; in the editor it finds in the article), `save` (Ctrl+S), `new-folder`,
 /// `rename-folder`, `move-to-folder` (a folder name, empty for none), `empty-trash`, `go-back`,
+/// `history` (Ctrl+Shift+H, the open article's History panel), the sidebar menus' actions with a
+/// name as target (`rename-folder-named`, `delete-folder`, `rename-tag`, `delete-tag`) and
+/// `undo-delete` (the Undo of a deleted folder's or tag's toast),
 /// `sync-now` (Ctrl+R), `preferences` (Ctrl+,), `import` (Ctrl+Shift+I), `export` (Ctrl+Shift+E),
 /// `focus-mode` (Ctrl+Shift+F), `fullscreen` (F11) and `leave-focus` (Escape, in either).
 ///
@@ -96,6 +100,18 @@ public final class MainWindow {
     /// The article that was open when it was moved to the Trash, opened again by Undo.
     var reopenedByUndo: UUID?
     var folderRefresh: Timeout?
+    /// What the Undo of the last folder or tag deletion does, while its toast is offered.
+    var undoDeletion: (@MainActor () -> Void)?
+    /// The toast offering to undo a folder's or tag's deletion, while it is shown.
+    var undoToast: Toast?
+    /// The History panel last opened (tests read it).
+    weak var historyPanel: HistoryPanel?
+    /// The open article's tags and status, above the editor.
+    let details = ArticleDetailsBar()
+    /// The wait for a long pause in typing, which ends the editing session (`+EditingSessions`).
+    var editingPause: Timeout?
+    /// How long that pause is (tests shorten it).
+    var editingPauseMilliseconds = MainWindow.defaultEditingPauseMilliseconds
     private var folderObservation: ContextObservation?
 
     /// Builds the window over `library`, syncing through `sync`, and adds it to `application`.
@@ -146,6 +162,7 @@ public final class MainWindow {
         viewContext.automaticallyMergesChangesFromParent = true
         editor = try EditorPane()
         editor.widget.expandsVertically = true
+        try builder.object("editor_slot", as: Box.self).append(details.widget)
         try builder.object("editor_slot", as: Box.self).append(editor.widget)
         // A read-only library's articles cannot be dragged anywhere.
         sidebar = Sidebar(listBox: try builder.object("sidebar_list"), acceptsArticleDrops: readOnlyReason == nil)
@@ -165,6 +182,7 @@ public final class MainWindow {
         actions = addActions()
         focusActions = addFocusActions()
         connectWidgets(builder: builder)
+        connectArticleDetails()
         try builder.object("window_box", as: Box.self).append(widthWatch)
         widthWatch.widthChanged = { [weak self] width in self?.windowWidthChanged(width) }
         followPreferences()

@@ -1,0 +1,235 @@
+import CGtk
+import Foundation
+import GtkKit
+import Library
+import ObjectGraph
+import SyncClient
+import SyncProtocol
+import XCTest
+
+@testable import QuireUI
+
+/// Issue 17 in the window: the editor's tag chips and status drop-down, the sidebar's Tags with
+/// counts and menus, the status filter, Delete Folder with Undo, the list rows' status and tags.
+/// Each test drives the real window over a temporary
+/// library, checks what the library holds after the writer's action, and saves a screenshot
+/// (into `QUIRE_TEST_SCREENSHOTS` when set).
+final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
+    private let harbour = UUID(), walking = UUID(), lists = UUID()
+
+    private func library() throws -> URL {
+        let (harbour, walking, lists) = (harbour, walking, lists)
+        return try makeLibrary { library in
+            try await library.createFolder(named: "Notes")
+            _ = try await library.createArticle(ArticleContent(title: "Harbour", body: "Low tide at six.", folder: "Notes"), id: harbour)
+            _ = try await library.createArticle(
+                ArticleContent(title: "On walking", body: "Feet first.", folder: "Notes", tags: ["essay"], status: .ready), id: walking)
+            _ = try await library.createArticle(ArticleContent(title: "Lists", body: "Milk.", tags: ["essay", "short"]), id: lists)
+        }
+    }
+
+    /// Runs the window over the test library, 1200 pixels wide and without animations (so that
+    /// screenshots show what a person sees once things settle); `folder` takes the screenshots.
+    private func driveWideWindow(_ body: @escaping @MainActor (MainWindow, URL) async throws -> Void) throws {
+        let url = try library()
+        let folder = try screenshotFolder()
+        drive(url) { window in
+            self.settleAnimations()
+            try await self.resize(window, to: 1200, height: 720)
+            try await body(window, folder)
+        }
+    }
+
+    /// The operations waiting in the outbox for an article: (change, tags, status) of each.
+    @MainActor
+    private func outbox(_ window: MainWindow, _ id: UUID) async throws -> [(SyncOperationChange, [String]?, ArticleStatus?)] {
+        try await window.library.container.performBackgroundTask { context in
+            try context.fetch(FetchRequest<SyncOperation>(predicate: \.articleID == id)).map { ($0.change, $0.payload?.tags, $0.payload?.status) }
+        }
+    }
+
+    func testTagsAreAddedWithCompletionAndRemovedAndTheStatusChosenEachOneSaveWithItsOperation() throws {
+        try driveWideWindow { window, folder in
+            try await self.until { window.articleList.count == 3 }
+            try self.open("Harbour", in: window)
+            let chips = window.details.tagChips
+            XCTAssertTrue(window.details.widget.isVisible)
+            XCTAssertEqual(chips.tags, [])
+            XCTAssertEqual(window.details.status.status, .draft)
+            let id = try XCTUnwrap(window.session?.articleID)
+
+            // Typing offers the library's tags that begin with the text; Tab takes the first, Return adds it.
+            let field = try XCTUnwrap(chips.entry.descendants(ofType: Text.self).first)
+            type("ESS", into: field)
+            XCTAssertEqual(chips.suggestions, ["essay"])
+            XCTAssertEqual(chips.hintText, "Tab: essay")
+            XCTAssertTrue(chips.completeTyped())
+            XCTAssertEqual(chips.entry.text, "essay")
+            self.pressReturn(in: field)
+            XCTAssertEqual(chips.entry.text, "")
+            XCTAssertEqual(chips.tags, ["essay"])
+            let tagsAfterFirst = try await window.library.article(id).tags
+            XCTAssertEqual(tagsAfterFirst, ["essay"], "saved at once")
+            // A new name makes a new tag.
+            type("harbour notes", into: field)
+            XCTAssertEqual(chips.suggestions, [])
+            self.pressReturn(in: field)
+            XCTAssertEqual(chips.tags, ["essay", "harbour notes"])
+            let tagsAfterNew = try await window.library.article(id).tags
+            XCTAssertEqual(tagsAfterNew, ["essay", "harbour notes"])
+            XCTAssertEqual(try window.library.tagNamesInViewContext(), ["essay", "harbour notes", "short"])
+            // A tag the article carries is not offered again, and Return on it adds nothing.
+            type("es", into: field)
+            XCTAssertEqual(chips.suggestions, [], "a tag the article carries is not offered")
+            type("say", into: field)
+            self.pressReturn(in: field)
+            XCTAssertEqual(chips.tags, ["essay", "harbour notes"], "nor added twice")
+
+            window.details.status.choose(.published)
+            let savedStatus = try await window.library.article(id).status
+            XCTAssertEqual(savedStatus, .published)
+            let operations = try await self.outbox(window, id)
+            XCTAssertEqual(operations.count, 1, "each change rewrites the article's one pending operation")
+            XCTAssertEqual(operations.first?.1, ["essay", "harbour notes"])
+            XCTAssertEqual(operations.first?.2, .published)
+            chips.entry.text = ""
+            // The sidebar's counts follow: the new tag is listed, and essay counts Harbour too.
+            try await self.until {
+                window.sidebar.countText(of: .tag("harbour notes")) == "1" && window.sidebar.countText(of: .tag("essay")) == "3"
+            }
+            try await self.renderWhenDrawn(window.window, to: folder.appending(path: "editor-tags-and-status.png").path)
+
+            // The chip's button removes its tag.
+            let removeEssay = try XCTUnwrap(chips.widget.descendants(ofType: Button.self).first { $0.tooltipText == "Remove the tag “essay”" })
+            // A button's activation clicks it after its press animation, once it is on screen.
+            try await self.until { removeEssay.isMapped }
+            XCTAssertTrue(removeEssay.activate())
+            try await self.until { chips.tags == ["harbour notes"] }
+            let tagsAfterRemoval = try await window.library.article(id).tags
+            XCTAssertEqual(tagsAfterRemoval, ["harbour notes"])
+            let operationTags = try await self.outbox(window, id).first?.1
+            XCTAssertEqual(operationTags, ["harbour notes"])
+
+            // The list's rows say the status and tags; a draft without tags would say nothing.
+            try await self.until { self.shownDetails(window) == ["Published · harbour notes", "Ready · essay", "essay, short"] }
+        }
+    }
+
+    func testTheTagEntryWorksFromTheKeyboard() throws {
+        try requireXdotool()
+        try driveWideWindow { window, _ in
+            try await self.until { window.articleList.count == 3 }
+            try self.open("Harbour", in: window)
+            let chips = window.details.tagChips
+            let id = try XCTUnwrap(window.session?.articleID)
+            window.window.present()
+            XCTAssertTrue(chips.entry.grabFocus())
+            try await self.until { chips.entry.descendants(ofType: Text.self).first?.hasFocus == true }
+
+            // Tab completes the library's tag, Return adds it; a new name and Return make a new tag.
+            try press(["type", "--delay", "20", "ess"])
+            try await self.until { chips.entry.text == "ess" }
+            try press(["key", "Tab"])
+            XCTAssertEqual(chips.entry.text, "essay")
+            try press(["key", "Return"])
+            try await self.until { chips.tags == ["essay"] }
+            try press(["type", "--delay", "20", "tide"])
+            try await self.until { chips.entry.text == "tide" }
+            try press(["key", "Return"])
+            try await self.until { chips.tags == ["essay", "tide"] }
+            XCTAssertTrue(chips.entry.descendants(ofType: Text.self).first?.hasFocus == true, "the entry keeps the focus for the next tag")
+            // Backspace in the empty entry removes the last tag.
+            try press(["key", "BackSpace"])
+            try await self.until { chips.tags == ["essay"] }
+            let saved = try await window.library.article(id).tags
+            XCTAssertEqual(saved, ["essay"])
+        }
+    }
+
+    func testTheSidebarCountsTagsFiltersByTagAndStatusAndRenamesAndDeletesATagWithUndo() throws {
+        try driveWideWindow { window, folder in
+            let sidebar = window.sidebar
+            try await self.until { sidebar.tags.count == 2 }
+            XCTAssertEqual(sidebar.items, [.all, .favorites, .folder("Notes"), .tag("essay"), .tag("short"), .trash])
+            XCTAssertEqual(sidebar.countText(of: .all), "3")
+            XCTAssertEqual(sidebar.countText(of: .favorites), "0")
+            XCTAssertEqual(sidebar.countText(of: .tag("essay")), "2")
+            XCTAssertEqual(sidebar.countText(of: .tag("short")), "1")
+
+            sidebar.select(.tag("essay"))
+            try await self.until { Set(self.titles(window)) == ["On walking", "Lists"] }
+            sidebar.filter(by: .ready)
+            try await self.until { self.titles(window) == ["On walking"] }
+            try await self.renderWhenDrawn(window.window, to: folder.appending(path: "sidebar-tags-and-status-filter.png").path)
+            sidebar.filter(by: nil)
+            try await self.until { self.titles(window).count == 2 }
+
+            // The tag's menu renames it (the list follows), then deletes it, and Undo puts it back.
+            let menu = try XCTUnwrap(sidebar.menu(of: .tag("essay"))?.menuModel)
+            XCTAssertEqual(menu.items.map(\.action), ["win.rename-tag", "win.delete-tag"])
+            window.renameTag("essay", to: "essays")
+            try await self.until { sidebar.items.contains(.tag("essays")) && sidebar.selected == .tag("essays") }
+            try await self.until { self.titles(window).count == 2 }
+            try XCTUnwrap(window.window.action(named: "delete-tag")).activate(with: "essays")
+            try await self.until { !sidebar.items.contains(.tag("essays")) }
+            XCTAssertEqual(sidebar.selected, .all)
+            let listsTags = try await window.library.article(self.lists).tags
+            XCTAssertEqual(listsTags, ["short"])
+            try XCTUnwrap(window.window.action(named: "undo-delete")).activate(with: "Tag “essays” deleted")
+            try await self.until { sidebar.countText(of: .tag("essays")) == "2" }
+            let walkingTagsBack = try await window.library.article(self.walking).tags
+            XCTAssertEqual(walkingTagsBack, ["essays"])
+            let listsTagsBack = try await window.library.article(self.lists).tags
+            XCTAssertEqual(listsTagsBack, ["essays", "short"])
+        }
+    }
+
+    func testDeletingAFolderFromItsMenuLeavesItsArticlesUnfiledAndUndoFilesThemBack() throws {
+        try driveWideWindow { window, folder in
+            let sidebar = window.sidebar
+            try await self.until { sidebar.countText(ofFolder: "Notes") == "2" }
+            let menu = try XCTUnwrap(sidebar.menu(of: .folder("Notes"))?.menuModel)
+            XCTAssertEqual(menu.items.map(\.action), ["win.rename-folder-named", "win.delete-folder"])
+            sidebar.select(.folder("Notes"))
+            try XCTUnwrap(window.window.action(named: "delete-folder")).activate(with: "Notes")
+            try await self.until { !sidebar.items.contains(.folder("Notes")) }
+            XCTAssertEqual(sidebar.selected, .all)
+            let harbourFolder = try await window.library.article(self.harbour).folder
+            XCTAssertNil(harbourFolder, "the articles stay, in no folder")
+            let walkingFolder = try await window.library.article(self.walking).folder
+            XCTAssertNil(walkingFolder)
+            XCTAssertEqual(window.undoToast?.titleMarkup, "Folder “Notes” deleted")
+            try await self.renderWhenDrawn(window.window, to: folder.appending(path: "folder-deleted-undo-toast.png").path)
+
+            // The toast's own Undo button, as the writer clicks it.
+            let undo = try XCTUnwrap(window.toastOverlay.descendants(ofType: Button.self).first { $0.label == "_Undo" })
+            try await self.until { undo.isMapped }
+            XCTAssertTrue(undo.activate())
+            try await self.until { sidebar.countText(ofFolder: "Notes") == "2" }
+            XCTAssertEqual(sidebar.selected, .folder("Notes"))
+            let harbourRefiled = try await window.library.article(self.harbour).folder
+            XCTAssertEqual(harbourRefiled, "Notes")
+            let walkingRefiled = try await window.library.article(self.walking).folder
+            XCTAssertEqual(walkingRefiled, "Notes")
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Return in a text field: its `activate` keybinding signal, which the entry passes on.
+    @MainActor
+    private func pressReturn(in field: Text) {
+        var instance = GValue()
+        g_value_init(&instance, gtk_text_get_type())
+        g_value_set_object(&instance, field.objectPointer)
+        defer { g_value_unset(&instance) }
+        g_signal_emitv(&instance, g_signal_lookup("activate", gtk_text_get_type()), 0, nil)
+    }
+
+    /// The status-and-tags lines the list's rows show, as drawn (hidden ones left out).
+    @MainActor
+    private func shownDetails(_ window: MainWindow) -> Set<String> {
+        let labels = window.articleList.listView.widget.descendants(ofType: Label.self)
+        return Set(labels.filter { $0.hasStyleClass("accent") && $0.isVisible }.map(\.text))
+    }
+}
