@@ -29,8 +29,10 @@ final class RecordingTransport: ForwardingTransport {
     }
 }
 
-/// Waits (polling, up to `seconds`) until `condition` holds; false when it never did.
-func eventually(within seconds: Double = 20, _ condition: () async throws -> Bool) async rethrows -> Bool {
+/// Waits (polling, up to `seconds`) until `condition` holds; false when it never did. The limit
+/// only turns a hang into a failure: a minute, since on a machine loaded by other suites and
+/// builds a worker's first sync has taken longer than 20 s (LeaseTests, "worker reaches idle").
+func eventually(within seconds: Double = 60, _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = Date() + seconds
     while Date() < deadline {
         if try await condition() { return true }
