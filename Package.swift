@@ -87,9 +87,14 @@ let package = Package(
         // MARK: Domain
 
         // The domain: the library schema on ObjectGraph, the writer's operations (each edit and its
-        // outbox operation in one save), search, draft recovery, conflicts, merge, export, import.
+        // outbox operation in one save), search, draft recovery, conflicts, merge, the Markdown
+        // document model (cmark-gfm, YAML front matter), the store side of export and import.
         .target(
-            name: "Library", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "CMark", "CYAML", "CPangoCairo"], exclude: ["README.md"]),
+            name: "Library", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "CMark", "CYAML"], exclude: ["README.md"]),
+        // Export and import files: Markdown, HTML (and the preview's page), PDF typeset with Pango
+        // and Cairo, the JSON archive; above Library, so that only what exports or imports links
+        // Pango, Cairo and fontconfig.
+        .target(name: "Transfer", dependencies: ["Library", "CPangoCairo"], exclude: ["README.md"]),
 
         // MARK: Server
 
@@ -119,15 +124,15 @@ let package = Package(
         // QuireUI reaches GTK through GtkKit (and WebKit through GtkWebKit) only; CGtkSource is for
         // GtkSourceView in Editor/.
         .target(
-            name: "QuireUI", dependencies: ["GtkKit", "GtkWebKit", "Library", "ObjectGraph", "SyncClient", "CGtkSource"],
+            name: "QuireUI", dependencies: ["GtkKit", "GtkWebKit", "Library", "Transfer", "ObjectGraph", "SyncClient", "CGtkSource"],
             exclude: ["README.md"], plugins: ["CompileGResources"]),
 
         // MARK: Executables
 
-        .executableTarget(name: "quire", dependencies: ["QuireUI", "GtkKit", "Library", "ObjectGraph", "SyncClient"]),
+        .executableTarget(name: "quire", dependencies: ["QuireUI", "GtkKit", "Library", "Transfer", "ObjectGraph", "SyncClient"]),
         .executableTarget(name: "quire-server", dependencies: ["Platform", "SyncServer", "CSystemd"]),
         .executableTarget(
-            name: "quire-bench", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "CSQLite", "CPostgres"]),
+            name: "quire-bench", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "Transfer", "CSQLite", "CPostgres"]),
 
         // MARK: Build tools
 
@@ -155,13 +160,13 @@ let package = Package(
         // Depends on quire so that the executable the verb tests run is built with them.
         .testTarget(
             name: "LibraryTests",
-            dependencies: ["Platform", "Library", "ObjectGraph", "SyncProtocol", "quire", "CSQLite", "CStoreFaults", "QuireTestSupport"],
+            dependencies: ["Platform", "Library", "Transfer", "ObjectGraph", "SyncProtocol", "quire", "CSQLite", "CStoreFaults", "QuireTestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "GtkKitTests", dependencies: ["Platform", "GtkKit", "GtkShim", "CGtk", "ObjectGraph"]),
         .testTarget(name: "GtkWebKitTests", dependencies: ["GtkWebKit", "GtkKit", "CGtk"]),
         .testTarget(
             name: "QuireUITests",
-            dependencies: ["QuireUI", "GtkKit", "GtkWebKit", "CGtk", "CGtkSource", "Library", "ObjectGraph", "SyncClient", "SyncServer", "quire", "CStoreFaults", "QuireTestSupport"]),
+            dependencies: ["QuireUI", "GtkKit", "GtkWebKit", "CGtk", "CGtkSource", "Library", "Transfer", "ObjectGraph", "SyncClient", "SyncServer", "quire", "CStoreFaults", "QuireTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import Transfer
 
 /// `quire export`: articles to Markdown, HTML, PDF or a JSON archive.
 struct ExportVerb: Verb {

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import Transfer
 
 /// `quire import`: Markdown files, folders of them and JSON archives, as local edits.
 struct ImportVerb: Verb {

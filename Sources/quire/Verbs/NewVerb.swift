@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import Transfer
 
 /// `quire new`: a new article, its body from a file or standard input; prints its ID.
 struct NewVerb: Verb {

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import Transfer
 
 /// `quire show ID`: one article, its fields and its Markdown.
 struct ShowVerb: Verb {
