@@ -147,6 +147,11 @@ let package = Package(
         // process, the built executables, command-line tools, the sync API document, query plans. Foundation and SQLite's C API
         // only, so that no test links more than it tests.
         .target(name: "QuireTestSupport", dependencies: ["CSQLite"], path: "Tests/QuireTestSupport", exclude: ["README.md"]),
+        // An in-process quire-server on loopback for the tests of its clients (SyncClientTests,
+        // QuireUITests), apart from QuireTestSupport so that tests of ObjectGraph link no server.
+        .target(
+            name: "SyncTestSupport", dependencies: ["SyncServer", "SyncClient"], path: "Tests/SyncTestSupport",
+            exclude: ["README.md"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "QuireTestSupport"]),
         .testTarget(name: "ObjectGraphTests", dependencies: ["Platform", "ObjectGraph", "CSQLite", "CStoreFaults", "QuireTestSupport"]),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
@@ -156,17 +161,21 @@ let package = Package(
         // Runs the transport and the worker against an in-process quire-server, directly and through
         // a fault proxy; depends on quire so that the `quire sync` processes the tests kill exist.
         .testTarget(
-            name: "SyncClientTests", dependencies: ["Platform", "SyncClient", "SyncProtocol", "SyncServer", "Library", "ObjectGraph", "quire", "QuireTestSupport"]),
+            name: "SyncClientTests", dependencies: ["Platform", "SyncClient", "SyncProtocol", "SyncServer", "Library", "ObjectGraph", "quire", "QuireTestSupport", "SyncTestSupport"]),
         // Depends on quire so that the executable the verb tests run is built with them.
         .testTarget(
             name: "LibraryTests",
             dependencies: ["Platform", "Library", "Transfer", "ObjectGraph", "SyncProtocol", "quire", "CSQLite", "CStoreFaults", "QuireTestSupport"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "GtkKitTests", dependencies: ["Platform", "GtkKit", "GtkShim", "CGtk", "ObjectGraph"]),
-        .testTarget(name: "GtkWebKitTests", dependencies: ["GtkWebKit", "GtkKit", "CGtk"]),
+        // The GTK test base (GtkTestCase: GTK under Xvfb, the main loop, temporary folders,
+        // screenshots), apart from QuireTestSupport so that no test of the server or ObjectGraph
+        // links GTK.
+        .target(name: "GtkTestSupport", dependencies: ["GtkKit", "CGtk"], path: "Tests/GtkTestSupport", exclude: ["README.md"]),
+        .testTarget(name: "GtkKitTests", dependencies: ["Platform", "GtkKit", "GtkShim", "CGtk", "ObjectGraph", "GtkTestSupport"]),
+        .testTarget(name: "GtkWebKitTests", dependencies: ["GtkWebKit", "GtkKit", "GtkTestSupport"]),
         .testTarget(
             name: "QuireUITests",
-            dependencies: ["QuireUI", "GtkKit", "GtkWebKit", "CGtk", "CGtkSource", "Library", "Transfer", "ObjectGraph", "SyncClient", "SyncServer", "quire", "CStoreFaults", "QuireTestSupport"]),
+            dependencies: ["QuireUI", "GtkKit", "GtkWebKit", "CGtk", "CGtkSource", "Library", "Transfer", "ObjectGraph", "SyncClient", "SyncServer", "quire", "CStoreFaults", "QuireTestSupport", "GtkTestSupport", "SyncTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,40 +2,13 @@ import CGtk
 import GtkShim
 import Glibc
 import GtkKit
+import GtkTestSupport
 import XCTest
 
-/// Base of the GTK tests. XCTest runs test methods on the main thread, where GTK lives; test
-/// bodies enter the main actor with `MainActor.assumeIsolated` (an `@MainActor` XCTestCase
-/// crashes the Linux XCTest runner). GTK is initialized once per process, the first time any
-/// GTK test runs, and needs a display: run the tests under `xvfb-run` (meson-helpers/test.sh).
-class GtkTestCase: XCTestCase, @unchecked Sendable {
-    /// How long a main loop may run before the test gives up on it.
-    static let watchdogMilliseconds: UInt32 = 20_000
-
+/// What GtkKit's tests add to the shared GTK test base (GtkTestSupport): applications run to the
+/// end, signals emitted by name, tools run.
+extension GtkTestCase {
     private nonisolated(unsafe) static var applicationCount = 0
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        // Never write to the user's real settings.
-        setenv("GSETTINGS_BACKEND", "memory", 0)
-        try MainActor.assumeIsolated {
-            try GtkRuntime.initialize()
-            MainLoopBridge.install()
-        }
-    }
-
-    /// Runs the default main context until `done` returns true; fails the test if the
-    /// watchdog fires first.
-    @MainActor
-    func spinMainLoop(
-        until done: () -> Bool, file: StaticString = #filePath, line: UInt = #line
-    ) {
-        let watchdog = Timeout(milliseconds: Self.watchdogMilliseconds) {}
-        while !done() && !watchdog.hasFired {
-            g_main_context_iteration(nil, 1)
-        }
-        if !done() { XCTFail("the main loop ran out of time", file: file, line: line) }
-    }
 
     /// Runs a new application (non-unique, a fresh id) with `g_application_run`, calling
     /// `activated` from its `activate` signal, and returns the exit status. The application is
@@ -103,14 +76,6 @@ class GtkTestCase: XCTestCase, @unchecked Sendable {
         g_signal_emitv(&values, signalID, 0, &result)
         defer { g_value_unset(&result) }
         return g_value_get_boolean(&result)
-    }
-
-    /// A new folder that is removed after the test.
-    func makeTemporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "gtkkit-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
-        return folder
     }
 
     /// Runs a command-line tool and fails the test if it does not exit 0.
