@@ -1,27 +1,5 @@
 import Foundation
 
-/// A throwaway certificate authority and server certificates for 127.0.0.1, made for one test by
-/// `meson-helpers/make-test-certificates.sh` (openssl) in a temporary folder.
-struct TestCertificates {
-    let folder: URL
-
-    /// Makes the authority and a certificate for each of `names`.
-    init(_ names: [String] = ["server"]) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-tls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../meson-helpers/make-test-certificates.sh").standardized
-        let result = try Tool.run(script.path, [folder.path] + names)
-        guard result.status == 0 else { throw ProcessError("make-test-certificates.sh failed: \(result.error)") }
-    }
-
-    var authority: URL { folder.appendingPathComponent("ca.pem") }
-    func certificate(_ name: String = "server") -> URL { folder.appendingPathComponent("\(name).pem") }
-    func key(_ name: String = "server") -> URL { folder.appendingPathComponent("\(name).key") }
-
-    func remove() { try? FileManager.default.removeItem(at: folder) }
-}
-
 /// A command-line tool run to its end: curl, openssl, pg_dump.
 enum Tool {
     static func run(_ path: String, _ arguments: [String], input: Data? = nil) throws -> (status: Int32, output: String, error: String) {

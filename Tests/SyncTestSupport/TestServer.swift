@@ -3,17 +3,22 @@ import SyncClient
 import SyncServer
 
 /// A `QuireServer` in the test process on an ephemeral loopback port, with a SQLite database in
-/// a temporary folder (the approach of SyncServerTests' `TestServer`, through SyncServer's public
-/// interface only).
-final class TestServer: Sendable {
-    let folder: URL
-    let storage: any SyncStorage
-    let server: QuireServer
+/// a temporary folder, for the tests of its clients (SyncClientTests, QuireUITests), through
+/// SyncServer's public interface only. (SyncServerTests has its own, on SQLite or PostgreSQL and
+/// with a log the test reads.)
+public final class TestServer: Sendable {
+    /// The folder holding the server's data.
+    public let folder: URL
+    /// The server's storage, for accounts and for what a test checks on the server's side.
+    public let storage: any SyncStorage
+    /// The server.
+    public let server: QuireServer
 
-    var port: UInt16 { server.address.port }
+    /// The port it listens on.
+    public var port: UInt16 { server.address.port }
 
     /// A server on a new folder and a free port, or on `folder` and `port` when it restarts.
-    init(folder existing: URL? = nil, port: UInt16 = 0, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    public init(folder existing: URL? = nil, port: UInt16 = 0, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         folder = existing ?? FileManager.default.temporaryDirectory.appendingPathComponent("quire-syncclient-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var configuration = ServerConfiguration()
@@ -29,7 +34,7 @@ final class TestServer: Sendable {
     }
 
     /// Adds an account and answers its token.
-    func addAccount(_ name: String = "alice") throws -> String {
+    public func addAccount(_ name: String = "alice") throws -> String {
         let token = AccountToken.generate()
         _ = try storage.addAccount(name: name, tokenHash: token.hash, at: Date())
         return token.text
@@ -37,7 +42,7 @@ final class TestServer: Sendable {
 
     /// A transport straight to the server (or to `port`, a proxy in front of it); with
     /// `authority`, over HTTPS trusting that CA file.
-    func transport(token: String, port: UInt16? = nil, timeout: TimeInterval = 10, maximumAnswerBytes: Int = 64 << 20,
+    public func transport(token: String, port: UInt16? = nil, timeout: TimeInterval = 10, maximumAnswerBytes: Int = 64 << 20,
                    authority: URL? = nil) -> URLSessionTransport
     {
         URLSessionTransport(configuration: .init(
@@ -46,15 +51,16 @@ final class TestServer: Sendable {
     }
 
     /// The server's base URL.
-    func url(https: Bool = false) -> URL { URL(string: "\(https ? "https" : "http")://127.0.0.1:\(port)")! }
+    public func url(https: Bool = false) -> URL { URL(string: "\(https ? "https" : "http")://127.0.0.1:\(port)")! }
 
     /// Where a server on `folder` keeps its data.
-    static func location(_ folder: URL) -> StorageLocation { .sqlite(directory: folder.appendingPathComponent("data")) }
+    public static func location(_ folder: URL) -> StorageLocation { .sqlite(directory: folder.appendingPathComponent("data")) }
 
     /// Stops serving and keeps the data, for a restart on the same folder and port.
-    func shutDown() { server.shutdown() }
+    public func shutDown() { server.shutdown() }
 
-    func stop() {
+    /// Stops serving and removes the data.
+    public func stop() {
         server.shutdown()
         try? FileManager.default.removeItem(at: folder)
     }
