@@ -89,9 +89,14 @@ let package = Package(
         // MARK: Domain
 
         // The domain: the library schema on ObjectGraph, the writer's operations (each edit and its
-        // outbox operation in one save), search, draft recovery, conflicts, merge, export, import.
+        // outbox operation in one save), search, draft recovery, conflicts, merge, the Markdown
+        // document model (cmark-gfm, YAML front matter), the store side of export and import.
         .target(
-            name: "Library", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "CMark", "CYAML", "CPangoCairo"], exclude: ["README.md"]),
+            name: "Library", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "CMark", "CYAML"], exclude: ["README.md"]),
+        // Export and import files: Markdown, HTML (and the preview's page), PDF typeset with Pango
+        // and Cairo, the JSON archive; above Library, so that only what exports or imports links
+        // Pango, Cairo and fontconfig.
+        .target(name: "Transfer", dependencies: ["Library", "CPangoCairo"], exclude: ["README.md"]),
 
         // MARK: Server
 
@@ -121,15 +126,15 @@ let package = Package(
         // QuireUI reaches GTK through GtkKit (and WebKit through GtkWebKit) only; CGtkSource is for
         // GtkSourceView in Editor/.
         .target(
-            name: "QuireUI", dependencies: ["GtkKit", "GtkWebKit", "Library", "ObjectGraph", "SyncClient", "SyncProtocol", "CGtkSource"],
+            name: "QuireUI", dependencies: ["GtkKit", "GtkWebKit", "Library", "Transfer", "ObjectGraph", "SyncClient", "SyncProtocol", "CGtkSource"],
             exclude: ["README.md"], plugins: ["CompileGResources"]),
 
         // MARK: Executables
 
-        .executableTarget(name: "quire", dependencies: ["CommandLineArguments", "QuireUI", "GtkKit", "Library", "ObjectGraph", "SyncClient"]),
+        .executableTarget(name: "quire", dependencies: ["CommandLineArguments", "QuireUI", "GtkKit", "Library", "Transfer", "ObjectGraph", "SyncClient"]),
         .executableTarget(name: "quire-server", dependencies: ["CommandLineArguments", "Platform", "SyncServer", "CSystemd"]),
         .executableTarget(
-            name: "quire-bench", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "CSQLite", "CPostgres"]),
+            name: "quire-bench", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "Transfer", "CSQLite", "CPostgres"]),
 
         // MARK: Build tools
 
@@ -144,6 +149,11 @@ let package = Package(
         // process, the built executables, command-line tools, the sync API document, query plans. Foundation and SQLite's C API
         // only, so that no test links more than it tests.
         .target(name: "QuireTestSupport", dependencies: ["CSQLite"], path: "Tests/QuireTestSupport", exclude: ["README.md"]),
+        // An in-process quire-server on loopback for the tests of its clients (SyncClientTests,
+        // QuireUITests), apart from QuireTestSupport so that tests of ObjectGraph link no server.
+        .target(
+            name: "SyncTestSupport", dependencies: ["SyncServer", "SyncClient"], path: "Tests/SyncTestSupport",
+            exclude: ["README.md"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "QuireTestSupport"]),
         .testTarget(name: "ObjectGraphTests", dependencies: ["Platform", "ObjectGraph", "CSQLite", "CStoreFaults", "QuireTestSupport"]),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
@@ -154,17 +164,21 @@ let package = Package(
         // Runs the transport and the worker against an in-process quire-server, directly and through
         // a fault proxy; depends on quire so that the `quire sync` processes the tests kill exist.
         .testTarget(
-            name: "SyncClientTests", dependencies: ["Platform", "SyncClient", "SyncProtocol", "SyncServer", "Library", "ObjectGraph", "quire", "QuireTestSupport"]),
+            name: "SyncClientTests", dependencies: ["Platform", "SyncClient", "SyncProtocol", "SyncServer", "Library", "ObjectGraph", "quire", "QuireTestSupport", "SyncTestSupport"]),
         // Depends on quire so that the executable the verb tests run is built with them.
         .testTarget(
             name: "LibraryTests",
-            dependencies: ["Platform", "Library", "ObjectGraph", "SyncProtocol", "quire", "CSQLite", "CStoreFaults", "QuireTestSupport"],
+            dependencies: ["Platform", "Library", "Transfer", "ObjectGraph", "SyncProtocol", "quire", "CSQLite", "CStoreFaults", "QuireTestSupport"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "GtkKitTests", dependencies: ["Platform", "GtkKit", "GtkShim", "CGtk", "ObjectGraph"]),
-        .testTarget(name: "GtkWebKitTests", dependencies: ["GtkWebKit", "GtkKit", "CGtk"]),
+        // The GTK test base (GtkTestCase: GTK under Xvfb, the main loop, temporary folders,
+        // screenshots), apart from QuireTestSupport so that no test of the server or ObjectGraph
+        // links GTK.
+        .target(name: "GtkTestSupport", dependencies: ["GtkKit", "CGtk"], path: "Tests/GtkTestSupport", exclude: ["README.md"]),
+        .testTarget(name: "GtkKitTests", dependencies: ["Platform", "GtkKit", "GtkShim", "CGtk", "ObjectGraph", "GtkTestSupport"]),
+        .testTarget(name: "GtkWebKitTests", dependencies: ["GtkWebKit", "GtkKit", "GtkTestSupport"]),
         .testTarget(
             name: "QuireUITests",
-            dependencies: ["QuireUI", "GtkKit", "GtkWebKit", "CGtk", "CGtkSource", "Library", "ObjectGraph", "SyncClient", "SyncServer", "quire", "CommandLineArguments", "CStoreFaults", "QuireTestSupport"]),
+            dependencies: ["QuireUI", "GtkKit", "GtkWebKit", "CGtk", "CGtkSource", "Library", "Transfer", "ObjectGraph", "SyncClient", "SyncServer", "quire", "CommandLineArguments", "CStoreFaults", "QuireTestSupport", "GtkTestSupport", "SyncTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -35,6 +35,18 @@ for file in \
   [ -f "$prefix/$file" ] || fail "$file was not installed"
 done
 
+appstreamcli validate --no-net "$prefix/share/metainfo/$application_id.metainfo.xml" >/dev/null \
+  || fail "the installed metainfo does not validate"
+# With the address a packager serves data/screenshots/ at, the installed metainfo lists the
+# screenshots (example.org: the shape is checked here, no address is fetched).
+meson configure "$work/build" -Dscreenshot_url=https://example.org/quire/data/screenshots/ >/dev/null
+meson install -C "$work/build" --destdir "$work/stage-screenshots" >"$work/install-screenshots.log" 2>&1 \
+  || { cat "$work/install-screenshots.log" >&2; fail "meson install with screenshot_url failed"; }
+shots=$work/stage-screenshots/usr/share/metainfo/$application_id.metainfo.xml
+grep -q '<image>https://example.org/quire/data/screenshots/writing-surface-light.png</image>' "$shots" \
+  || fail "screenshot_url did not put the screenshots in the metainfo"
+appstreamcli validate --no-net "$shots" >/dev/null || fail "the metainfo with screenshots does not validate"
+
 version=$(meson introspect --projectinfo "$work/build" | python3 -c 'import json, sys; print(json.load(sys.stdin)["version"])')
 [ "$(env -u DISPLAY -u WAYLAND_DISPLAY "$prefix/bin/quire" --version)" = "quire $version" ] \
   || fail "the installed quire does not report version $version"

@@ -17,7 +17,7 @@ trap 'rm -rf "$output" "$xdg"' EXIT
 # run); two per core keeps the cores busy while one test waits. A suite whose tests cannot share
 # the machine with each other says so with .serialized.
 status=0
-xvfb-run -a -s "-screen 0 1280x1024x24" dbus-run-session -- \
+xvfb-run -a -s "-screen 0 1600x1200x24" dbus-run-session -- \
   env GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1 GSETTINGS_BACKEND=memory \
   XDG_DATA_HOME="$xdg/data" XDG_CONFIG_HOME="$xdg/config" XDG_CACHE_HOME="$xdg/cache" \
   SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="$((2 * $(nproc)))" \

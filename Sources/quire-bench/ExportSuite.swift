@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Library
+import Transfer
 
 /// `quire-bench export`: every export format of a demo library of N articles (10,000 by default),
 /// read from the store a batch at a time as the app and `quire export` do. Each format reports its

@@ -2,6 +2,7 @@ import CGtk
 import Foundation
 import GtkShim
 import ObjectGraph
+import GtkTestSupport
 import XCTest
 
 @testable import GtkKit

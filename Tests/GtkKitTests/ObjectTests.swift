@@ -1,5 +1,6 @@
 import CGtk
 import GtkShim
+import GtkTestSupport
 import XCTest
 
 @testable import GtkKit

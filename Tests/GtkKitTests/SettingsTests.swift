@@ -1,3 +1,4 @@
+import GtkTestSupport
 import XCTest
 
 @testable import GtkKit

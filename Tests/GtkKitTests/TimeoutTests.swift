@@ -1,5 +1,6 @@
 import CGtk
 import Glibc
+import GtkTestSupport
 import XCTest
 
 @testable import GtkKit

@@ -1,22 +1,13 @@
-import CGtk
 import Foundation
 import GtkKit
+import GtkTestSupport
 import GtkWebKit
 import XCTest
 
 /// A real WebKitGTK web view under Xvfb: page scripts stay off while the app's own run, messages
 /// come back, and navigations go through the policy. (That the preview's Content-Security-Policy
 /// keeps images from loading is `ArticlePreviewTests`' business, against a loopback server.)
-final class WebViewTests: XCTestCase, @unchecked Sendable {
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        setenv("GSETTINGS_BACKEND", "memory", 0)
-        try MainActor.assumeIsolated {
-            try GtkRuntime.initialize()
-            MainLoopBridge.install()
-        }
-    }
-
+final class WebViewTests: GtkTestCase, @unchecked Sendable {
     /// A web view in a shown window, destroyed after the test.
     @MainActor
     private func makeView(messages: [String] = []) -> (WebView, Window) {
@@ -30,20 +21,12 @@ final class WebViewTests: XCTestCase, @unchecked Sendable {
         return (view, window)
     }
 
-    /// Runs the main loop until `done`, or fails after 20 seconds.
-    @MainActor
-    private func spin(until done: () -> Bool, file: StaticString = #filePath, line: UInt = #line) {
-        let watchdog = Timeout(milliseconds: 20_000) {}
-        while !done() && !watchdog.hasFired { g_main_context_iteration(nil, 1) }
-        if !done() { XCTFail("the main loop ran out of time", file: file, line: line) }
-    }
-
     @MainActor
     private func load(_ html: String, in view: WebView) {
         var finished = false
         view.loadFinished = { finished = true }
         view.loadHTML(html)
-        spin { finished }
+        spinMainLoop { finished }
         view.loadFinished = nil
     }
 
@@ -53,7 +36,7 @@ final class WebViewTests: XCTestCase, @unchecked Sendable {
         Task { @MainActor in
             do throws(GLibError) { result = .success(try await view.evaluate(script)) } catch { result = .failure(error) }
         }
-        spin { result != nil }
+        spinMainLoop { result != nil }
         return try result!.get()
     }
 
@@ -75,7 +58,7 @@ final class WebViewTests: XCTestCase, @unchecked Sendable {
             XCTAssertEqual(try evaluate("document.documentElement.dataset.appScript", in: view), "\"ran\"")
             XCTAssertEqual(try evaluate("document.querySelector('h1').textContent", in: view), "\"Notes\"")
             _ = try evaluate("window.webkit.messageHandlers.seen.postMessage({line: 3})", in: view)
-            spin { !posted.isEmpty }
+            spinMainLoop { !posted.isEmpty }
             XCTAssertEqual(posted, [#"{"line":3}"#])
 
             // The app's scripts share their world: what one defines, the next sees.
@@ -103,7 +86,7 @@ final class WebViewTests: XCTestCase, @unchecked Sendable {
                 return .deny
             }
             _ = try evaluate("document.getElementById('out').click()", in: view)
-            spin { !requests.isEmpty }
+            spinMainLoop { !requests.isEmpty }
             XCTAssertEqual(requests.first?.uri, "https://example.org/away")
             XCTAssertEqual(requests.first?.isLinkClick, true)
             XCTAssertEqual(try evaluate("document.getElementById('here').textContent", in: view), "\"page\"")

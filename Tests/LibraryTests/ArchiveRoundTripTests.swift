@@ -2,6 +2,7 @@ import SyncProtocol
 import Foundation
 import Testing
 @testable import Library
+@testable import Transfer
 import QuireTestSupport
 import Platform
 

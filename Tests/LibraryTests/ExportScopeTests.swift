@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Library
+@testable import Transfer
 
 @Suite struct ExportScopeTests {
     @Test func scopesParseFromTheCommandLine() {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Library
+@testable import Transfer
 import QuireTestSupport
 
 /// Front matter read by libyaml: the shapes Quire maps, and hostile YAML, which is refused with a

@@ -4,6 +4,7 @@ import Synchronization
 import SyncProtocol
 import Testing
 @testable import Library
+@testable import Transfer
 
 /// Version history: versions recorded when a session ends and before text is replaced, thinned by
 /// age with an injected clock, bounded in size, and restored as a normal edit.

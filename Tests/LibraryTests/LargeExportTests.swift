@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Library
+@testable import Transfer
 import QuireTestSupport
 
 /// A source that makes articles on demand, as a store would fetch them, so that the test itself

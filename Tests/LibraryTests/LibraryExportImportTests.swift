@@ -3,6 +3,7 @@ import ObjectGraph
 import SyncProtocol
 import Testing
 @testable import Library
+@testable import Transfer
 
 /// Export and import through the store: round trips between libraries, import policies, and the
 /// scopes an export reads.

@@ -3,6 +3,7 @@ import CSQLite
 import ObjectGraph
 import Testing
 @testable import Library
+@testable import Transfer
 import QuireTestSupport
 
 /// Libraries that cannot be used as they are: damaged pages, a truncated file, a file that is not

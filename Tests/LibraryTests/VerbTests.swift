@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Library
+@testable import Transfer
 import QuireTestSupport
 
 /// Every library verb end to end: the built `quire` executable run as a process on a temporary

@@ -21,6 +21,27 @@ final class DataFilesTests: QuireTestCase, @unchecked Sendable {
         try Self.runTool(["appstreamcli", "validate", "--no-net", Self.metainfo.path])
     }
 
+    /// The metainfo a packager installs with `-Dscreenshot_url=…` (meson-helpers/metainfo-screenshots.py)
+    /// validates and names screenshots the tests saved in data/screenshots/. The address is
+    /// example.org's (reserved for examples): this checks the file's shape, not a served address.
+    func testMetainfoWithScreenshotsValidatesAndNamesSavedScreenshots() throws {
+        let folder = try makeTemporaryFolder()
+        let output = folder.appending(path: "\(Quire.applicationID).metainfo.xml")
+        let base = "https://example.org/quire/data/screenshots/"
+        try Self.runTool([
+            "python3", Self.packageRoot.appending(path: "meson-helpers/metainfo-screenshots.py").path, base, Self.metainfo.path, output.path,
+        ])
+        try Self.runTool(["appstreamcli", "validate", "--no-net", output.path])
+        let text = try String(contentsOf: output, encoding: .utf8)
+        let images = text.components(separatedBy: "<image>").dropFirst().compactMap { $0.components(separatedBy: "</image>").first }
+        XCTAssertEqual(images.count, 3)
+        for image in images {
+            XCTAssertTrue(image.hasPrefix(base), image)
+            let file = Self.data.appending(path: "screenshots/\(image.dropFirst(base.count))")
+            XCTAssertTrue(try PNGCheck.hasSignature(file.path), "\(file.path) is a saved screenshot")
+        }
+    }
+
     func testSchemaCompilesStrictly() throws {
         let folder = try makeTemporaryFolder()
         try FileManager.default.copyItem(at: Self.schema, to: folder.appending(path: Self.schema.lastPathComponent))

@@ -573,34 +573,4 @@ extension QuireTestCase {
     func settleAnimations() {
         Object(retaining: UnsafeMutableRawPointer(gtk_settings_get_default()!)).setProperty("gtk-enable-animations", false)
     }
-
-    /// Where screenshots go: `$QUIRE_TEST_SCREENSHOTS` when set (to look at them), otherwise a
-    /// temporary folder.
-    func screenshotFolder() throws -> URL {
-        guard let path = ProcessInfo.processInfo.environment["QUIRE_TEST_SCREENSHOTS"] else { return try makeTemporaryFolder() }
-        let folder = URL(filePath: path)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
-    /// Renders `window` after its next frame and writes it as a PNG.
-    @MainActor
-    func render(_ window: Window, to path: String) throws {
-        var result: Result<Void, Error>?
-        gtk_widget_queue_draw(window.widgetPointer)
-        window.afterNextFrame { result = Result { try window.renderTexture().savePNG(to: path) } }
-        spinMainLoop { result != nil }
-        try result?.get()
-    }
-
-    /// Runs the default main context until `done` returns true; fails the test if the watchdog
-    /// fires first.
-    @MainActor
-    func spinMainLoop(until done: () -> Bool, file: StaticString = #filePath, line: UInt = #line) {
-        let watchdog = Timeout(milliseconds: Self.watchdogMilliseconds) {}
-        while !done() && !watchdog.hasFired {
-            g_main_context_iteration(nil, 1)
-        }
-        if !done() { XCTFail("the main loop ran out of time", file: file, line: line) }
-    }
 }

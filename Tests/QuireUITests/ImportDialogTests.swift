@@ -2,6 +2,7 @@ import CGtk
 import Foundation
 import GtkKit
 import Library
+import Transfer
 import XCTest
 
 @testable import QuireUI

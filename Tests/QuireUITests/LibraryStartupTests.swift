@@ -3,7 +3,9 @@ import CStoreFaults
 import Foundation
 import GtkKit
 import Library
+import Transfer
 import ObjectGraph
+import QuireTestSupport
 import XCTest
 
 @testable import QuireUI
@@ -325,12 +327,12 @@ final class LibraryStartupTests: QuireTestCase, @unchecked Sendable {
 
     /// The fixture's articles, read from an upgraded copy of it.
     private static func fixtureArticles() async throws -> [String] {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "quire-ui-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appending(path: "library.quire")
+        let folder = try TemporaryFolder()
+        let url = folder.appending("library.quire")
         try FileManager.default.copyItem(at: fixture, to: url)
-        return try await articles(of: Library.open(at: url))
+        let texts = try await articles(of: Library.open(at: url))
+        withExtendedLifetime(folder) {}
+        return texts
     }
 
     /// Runs `body` on the main actor and spins the main loop until it finishes.

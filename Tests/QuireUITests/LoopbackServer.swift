@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 import Synchronization
 
 /// A TCP server on 127.0.0.1 that counts the connections it accepts and answers each with an
@@ -10,22 +11,9 @@ final class LoopbackServer: Sendable {
     private let accepted = Mutex(0)
 
     init() throws {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw POSIXError(.EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(socket, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
-        self.socket = socket
-        port = UInt16(bigEndian: address.sin_port)
+        let listener = try LoopbackSocket(listeningWithBacklog: 16)
+        socket = listener.descriptor
+        port = listener.port
         let thread = Thread { [self] in serve() }
         thread.start()
     }

@@ -1,15 +1,16 @@
 import CGtk
 import Foundation
 import GtkKit
+import GtkTestSupport
 import XCTest
 
 @testable import QuireUI
 import QuireTestSupport
 
-/// Base of the Quire UI tests: GTK under Xvfb (see GtkKitTests' GtkTestCase for why test bodies
-/// use `MainActor.assumeIsolated`), the GSettings schema from `data/` compiled into a temporary
+/// Base of the Quire UI tests: on GtkTestSupport's `GtkTestCase` (GTK under Xvfb, the main loop,
+/// temporary folders, screenshots), the GSettings schema from `data/` compiled into a temporary
 /// folder, and helpers to run the real application and command-line program.
-class QuireTestCase: XCTestCase, @unchecked Sendable {
+class QuireTestCase: GtkTestCase, @unchecked Sendable {
     /// The package's root folder.
     static let packageRoot = BuiltProduct.packageRoot
 
@@ -24,17 +25,6 @@ class QuireTestCase: XCTestCase, @unchecked Sendable {
         try runTool(["glib-compile-schemas", "--strict", "--targetdir=\(folder.path)", packageRoot.appending(path: "data").path])
         return folder
     })
-
-    static let watchdogMilliseconds: UInt32 = 20_000
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        setenv("GSETTINGS_BACKEND", "memory", 0)
-        try MainActor.assumeIsolated {
-            try GtkRuntime.initialize()
-            MainLoopBridge.install()
-        }
-    }
 
     /// Quire's settings from the compiled schema, every key back at its default (the memory
     /// backend keeps values for the whole test process).
@@ -106,14 +96,6 @@ class QuireTestCase: XCTestCase, @unchecked Sendable {
         }
         done.wait()
         return try result!.get()
-    }
-
-    /// A new folder that is removed after the test.
-    func makeTemporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "quire-ui-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
-        return folder
     }
 
     /// What a finished program printed and returned.

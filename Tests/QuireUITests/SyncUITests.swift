@@ -3,7 +3,8 @@ import Foundation
 import GtkKit
 import Library
 import ObjectGraph
-import SyncServer
+import QuireTestSupport
+import SyncTestSupport
 import XCTest
 
 @testable import QuireUI
@@ -26,21 +27,6 @@ final class SyncUITests: QuireTestCase, @unchecked Sendable {
     private func makeSession() throws -> SyncSession {
         let library = try Library(url: makeTemporaryFolder().appending(path: "library.quire"))
         return SyncSession(library: library, settings: AccountSettings(libraryURL: library.url, keyring: nil))
-    }
-
-    /// A `quire-server` on loopback with its data in `folder`, serving HTTPS when given `tls`
-    /// files, and the token of its one account.
-    private func startServer(in folder: URL, tls: (certificate: URL, key: URL)? = nil) throws -> (QuireServer, AccountToken) {
-        var configuration = ServerConfiguration()
-        configuration.listen = ListenAddress(host: "127.0.0.1", port: 0)
-        configuration.rateLimit = nil
-        configuration.purgeInterval = 0
-        configuration.tlsFiles = tls
-        let storage = try StorageLocation.sqlite(directory: folder.appending(path: "server")).open(serving: true, connections: 4)
-        let server = try QuireServer(configuration: configuration, storage: storage, log: .discarding)
-        let token = AccountToken.generate()
-        _ = try storage.addAccount(name: "writer", tokenHash: token.hash, at: Date())
-        return (server, token)
     }
 
     /// Runs `body` in a main-actor task and the main loop until it ends; answers its result.
@@ -257,8 +243,9 @@ final class SyncUITests: QuireTestCase, @unchecked Sendable {
     // MARK: Preferences
 
     func testPreferencesSignInToAServerAndSignOutKeepingTheLibrary() throws {
-        let (server, token) = try startServer(in: try makeTemporaryFolder())
-        defer { server.shutdown() }
+        let server = try TestServer()
+        defer { server.stop() }
+        let token = try server.addAccount("writer")
 
         try MainActor.assumeIsolated {
             let session = try makeSession()
@@ -273,17 +260,17 @@ final class SyncUITests: QuireTestCase, @unchecked Sendable {
             XCTAssertEqual(subtitle(preferences.accountRow), "Not signed in")
 
             preferences.serverText = "not a url"
-            preferences.tokenText = token.text
+            preferences.tokenText = token
             preferences.actions.activateAction(named: "sign-in")
             try wait { await preferences.settled() }
             XCTAssertTrue(preferences.message.contains("is not an http or https URL"), preferences.message)
             XCTAssertNil(session.worker)
 
-            preferences.serverText = "http://127.0.0.1:\(server.address.port)"
+            preferences.serverText = "http://127.0.0.1:\(server.port)"
             preferences.actions.activateAction(named: "sign-in")
             try wait { await preferences.settled() }
             XCTAssertTrue(preferences.message.hasPrefix("Signed in. The token is kept in the file"), preferences.message)
-            XCTAssertEqual(subtitle(preferences.accountRow), "Signed in to http://127.0.0.1:\(server.address.port)")
+            XCTAssertEqual(subtitle(preferences.accountRow), "Signed in to http://127.0.0.1:\(server.port)")
             XCTAssertEqual(preferences.tokenText, "", "the token is not left on screen")
             var info = stat()
             XCTAssertEqual(stat(fileURL.path, &info), 0)
@@ -307,15 +294,13 @@ final class SyncUITests: QuireTestCase, @unchecked Sendable {
     }
 
     func testPreferencesRefuseUnencryptedHTTPToAnotherComputerAndTrustACertificateAuthorityFile() throws {
-        let folder = try makeTemporaryFolder()
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appending(path: "../../meson-helpers/make-test-certificates.sh").standardized
-        let certificates = try Process.run(script, arguments: [folder.path])
-        certificates.waitUntilExit()
-        XCTAssertEqual(certificates.terminationStatus, 0, "make-test-certificates.sh")
-        let authority = folder.appending(path: "ca.pem").path
-        let (server, token) = try startServer(in: folder, tls: (folder.appending(path: "server.pem"), folder.appending(path: "server.key")))
-        defer { server.shutdown() }
+        let certificates = try TestCertificates()
+        defer { certificates.remove() }
+        let folder = certificates.folder
+        let authority = certificates.authority.path
+        let server = try TestServer { $0.tlsFiles = certificates.files() }
+        defer { server.stop() }
+        let token = try server.addAccount("writer")
 
         try MainActor.assumeIsolated {
             let session = try makeSession()
@@ -329,7 +314,7 @@ final class SyncUITests: QuireTestCase, @unchecked Sendable {
             // http:// to another computer (192.0.2.0/24 is unroutable) with the switch off: refused
             // with why, nothing saved, no worker.
             preferences.serverText = "http://192.0.2.7:7740"
-            preferences.tokenText = token.text
+            preferences.tokenText = token
             preferences.actions.activateAction(named: "sign-in")
             try wait { await preferences.settled() }
             XCTAssertTrue(preferences.message.contains("unencrypted") && preferences.message.contains("Allow Unencrypted HTTP"),
@@ -338,7 +323,7 @@ final class SyncUITests: QuireTestCase, @unchecked Sendable {
             XCTAssertNil(try session.settings.load())
 
             // A certificate authority file that is not there is named.
-            preferences.serverText = "https://127.0.0.1:\(server.address.port)"
+            preferences.serverText = "https://127.0.0.1:\(server.port)"
             preferences.authorityText = folder.appending(path: "missing.pem").path
             preferences.actions.activateAction(named: "sign-in")
             try wait { await preferences.settled() }
@@ -360,7 +345,7 @@ final class SyncUITests: QuireTestCase, @unchecked Sendable {
             defer { reopened.window.destroy() }
             XCTAssertEqual(reopened.authorityText, authority)
             XCTAssertTrue(reopened.allowsInsecureHTTP)
-            XCTAssertEqual(reopened.serverText, "https://127.0.0.1:\(server.address.port)")
+            XCTAssertEqual(reopened.serverText, "https://127.0.0.1:\(server.port)")
 
             preferences.actions.activateAction(named: "sign-out")
             try wait { await preferences.settled() }

@@ -180,7 +180,7 @@ final class WritingSurfaceTests: MainWindowTestCase, @unchecked Sendable {
             @MainActor func resize(to width: Int, height: Int = 800) async throws {
                 try await self.resize(window, to: width, height: height)
             }
-            for (width, name) in [(360, "window-360"), (800, "window-800"), (1200, "window-1200")] {
+            for (width, name) in [(360, "window-360"), (800, "window-800"), (1400, "window-1400")] {
                 try await resize(to: width)
                 XCTAssertEqual(window.isNarrow, width < MainWindow.narrowWidth, "\(width)")
                 XCTAssertEqual(window.primaryMenuButton.isVisible, !window.isNarrow, "one menu on a narrow window")
@@ -198,7 +198,7 @@ final class WritingSurfaceTests: MainWindowTestCase, @unchecked Sendable {
             window.editor.actions.activateAction(named: "preview")
             XCTAssertTrue(window.editor.textColumn.isVisible)
 
-            try await resize(to: 1200, height: 860)
+            try await resize(to: 1400, height: 860)
             for (scheme, name) in [(StyleManager.ColorScheme.forceLight, "writing-surface-light"), (.forceDark, "writing-surface-dark")] {
                 StyleManager.shared.setColorScheme(scheme)
                 try await self.until { window.editor.isPreviewShown }

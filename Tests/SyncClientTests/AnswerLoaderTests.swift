@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import SyncProtocol
+import SyncTestSupport
 import Testing
 @testable import SyncClient
 

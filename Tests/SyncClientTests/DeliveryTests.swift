@@ -1,6 +1,7 @@
 import Foundation
 import SyncClient
 import SyncProtocol
+import SyncTestSupport
 import Testing
 import Platform
 

@@ -1,6 +1,7 @@
 import Foundation
 import SyncClient
 import SyncProtocol
+import SyncTestSupport
 import Testing
 
 /// Each fault of the proxy, between the transport and a real server, arrives as the transport

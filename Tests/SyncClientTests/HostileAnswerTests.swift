@@ -1,6 +1,7 @@
 import Foundation
 import SyncClient
 import SyncProtocol
+import SyncTestSupport
 import Testing
 
 /// A hostile or broken server, played by the proxy answering with raw bytes: every answer the

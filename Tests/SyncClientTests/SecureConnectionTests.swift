@@ -1,36 +1,15 @@
 import Foundation
 import Library
+import QuireTestSupport
 import SyncProtocol
 import SyncServer
+import SyncTestSupport
 import Testing
 @testable import SyncClient
 
 /// What the client lets through to a server: no unencrypted HTTP to another computer unless the
 /// writer allows it, and HTTPS to a self-signed server through a CA file of the writer's.
 @Suite struct SecureConnectionTests {
-    /// A certificate authority and a certificate for 127.0.0.1 it signed, made for the test by
-    /// `meson-helpers/make-test-certificates.sh`.
-    struct Certificates {
-        let folder: URL
-
-        init(_ names: [String] = ["server"]) throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-client-tls-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("../../meson-helpers/make-test-certificates.sh").standardized
-            let process = try Process.run(script, arguments: [folder.path] + names)
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { throw ProxyError("make-test-certificates.sh failed") }
-        }
-
-        var authority: URL { folder.appendingPathComponent("ca.pem") }
-        var files: (certificate: URL, key: URL) {
-            (folder.appendingPathComponent("server.pem"), folder.appendingPathComponent("server.key"))
-        }
-
-        func remove() { try? FileManager.default.removeItem(at: folder) }
-    }
-
     @Test func unencryptedHTTPIsForThisComputerUnlessTheWriterAllowsIt() async throws {
         for safe in ["http://127.0.0.1:7740", "http://127.0.0.2", "http://localhost:7740", "http://[::1]:7740", "https://sync.example.org"] {
             #expect(SyncAccount.insecurity(of: URL(string: safe)!) == nil, "\(safe)")
@@ -62,9 +41,9 @@ import Testing
     }
 
     @Test func aCertificateAuthorityFileLetsTheClientSyncWithASelfSignedServer() async throws {
-        let certificates = try Certificates()
+        let certificates = try TestCertificates()
         defer { certificates.remove() }
-        let server = try TestServer { $0.tlsFiles = certificates.files }
+        let server = try TestServer { $0.tlsFiles = certificates.files() }
         defer { server.stop() }
         let token = try server.addAccount()
 
@@ -83,7 +62,7 @@ import Testing
         // libcurl with another authority refuses the certificate before anything is sent;
         // URLSession with the system's authorities refuses it too (FoundationNetworking reports
         // that as an unknown error, which the transport counts as a maybe-sent request).
-        let other = try Certificates()
+        let other = try TestCertificates()
         defer { other.remove() }
         await #expect {
             _ = try await server.transport(token: token, authority: other.authority).changes(since: 0, limit: nil)

@@ -1,8 +1,10 @@
 import Foundation
 import Glibc
+import QuireTestSupport
 import SyncClient
 import SyncProtocol
 import SyncServer
+import SyncTestSupport
 import Testing
 
 /// `URLSessionTransport` against a real quire-server on loopback: every answer of the protocol
@@ -224,29 +226,13 @@ extension WriteAnswer {
 /// A loopback port nothing listens on: bound but not listening, so connections are refused and
 /// no other test's server can take the port while the test runs. `close()` frees it.
 struct RefusingPort {
-    let port: UInt16
-    private let descriptor: Int32
+    private let socket: LoopbackSocket
 
-    init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
-            }
-        }
-        guard bound else {
-            Glibc.close(descriptor)
-            throw ProxyError("bind: errno \(errno)")
-        }
-        self.descriptor = descriptor
-        port = UInt16(bigEndian: address.sin_port)
-    }
+    init() throws { socket = try LoopbackSocket() }
+
+    var port: UInt16 { socket.port }
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    func close() { Glibc.close(descriptor) }
+    func close() { socket.close() }
 }

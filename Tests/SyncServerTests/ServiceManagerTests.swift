@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 import Glibc
 @testable import SyncServer
 import SyncProtocol

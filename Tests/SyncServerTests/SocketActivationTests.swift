@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 @testable import SyncServer
 import SyncProtocol
 import Testing
@@ -18,7 +19,7 @@ import Testing
         guard case let .sqlite(directory) = database.location else { return }
         let token = try ServerProcess.run(["account", "add", "alice", "--data", directory.path]).output
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let port = try ReverseProxy.freePort()
+        let port = try LoopbackSocket.freePort()
         let logFile = database.folder.appendingPathComponent("activated.log")
         #expect(FileManager.default.createFile(atPath: logFile.path, contents: nil))
         // Started through sh and left to run on its own: Foundation's Process, watching the

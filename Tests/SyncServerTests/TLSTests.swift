@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 @testable import SyncServer
 import SyncProtocol
 import Testing

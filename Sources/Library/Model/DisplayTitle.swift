@@ -1,12 +1,12 @@
 import SyncProtocol
 
 /// How exported documents show titles and statuses to readers.
-enum DisplayTitle {
+package enum DisplayTitle {
     /// What a document shows for an article (or a document) whose title is empty.
-    static let untitled = "Untitled"
+    package static let untitled = "Untitled"
 
     /// `title` with control characters as spaces, or "Untitled" when nothing visible remains.
-    static func of(_ title: String) -> String {
+    package static func of(_ title: String) -> String {
         let cleaned = String(String.UnicodeScalarView(title.unicodeScalars.map {
             $0.properties.generalCategory == .control ? " " : $0
         }))
@@ -14,7 +14,7 @@ enum DisplayTitle {
     }
 
     /// The status as a reader sees it.
-    static func of(_ status: ArticleStatus) -> String {
+    package static func of(_ status: ArticleStatus) -> String {
         switch status {
         case .draft: "Draft"
         case .ready: "Ready"

@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import Transfer
 import ObjectGraph
 import SyncClient
 

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import Transfer
 
 /// What the writer picked in the export dialog, and what it means for the export engine: the
 /// ``ExportScope``, the ``ExportFormat``, and whether the destination is a folder or a file.

@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import Transfer
 
 /// The Export dialog: which articles (the selection, a folder, drafts, unsynced edits or the whole
 /// library), which format (Markdown, HTML, PDF or a JSON archive, one file per article or one

@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import Transfer
 
 /// The Import dialog: the writer chooses Markdown files, folders of them or a JSON archive; the
 /// dialog reads them off the main thread and previews what will be created or changed and which

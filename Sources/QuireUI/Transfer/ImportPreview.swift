@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import Transfer
 
 /// What the import dialog shows of an ``ImportPlan`` before anything is written: a summary, one
 /// line per article that will be created or changed (and per article left alone), one line per

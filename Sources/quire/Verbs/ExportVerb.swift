@@ -1,6 +1,7 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Transfer
 
 /// `quire export`: articles to Markdown, HTML, PDF or a JSON archive.
 struct ExportVerb: Verb {

@@ -1,6 +1,7 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Transfer
 
 /// `quire import`: Markdown files, folders of them and JSON archives, as local edits.
 struct ImportVerb: Verb {

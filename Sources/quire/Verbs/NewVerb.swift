@@ -1,6 +1,7 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Transfer
 
 /// `quire new`: a new article, its body from a file or standard input; prints its ID.
 struct NewVerb: Verb {

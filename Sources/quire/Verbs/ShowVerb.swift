@@ -1,6 +1,7 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Transfer
 
 /// `quire show ID`: one article, its fields and its Markdown.
 struct ShowVerb: Verb {

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 import Platform
+import QuireTestSupport
 
 /// A TCP proxy on loopback between the sync client and a server that understands just enough
 /// HTTP/1.1 (heads, `Content-Length` bodies) to apply one `Fault` per request.
@@ -28,23 +29,9 @@ final class FaultProxy: @unchecked Sendable {
     /// Listens on an ephemeral loopback port and forwards to `127.0.0.1:upstreamPort`.
     init(upstreamPort: UInt16) throws {
         self.upstreamPort = upstreamPort
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw ProxyError("socket: errno \(errno)") }
-        var reuse: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = Self.loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && listen(descriptor, 64) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound else {
-            close(descriptor)
-            throw ProxyError("bind/listen: errno \(errno)")
-        }
-        listener = descriptor
-        port = UInt16(bigEndian: address.sin_port)
+        let socket = try LoopbackSocket(listeningWithBacklog: 64)
+        listener = socket.descriptor
+        port = socket.port
         Thread { [self] in acceptLoop() }.start()
     }
 

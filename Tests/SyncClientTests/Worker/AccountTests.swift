@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Library
+import SyncTestSupport
 import Testing
 @testable import SyncClient
 

@@ -2,6 +2,7 @@ import Foundation
 import Library
 import ObjectGraph
 import SyncProtocol
+import SyncTestSupport
 import Testing
 @testable import SyncClient
 import Platform

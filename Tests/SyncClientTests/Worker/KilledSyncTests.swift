@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Library
 import SyncProtocol
+import SyncTestSupport
 import Testing
 @testable import SyncClient
 import Platform

@@ -3,6 +3,7 @@ import Library
 import ObjectGraph
 import SyncProtocol
 import SyncServer
+import SyncTestSupport
 import Testing
 @testable import SyncClient
 

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import SyncTestSupport
 import Testing
 @testable import SyncClient
 

@@ -1,6 +1,7 @@
 import Foundation
 import Library
 import ObjectGraph
+import SyncTestSupport
 import Synchronization
 import SyncProtocol
 import Testing

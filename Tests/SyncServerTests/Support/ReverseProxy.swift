@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 import Glibc
 
 /// Debian's nginx, started by a test on a free loopback port with TLS from `TestCertificates`,
@@ -17,7 +18,7 @@ final class ReverseProxy {
     init(upstreams: [UInt16], certificates: TestCertificates) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-nginx-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        port = try Self.freePort()
+        port = try LoopbackSocket.freePort()
         let path = folder.path
         let servers = upstreams.map { "server 127.0.0.1:\($0) max_fails=1 fail_timeout=30s;" }.joined(separator: "\n        ")
         let configuration = """
@@ -75,22 +76,5 @@ final class ReverseProxy {
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: folder)
-    }
-
-    /// A port no one listens on now (the kernel's choice for port 0).
-    static func freePort() throws -> UInt16 {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                Glibc.bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw ProcessError("no free port: \(String(cString: strerror(errno)))") }
-        return UInt16(bigEndian: address.sin_port)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GtkKit
 import GtkWebKit
 import Library
+import Transfer
 
 /// The live preview of the open article: its title and Markdown rendered as the HTML export
 /// renders them (``PreviewPage``), in a WebKit view that fetches nothing and runs none of the

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import Transfer
 
 /// What the verbs that change one article's tags, star, status or folder print: the article's
 /// ID and the field as it is now, or with `--json` the article as `quire show --json` prints it.

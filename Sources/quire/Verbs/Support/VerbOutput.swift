@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import Transfer
 import ObjectGraph
 import Synchronization
 

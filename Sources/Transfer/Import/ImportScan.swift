@@ -1,0 +1,118 @@
+import Foundation
+import Library
+
+/// What an import found in the files and folders the writer chose, before it is compared with the
+/// library: the articles, the folders and tags they bring, and the files that failed.
+///
+/// Folders are searched recursively for `.md`, `.markdown` and `.json` files; hidden files and
+/// folders (names starting with a dot, such as `.git` or an export's staging folder) are skipped,
+/// and symbolic links to folders are not followed. A file chosen directly is read as an archive when
+/// it ends in `.json` and as Markdown otherwise. Each file that cannot be read is one
+/// ``ImportError`` in ``failures``; every other file still imports. An article whose ID an earlier
+/// file already brought is a failure too (``ImportError/duplicateID(path:id:firstSeenIn:)``).
+public struct ImportScan: Sendable {
+    /// The articles, in the order of the files (sorted by path within a folder) and of each archive.
+    public var articles: [ImportedArticle] = []
+    /// Folder names the files bring: archives' folder lists (empty folders too) and articles' folders.
+    public var folders: [String] = []
+    /// Tag names the files bring, likewise.
+    public var tags: [String] = []
+    /// The files (or archive articles) that could not be imported, each with why.
+    public var failures: [ImportError] = []
+
+    /// The largest archive an import reads.
+    public static let archiveSizeLimit = 1 << 32
+
+    /// Reads every file in `urls`, folders recursively. Throws only `CancellationError`, checked
+    /// between files.
+    public static func read(_ urls: [URL]) async throws -> ImportScan {
+        var scan = ImportScan()
+        var firstSource: [UUID: String] = [:]
+        var folders = OrderedNames()
+        var tags = OrderedNames()
+        for url in urls {
+            for file in files(at: url.standardizedFileURL) {
+                try Task.checkCancellation()
+                let found: ([ImportedArticle], folders: [String], tags: [String])
+                do {
+                    found = try read(file)
+                } catch {
+                    scan.failures.append(error)
+                    continue
+                }
+                for imported in found.0 {
+                    if imported.hasStoredID {
+                        if let first = firstSource[imported.article.id] {
+                            scan.failures.append(.duplicateID(path: imported.source.path, id: imported.article.id, firstSeenIn: first))
+                            continue
+                        }
+                        firstSource[imported.article.id] = imported.source.path
+                    }
+                    scan.articles.append(imported)
+                }
+                (found.folders + found.0.compactMap(\.article.folder)).forEach { folders.insert($0) }
+                (found.tags + found.0.flatMap(\.article.tags)).forEach { tags.insert($0) }
+            }
+        }
+        scan.folders = folders.names
+        scan.tags = tags.names
+        return scan
+    }
+
+    /// A file to read, and the folder its place below the chosen folder implies.
+    private struct FileToRead {
+        let url: URL
+        let folder: String?
+        let isArchive: Bool
+    }
+
+    private static func files(at url: URL) -> [FileToRead] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return [FileToRead(url: url, folder: nil, isArchive: url.pathExtension.lowercased() == "json")]
+        }
+        var found: [FileToRead] = []
+        let keys: [URLResourceKey] = [.isRegularFileKey, .isDirectoryKey]
+        guard let enumerator = FileManager.default.enumerator(
+            at: url, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles, .skipsPackageDescendants])
+        else { return [FileToRead(url: url, folder: nil, isArchive: false)] }
+        let rootDepth = url.pathComponents.count
+        for case let file as URL in enumerator {
+            let values = try? file.resourceValues(forKeys: Set(keys))
+            guard values?.isRegularFile == true else { continue }
+            let fileExtension = file.pathExtension.lowercased()
+            guard ["md", "markdown", "json"].contains(fileExtension) else { continue }
+            let components = file.standardizedFileURL.pathComponents
+            let folder = components.count - rootDepth > 1 ? components[components.count - 2] : nil
+            found.append(FileToRead(url: file.standardizedFileURL, folder: folder, isArchive: fileExtension == "json"))
+        }
+        return found.sorted { $0.url.path < $1.url.path }
+    }
+
+    private static func read(_ file: FileToRead) throws(ImportError) -> ([ImportedArticle], folders: [String], tags: [String]) {
+        let path = file.url.path
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: path)
+        } catch {
+            throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
+        }
+        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        let limit = file.isArchive ? archiveSizeLimit : MarkdownFileReader.sizeLimit
+        guard size <= limit else { throw .tooLarge(path: path, bytes: size, limit: limit) }
+        let data: Data
+        do {
+            data = try Data(contentsOf: file.url)
+        } catch {
+            throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
+        }
+        if file.isArchive {
+            let archive = try LibraryArchive.read(from: data, path: path)
+            let articles = archive.articles.map { ImportedArticle(article: $0.snapshot, source: file.url, hasStoredID: true) }
+            return (articles, archive.folders, archive.tags)
+        }
+        let modified = attributes[.modificationDate] as? Date ?? Date()
+        let article = try MarkdownFileReader.article(from: data, url: file.url, folder: file.folder, modified: modified)
+        return ([article], [], [])
+    }
+}
