@@ -15,7 +15,7 @@ import Testing
 ///
 /// Everything goes through the library's own operations (and, for the sync worker's states, through
 /// the rows the worker writes), so the file is what a writer's library of that version holds. The
-/// edge cases: empty and very large bodies, Unicode titles, subtitles (since V2), folders and tags, favourites and every
+/// edge cases: empty and very large bodies, Unicode titles, subtitles (since V2), version history (since V3), folders and tags, favourites and every
 /// status, trashed articles, pending, retrying, failed and acknowledged outbox operations, synced
 /// articles with their merge base, open and resolved conflicts, draft recoveries, a sync cursor
 /// and a lease. The file is closed cleanly (its write-ahead log checkpointed), as a library is
@@ -79,7 +79,13 @@ import Testing
         try await create(ArticleContent(title: "Only whitespace", body: "   \n\n\t\n"))
         try await create(ArticleContent(title: "Only code", body: "```\nno words outside code\n```\n"))
         let edited = try await create(ArticleContent(title: "Edited offline", body: "first version\n", folder: "Essays"))
+        // Version history (schema V3): two ended editing sessions and a restore of the first.
+        try await library.endEditingSession(of: edited)
         try await library.editArticle(edited, body: "first version\nsecond line typed offline\n")
+        if let firstSession = try await library.endEditingSession(of: edited) {
+            _ = try await library.restoreVersion(try await library.history(of: edited).last?.id ?? firstSession.id)
+            try await library.editArticle(edited, body: "first version\nsecond line typed offline\n")
+        }
 
         // Trash: one emptied away (its delete operation stays in the outbox), one still there, one restored.
         let gone = try await create(ArticleContent(title: "Deleted for good", body: "to be emptied\n"))
