@@ -173,7 +173,7 @@ import QuireTestSupport
             (["show", "12"], 1, "quire show: no article's ID begins with '12'"),
             (["edit", "ffffffff-0000-4000-8000-000000000000", "--title", "x"], 1,
              "quire edit: no article has the ID ffffffff-0000-4000-8000-000000000000"),
-            (["edit", "ffffffff"], 2, "quire edit: --title or --body-file is missing"),
+            (["edit", "ffffffff"], 2, "quire edit: --title, --body-file or --language is missing"),
             (["new"], 2, "quire new: --title is missing"),
             (["new", "--title", "x", "--body-file", folder.appending("missing.md").path], 1,
              "quire new: cannot read --body-file \(folder.appending("missing.md").path): No such file or directory"),
