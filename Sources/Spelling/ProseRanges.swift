@@ -246,16 +246,22 @@ private struct InlineProse {
         return start..<end
     }
 
+    /// The starts of URLs, in lower case ASCII.
+    static let urlPrefixes: [[UInt32]] = ["http://", "https://", "ftp://", "mailto:", "file://", "www."].map { $0.unicodeScalars.map(\.value) }
+
     func startsURL(at index: Int) -> Bool {
+        // Every prefix starts with f, h, m or w: most characters are ruled out without a look back.
+        let first = text[index].value | 0x20
+        guard first == 0x66 || first == 0x68 || first == 0x6D || first == 0x77 else { return false }
         guard index == line.lowerBound || !text[index - 1].properties.isAlphabetic else { return false }
-        for prefix in ["http://", "https://", "ftp://", "mailto:", "file://", "www."] {
-            let scalars = Array(prefix.unicodeScalars)
-            if index + scalars.count <= line.upperBound,
-               zip(text[index..<index + scalars.count], scalars).allSatisfy({ $0.properties.lowercaseMapping == String($1) }) {
-                return true
-            }
+        return Self.urlPrefixes.contains { prefix in
+            index + prefix.count <= line.upperBound
+                && prefix.indices.allSatisfy { offset in
+                    let value = text[index + offset].value
+                    // ASCII letters compare without case; everything else as it is.
+                    return (value >= 0x41 && value <= 0x5A ? value | 0x20 : value) == prefix[offset]
+                }
         }
-        return false
     }
 
     func referenceTarget() -> Range<Int>? {

@@ -73,7 +73,8 @@ public struct SpellChecker: Sendable {
 
     /// The word as the hunspell dictionaries spell it: the typographic apostrophe as `'`.
     static func dictionaryForm(of word: String) -> String {
-        word.replacingOccurrences(of: "\u{2019}", with: "'")
+        guard word.unicodeScalars.contains("\u{2019}") else { return word }
+        return String(String.UnicodeScalarView(word.unicodeScalars.map { $0 == "\u{2019}" ? "'" : $0 }))
     }
 }
 

@@ -128,6 +128,21 @@ import QuireTestSupport
         #expect(try quire(["list", "--search", "rewritten"], library: url).output.contains("Swift everywhere"))
     }
 
+    @Test func newAndEditTakeALanguageThatShowPrints() throws {
+        let (folder, url, ids) = try library()
+        defer { withExtendedLifetime(folder) {} }
+        let created = try quire(["new", "--title", "Brief", "--language", "de_DE", "--json"], library: url)
+        #expect(created.status == 0, "\(created.error)")
+        let article = try LibraryArchive.makeDecoder().decode(ArchivedArticle.self, from: Data(created.output.utf8))
+        #expect(article.language == "de_DE")
+        #expect(try quire(["edit", ids[0], "--language", "fr"], library: url).status == 0)
+        let json = try quire(["show", ids[0], "--json"], library: url)
+        #expect(json.output.contains("\"language\":\"fr\""))
+        let refused = try quire(["edit", ids[0], "--language", "not a tag"], library: url)
+        #expect(refused.status == 2)
+        #expect(refused.error.contains("--language"))
+    }
+
     /// IDs are printed one way by every verb: lower case, as RFC 4122 text.
     @Test func everyVerbPrintsIDsInLowerCase() throws {
         let (folder, url, ids) = try library()

@@ -104,7 +104,7 @@ final class SpellingUITests: QuireTestCase, @unchecked Sendable {
         try MainActor.assumeIsolated {
             settleAnimations()
             let editor = try EditorPane()
-            let window = show(editor, width: 760, height: 480)
+            let window = show(editor, width: 760, height: 760)
             defer { window.destroy() }
             editor.spelling.language = "en_US"
             editor.load(title: "Notes from the harbour", body: "The tide came in erly and the boats sat high against the wall.\n")
