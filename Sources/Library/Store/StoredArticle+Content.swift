@@ -3,8 +3,8 @@ import ObjectGraph
 
 extension StoredArticle {
     /// Gives the article every field of `content` (only the values that differ are set): title,
-    /// body, status, favorite, language (when the content says one), and the folder and tags by name, found or created in the article's
-    /// context. For a local edit, ``LocalChanges/record(in:at:alsoChanged:)`` then does the rest;
+    /// body, status, favorite, language (when the content states one), and the folder and tags
+    /// by name, found or created in the article's context. For a local edit, ``LocalChanges/record(in:at:alsoChanged:)`` then does the rest;
     /// for content pulled from the server, call ``refreshDerivedFields()`` after it.
     public func setContent(_ content: ArticleContent, at now: Date = Library.now()) throws {
         guard let context = managedObjectContext else { throw ObjectGraphError.objectDetached(objectID) }
