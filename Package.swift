@@ -29,6 +29,10 @@ let package = Package(
         .systemLibrary(
             name: "CYAML", pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]),
+        // enchant-2 with Debian's hunspell dictionaries, for spell checking (Spelling imports it).
+        .systemLibrary(
+            name: "CEnchant", pkgConfig: "enchant-2",
+            providers: [.apt(["libenchant-2-dev"])]),
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]),
@@ -113,6 +117,12 @@ let package = Package(
         // library store (push, pull, conflicts, lease, status), with the account settings.
         .target(name: "SyncClient", dependencies: ["Platform", "SyncProtocol", "Library", "ObjectGraph", "CSecret", "CCurl"], exclude: ["README.md"]),
 
+        // MARK: Spelling
+
+        // Spell checking on enchant-2: installed dictionaries, words checked and suggested, and
+        // which parts of a Markdown text are prose to check. Knows nothing of GTK or the library.
+        .target(name: "Spelling", dependencies: ["CEnchant"], exclude: ["README.md"]),
+
         // MARK: GTK binding and the app
 
         // C: what Swift cannot import from GLib and GTK (fundamental types, instance macros).
@@ -126,7 +136,7 @@ let package = Package(
         // QuireUI reaches GTK through GtkKit (and WebKit through GtkWebKit) only; CGtkSource is for
         // GtkSourceView in Editor/.
         .target(
-            name: "QuireUI", dependencies: ["GtkKit", "GtkWebKit", "Library", "Transfer", "ObjectGraph", "SyncClient", "SyncProtocol", "CGtkSource"],
+            name: "QuireUI", dependencies: ["GtkKit", "GtkWebKit", "Library", "Transfer", "ObjectGraph", "SyncClient", "SyncProtocol", "Spelling", "CGtkSource"],
             exclude: ["README.md"], plugins: ["CompileGResources"]),
 
         // MARK: Executables
@@ -134,7 +144,7 @@ let package = Package(
         .executableTarget(name: "quire", dependencies: ["CommandLineArguments", "QuireUI", "GtkKit", "Library", "Transfer", "ObjectGraph", "SyncClient"]),
         .executableTarget(name: "quire-server", dependencies: ["CommandLineArguments", "Platform", "SyncServer", "CSystemd"]),
         .executableTarget(
-            name: "quire-bench", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "Transfer", "CSQLite", "CPostgres"]),
+            name: "quire-bench", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "Transfer", "Spelling", "CEnchant", "CSQLite", "CPostgres"]),
 
         // MARK: Build tools
 
@@ -158,6 +168,7 @@ let package = Package(
         .testTarget(name: "ObjectGraphTests", dependencies: ["Platform", "ObjectGraph", "CSQLite", "CStoreFaults", "QuireTestSupport"]),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
         .testTarget(name: "CommandLineArgumentsTests", dependencies: ["CommandLineArguments"]),
+        .testTarget(name: "SpellingTests", dependencies: ["Spelling"]),
         // Depends on quire-server so that the executable the process tests spawn is built with them,
         // and on quire for the clients of the scale-out reference test.
         .testTarget(name: "SyncServerTests", dependencies: ["Platform", "SyncProtocol", "SyncServer", "quire-server", "quire", "QuireTestSupport"]),

@@ -12,11 +12,16 @@ APP_PACKAGES=(
   fonts-dejavu-core
   fonts-wqy-microhei
   hicolor-icon-theme
+  hunspell-de-de
+  hunspell-en-gb
+  hunspell-en-us
+  hunspell-fr
   libadwaita-1-dev
   libcairo2-dev
   libcmark-gfm-dev
   libcmark-gfm-extensions-dev
   libcurl4-openssl-dev
+  libenchant-2-dev
   libfontconfig-dev
   libglib2.0-bin
   libglib2.0-dev

@@ -15,12 +15,16 @@ public struct ArticlePayload: Codable, Hashable, Sendable {
     public var status: ArticleStatus?
     /// Whether the writer marked the article as a favorite.
     public var favorite: Bool?
+    /// The article's language, a spelling dictionary's tag (`en_US`); absent from older clients,
+    /// which also ignore it (decoding skips unknown keys).
+    public var language: String?
 
     /// Content with the given fields; optional ones left out are absent on the wire.
     public init(
         title: String, body: String, folder: String? = nil, tags: [String]? = nil,
-        status: ArticleStatus? = nil, favorite: Bool? = nil
+        status: ArticleStatus? = nil, favorite: Bool? = nil, language: String? = nil
     ) {
+        self.language = language
         self.title = title
         self.body = body
         self.folder = folder
@@ -30,7 +34,7 @@ public struct ArticlePayload: Codable, Hashable, Sendable {
     }
 
     /// The JSON keys of the content, in the order the protocol lists them.
-    public static let fieldNames = ["title", "body", "folder", "tags", "status", "favorite"]
+    public static let fieldNames = ["title", "body", "folder", "tags", "status", "favorite", "language"]
 
     /// Limits the server enforces on the fields beyond the request size; a client can check first.
     public enum Limits {
@@ -38,6 +42,8 @@ public struct ArticlePayload: Codable, Hashable, Sendable {
         public static let maximumNameBytes = 4096
         /// Number of `tags`.
         public static let maximumTagCount = 256
+        /// UTF-8 bytes of `language`.
+        public static let maximumLanguageBytes = 64
     }
 
     /// The first field that breaks the protocol's rules, or nil when the content can be stored.
@@ -54,6 +60,7 @@ public struct ArticlePayload: Codable, Hashable, Sendable {
         if let violation = check(title, "title", limit: Limits.maximumNameBytes) { return violation }
         if let violation = check(body, "body", limit: nil) { return violation }
         if let folder, let violation = check(folder, "folder", limit: Limits.maximumNameBytes) { return violation }
+        if let language, let violation = check(language, "language", limit: Limits.maximumLanguageBytes) { return violation }
         if let tags {
             if tags.count > Limits.maximumTagCount {
                 return FieldViolation(field: "tags", reason: "must hold at most \(Limits.maximumTagCount) tags")

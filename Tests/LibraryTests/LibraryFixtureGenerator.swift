@@ -15,7 +15,7 @@ import Testing
 ///
 /// Everything goes through the library's own operations (and, for the sync worker's states, through
 /// the rows the worker writes), so the file is what a writer's library of that version holds. The
-/// edge cases: empty and very large bodies, Unicode titles, subtitles (since V2), folders and tags, favourites and every
+/// edge cases: empty and very large bodies, Unicode titles, subtitles (since V2), version history (since V3), languages and the personal dictionary (since V4), folders and tags, favourites and every
 /// status, trashed articles, pending, retrying, failed and acknowledged outbox operations, synced
 /// articles with their merge base, open and resolved conflicts, draft recoveries, a sync cursor
 /// and a lease. The file is closed cleanly (its write-ahead log checkpointed), as a library is
@@ -79,7 +79,13 @@ import Testing
         try await create(ArticleContent(title: "Only whitespace", body: "   \n\n\t\n"))
         try await create(ArticleContent(title: "Only code", body: "```\nno words outside code\n```\n"))
         let edited = try await create(ArticleContent(title: "Edited offline", body: "first version\n", folder: "Essays"))
+        // Version history (schema V3): two ended editing sessions and a restore of the first.
+        try await library.endEditingSession(of: edited)
         try await library.editArticle(edited, body: "first version\nsecond line typed offline\n")
+        if let firstSession = try await library.endEditingSession(of: edited) {
+            _ = try await library.restoreVersion(try await library.history(of: edited).last?.id ?? firstSession.id)
+            try await library.editArticle(edited, body: "first version\nsecond line typed offline\n")
+        }
 
         // Trash: one emptied away (its delete operation stays in the outbox), one still there, one restored.
         let gone = try await create(ArticleContent(title: "Deleted for good", body: "to be emptied\n"))
@@ -98,6 +104,8 @@ import Testing
         let (retried, failedID) = (large, titled[3])
         // Subtitles (schema V2): plain, and with accents and an emoji; the rest have none.
         let subtitled = [(titled[0], "A subtitle"), (titled[4], "Sous-titre accentué 🎉")]
+        // Languages (schema V4): German, French, and a tag with no dictionary; the rest the default.
+        let languages = [(titled[2], "de_DE"), (titled[4], "fr"), (titled[8], "zz_ZZ")]
         try await library.write { context, now in
             for (offset, id) in synced.enumerated() {
                 let article = try LibraryNames.article(id, in: context)
@@ -128,6 +136,9 @@ import Testing
             for (id, subtitle) in subtitled {
                 try LibraryNames.article(id, in: context).subtitle = subtitle
             }
+            for (id, language) in languages {
+                try LibraryNames.article(id, in: context).language = language
+            }
             let cursor = SyncCursor(context: context)
             cursor.server = "https://sync.example.org/writer"
             cursor.cursor = 42
@@ -151,5 +162,8 @@ import Testing
             articleID: synced[3], base: base, local: ArticleContent(title: "Mine", body: "mine\n"),
             remote: ArticleContent(title: "Theirs", body: "theirs\n"), baseRevision: 6, remoteRevision: 12)
         try await library.resolveConflict(resolved.id, .keepMine)
+        // The personal dictionary (schema V4), in two languages.
+        try await library.addPersonalWord("Quirelike", language: "en_US")
+        try await library.addPersonalWord("Schreibfluss", language: "de_DE")
     }
 }

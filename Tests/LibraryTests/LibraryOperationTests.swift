@@ -35,7 +35,8 @@ import QuireTestSupport
         #expect(outbox[0].change == .put)
         #expect(outbox[0].state == .pending)
         #expect(outbox[0].payload == ArticlePayload(
-            title: content.title, body: content.body, folder: "Essays", tags: ["history", "travel"], status: .ready, favorite: true))
+            title: content.title, body: content.body, folder: "Essays", tags: ["history", "travel"], status: .ready, favorite: true,
+            language: ArticleLanguage.preferred))
         #expect(UUID(uuidString: outbox[0].operationID) != nil, "operation IDs are UUIDs, valid idempotency keys")
         #expect(try await store.library.folders() == [FolderSummary(name: "Essays", articleCount: 1)])
         #expect(try await store.library.tagNames() == ["history", "travel"])
@@ -114,7 +115,8 @@ import QuireTestSupport
         let outbox = try store.outbox()
         #expect(outbox.count == 2)
         #expect(outbox.first { $0.articleID == first.id }?.payload == ArticlePayload(
-            title: "First", body: "a", folder: "Essays", tags: ["swift"], status: .published, favorite: false))
+            title: "First", body: "a", folder: "Essays", tags: ["swift"], status: .published, favorite: false,
+            language: ArticleLanguage.preferred))
         #expect(outbox.first { $0.articleID == second.id }?.payload?.favorite == true)
 
         try await library.untagArticles([first.id], from: "swift")
@@ -269,9 +271,11 @@ import QuireTestSupport
         #expect(LibrarySchema.v2.checksum == "79775bdf144492c378a1c6e35d25b870872cc643d89c0cfbbf9ee249bc01f1a5")
         #expect(LibrarySchema.v3.version == 3)
         #expect(LibrarySchema.v3.checksum == "6b146b05abbe54029af42a818fa3cae46753d65243b058ca89e588623eb6725a")
-        #expect(LibrarySchema.current.checksum == LibrarySchema.v3.checksum)
+        #expect(LibrarySchema.v4.version == 4)
+        #expect(LibrarySchema.v4.checksum == "358cac6b4278139443791c5ce5583f68ef133f6400ca779175b0b9de47184f0e")
+        #expect(LibrarySchema.current.checksum == LibrarySchema.v4.checksum)
         #expect(
             LibrarySchema.migrationPlan().schemas.map(\.checksum)
-                == [LibrarySchema.v1.checksum, LibrarySchema.v2.checksum, LibrarySchema.v3.checksum])
+                == [LibrarySchema.v1.checksum, LibrarySchema.v2.checksum, LibrarySchema.v3.checksum, LibrarySchema.v4.checksum])
     }
 }

@@ -129,6 +129,21 @@ import QuireTestSupport
         #expect(try quire(["list", "--search", "rewritten"], library: url).output.contains("Swift everywhere"))
     }
 
+    @Test func newAndEditTakeALanguageThatShowPrints() throws {
+        let (folder, url, ids) = try library()
+        defer { withExtendedLifetime(folder) {} }
+        let created = try quire(["new", "--title", "Brief", "--language", "de_DE", "--json"], library: url)
+        #expect(created.status == 0, "\(created.error)")
+        let article = try LibraryArchive.makeDecoder().decode(ArchivedArticle.self, from: Data(created.output.utf8))
+        #expect(article.language == "de_DE")
+        #expect(try quire(["edit", ids[0], "--language", "fr"], library: url).status == 0)
+        let json = try quire(["show", ids[0], "--json"], library: url)
+        #expect(json.output.contains("\"language\":\"fr\""))
+        let refused = try quire(["edit", ids[0], "--language", "not a tag"], library: url)
+        #expect(refused.status == 2)
+        #expect(refused.error.contains("--language"))
+    }
+
     /// IDs are printed one way by every verb: lower case, as RFC 4122 text.
     @Test func everyVerbPrintsIDsInLowerCase() throws {
         let (folder, url, ids) = try library()
@@ -174,7 +189,7 @@ import QuireTestSupport
             (["show", "12"], 1, "quire show: no article's ID begins with '12'"),
             (["edit", "ffffffff-0000-4000-8000-000000000000", "--title", "x"], 1,
              "quire edit: no article has the ID ffffffff-0000-4000-8000-000000000000"),
-            (["edit", "ffffffff"], 2, "quire edit: --title or --body-file is missing"),
+            (["edit", "ffffffff"], 2, "quire edit: --title, --body-file or --language is missing"),
             (["new"], 2, "quire new: --title is missing"),
             (["new", "--title", "x", "--body-file", folder.appending("missing.md").path], 1,
              "quire new: cannot read --body-file \(folder.appending("missing.md").path): No such file or directory"),

@@ -29,6 +29,8 @@ public struct ArticleMerge: Sendable, Hashable {
     public let isFavorite: Bool
     /// The merged tags.
     public let tags: [String]
+    /// The merged language: like the favorite flag it never conflicts (two different changes keep mine).
+    public let language: String?
 
     /// Merges `mine` and `theirs`, both derived from `base`. `costLimit` bounds each line diff.
     public init(
@@ -42,6 +44,7 @@ public struct ArticleMerge: Sendable, Hashable {
         isFavorite = FieldMerge(base: base.isFavorite, mine: mine.isFavorite, theirs: theirs.isFavorite)
             .resolved(choosing: .mine)
         tags = TagSetMerge.merge(base: base.tags, mine: mine.tags, theirs: theirs.tags)
+        language = FieldMerge(base: base.language, mine: mine.language, theirs: theirs.language).resolved(choosing: .mine)
     }
 
     /// What the writer has to decide, field by field.
@@ -80,6 +83,6 @@ public struct ArticleMerge: Sendable, Hashable {
         ArticleContent(
             title: title.resolved(titleChoice), body: body.resolved(bodyChoice),
             folder: folder.resolved(choosing: folderChoice), tags: tags,
-            status: status.resolved(choosing: statusChoice), isFavorite: isFavorite)
+            status: status.resolved(choosing: statusChoice), isFavorite: isFavorite, language: language)
     }
 }

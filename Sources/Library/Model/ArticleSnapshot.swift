@@ -34,6 +34,9 @@ public struct ArticleSnapshot: Sendable, Hashable, Identifiable {
     public var localRevision: Int64
     /// How the article stands against the server.
     public var syncState: ArticleSyncState
+    /// The article's language (``ArticleLanguage``); nil where nothing said it (a file or an
+    /// archive from before languages).
+    public var language: String?
     /// Its earlier versions, oldest first, when they were asked for (an archive written with its
     /// history, ``LibraryArticleSource/includesHistory``); nil otherwise.
     public var history: [ArticleVersionSnapshot]?
@@ -43,8 +46,9 @@ public struct ArticleSnapshot: Sendable, Hashable, Identifiable {
         id: UUID = UUID(), title: String, body: String, folder: String? = nil, tags: [String] = [],
         status: ArticleStatus = .draft, isFavorite: Bool = false, created: Date, updated: Date,
         trashed: Date? = nil, serverRevision: Int64? = nil, localRevision: Int64 = 0,
-        syncState: ArticleSyncState = .localOnly, history: [ArticleVersionSnapshot]? = nil
+        syncState: ArticleSyncState = .localOnly, language: String? = nil, history: [ArticleVersionSnapshot]? = nil
     ) {
+        self.language = language
         self.id = id
         self.title = title
         self.body = body
@@ -65,7 +69,8 @@ public struct ArticleSnapshot: Sendable, Hashable, Identifiable {
     public var content: ArticleContent {
         get {
             ArticleContent(
-                title: title, body: body, folder: folder, tags: tags, status: status, isFavorite: isFavorite)
+                title: title, body: body, folder: folder, tags: tags, status: status, isFavorite: isFavorite,
+                language: language)
         }
         set {
             title = newValue.title
@@ -74,6 +79,7 @@ public struct ArticleSnapshot: Sendable, Hashable, Identifiable {
             tags = newValue.tags
             status = newValue.status
             isFavorite = newValue.isFavorite
+            language = newValue.language
         }
     }
 }

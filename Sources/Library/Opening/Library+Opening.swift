@@ -25,6 +25,8 @@ public struct LibraryOpenOptions: Sendable {
     public var busyRetryDelays: [Duration] = [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2)]
     /// Articles per transaction when an upgrade transforms them.
     public var upgradeBatchSize = 1000
+    /// The language an upgrade gives articles from before languages (the app's default language).
+    public var defaultLanguage = ArticleLanguage.preferred
     /// The free bytes of the file system holding a path (`statvfs`; tests may say otherwise).
     public var availableSpace: @Sendable (String) throws -> Int64 = StoreFiles.availableSpace(at:)
 
@@ -111,7 +113,7 @@ extension Library {
             return try retryingBusy(options) { try Library(url: url, createIfMissing: true, access: .readWrite, upgrade: nil) }
         }
 
-        let plan = LibrarySchema.migrationPlan(batchSize: options.upgradeBatchSize)
+        let plan = LibrarySchema.migrationPlan(batchSize: options.upgradeBatchSize, defaultLanguage: options.defaultLanguage)
         let migrator = StoreMigrator(
             plan: plan, store: url,
             options: MigrationOptions(backupFolder: backupFolder(for: url), availableSpace: options.availableSpace))

@@ -37,12 +37,14 @@ extension Library {
         return article
     }
 
-    /// Changes an article's title and/or body; returns the article as saved. With `ifRevision`,
+    /// Changes an article's title, body and/or language; returns the article as saved. With `ifRevision`,
     /// only while the article is still at that revision (``ArticleSnapshot/localRevision``), so that
     /// a read-modify-write never overwrites a change that came in between (another program's, or
     /// one the sync worker pulled); otherwise throws ``LibraryError/revisionChanged(article:expected:current:)``.
     @discardableResult
-    public func editArticle(_ id: UUID, title: String? = nil, body: String? = nil, ifRevision: Int64? = nil) async throws -> ArticleSnapshot {
+    public func editArticle(
+        _ id: UUID, title: String? = nil, body: String? = nil, language: String? = nil, ifRevision: Int64? = nil
+    ) async throws -> ArticleSnapshot {
         try await write { context, now in
             let article = try LibraryNames.article(id, in: context)
             if let ifRevision, article.localRevision != ifRevision {
@@ -50,6 +52,7 @@ extension Library {
             }
             if let title, title != article.title { article.title = title }
             if let body, body != article.body { article.body = body }
+            if let language, language != article.language { article.language = language }
             try LocalChanges.record(in: context, at: now)
             return article.snapshot
         }

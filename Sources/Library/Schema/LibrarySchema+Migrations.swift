@@ -6,10 +6,13 @@ extension LibrarySchema {
     /// A new version adds its schema and one stage here (and the fixture of the version it
     /// replaces, see `Tests/LibraryTests/Fixtures/README.md`).
     ///
-    /// `batchSize` is the number of articles a custom stage changes per transaction.
-    public static func migrationPlan(batchSize: Int = 1000) -> MigrationPlan {
+    /// `batchSize` is the number of articles a custom stage changes per transaction;
+    /// `defaultLanguage` is the language articles from before V4 get.
+    public static func migrationPlan(batchSize: Int = 1000, defaultLanguage: String = ArticleLanguage.preferred) -> MigrationPlan {
         do {
-            return try MigrationPlan(schemas: [v1, v2, v3], stages: [v1ToV2(batchSize: batchSize), v2ToV3()])
+            return try MigrationPlan(
+                schemas: [v1, v2, v3, v4],
+                stages: [v1ToV2(batchSize: batchSize), v2ToV3(), v3ToV4(defaultLanguage: defaultLanguage, batchSize: batchSize)])
         } catch {
             // The plan is code: a test builds it, so a mistake never ships.
             preconditionFailure("the library's migration plan is invalid: \(error)")

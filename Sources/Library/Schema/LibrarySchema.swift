@@ -8,7 +8,7 @@ import ObjectGraph
 /// older build is recognised by its version's checksum.
 public enum LibrarySchema {
     /// The version this build reads and writes, with the model classes.
-    public static let current: Schema = v3.binding(classes: [
+    public static let current: Schema = v4.binding(classes: [
         "Article": StoredArticle.self,
         "ArticleBase": ArticleBase.self,
         "Folder": Folder.self,
@@ -19,6 +19,7 @@ public enum LibrarySchema {
         "SyncCursor": SyncCursor.self,
         "SyncLease": SyncLease.self,
         "ArticleVersion": ArticleVersion.self,
+        "PersonalWord": PersonalWord.self,
     ])
 }
 

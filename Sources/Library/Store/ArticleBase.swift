@@ -24,12 +24,17 @@ public final class ArticleBase: ManagedObject {
     @Attribute("status") public var status: ArticleStatus
     /// The favorite flag at that revision.
     @Attribute("favorite") public var isFavorite: Bool
+    /// The language at that revision; nil for a base recorded before schema V4.
+    @Attribute("language") public var language: String?
     /// When the server committed that revision.
     @Attribute("serverUpdated") public var serverUpdated: Date?
 
     /// The base as article content, for ``ArticleMerge``.
     public var content: ArticleContent {
-        get { ArticleContent(title: title, body: body, folder: folder, tags: tags, status: status, isFavorite: isFavorite) }
+        get {
+            ArticleContent(
+                title: title, body: body, folder: folder, tags: tags, status: status, isFavorite: isFavorite, language: language)
+        }
         set {
             title = newValue.title
             body = newValue.body
@@ -37,6 +42,7 @@ public final class ArticleBase: ManagedObject {
             tags = newValue.tags
             status = newValue.status
             isFavorite = newValue.isFavorite
+            language = newValue.language
         }
     }
 }

@@ -3,8 +3,8 @@ import ObjectGraph
 
 extension StoredArticle {
     /// Gives the article every field of `content` (only the values that differ are set): title,
-    /// body, status, favorite, and the folder and tags by name, found or created in the article's
-    /// context. For a local edit, ``LocalChanges/record(in:at:alsoChanged:)`` then does the rest;
+    /// body, status, favorite, language (when the content states one), and the folder and tags
+    /// by name, found or created in the article's context. For a local edit, ``LocalChanges/record(in:at:alsoChanged:)`` then does the rest;
     /// for content pulled from the server, call ``refreshDerivedFields()`` after it.
     public func setContent(_ content: ArticleContent, at now: Date = Library.now()) throws {
         guard let context = managedObjectContext else { throw ObjectGraphError.objectDetached(objectID) }
@@ -12,6 +12,7 @@ extension StoredArticle {
         if body != content.body { body = content.body }
         if status != content.status { status = content.status }
         if isFavorite != content.isFavorite { isFavorite = content.isFavorite }
+        if let language = content.language, language != self.language { self.language = language }
         let newFolder = try content.folder.map { try LibraryNames.folder(named: $0, creatingIn: context, at: now) }
         if folder != newFolder { folder = newFolder }
         let newTags = try Set(content.tags.map { try LibraryNames.tag(named: $0, creatingIn: context) })

@@ -37,6 +37,8 @@ public final class StoredArticle: ManagedObject {
     @Attribute("updated") public var updated: Date
     /// Where it stands in the writer's workflow.
     @Attribute("status") public var status: ArticleStatus
+    /// Its language, a dictionary tag (``ArticleLanguage``). (Since schema V4.)
+    @Attribute("language") public var language: String
     /// When it went to the trash; nil outside the trash.
     @Attribute("trashed") public internal(set) var trashed: Date?
     /// The server revision its last synced state had; nil until the server acknowledged it.
@@ -63,7 +65,9 @@ public final class StoredArticle: ManagedObject {
 
     /// What the writer edits, as a value.
     public var content: ArticleContent {
-        ArticleContent(title: title, body: body, folder: folder?.name, tags: tagNames, status: status, isFavorite: isFavorite)
+        ArticleContent(
+            title: title, body: body, folder: folder?.name, tags: tagNames, status: status, isFavorite: isFavorite,
+            language: language)
     }
 
     /// Everything about the article as a value that may leave the context.
@@ -71,7 +75,12 @@ public final class StoredArticle: ManagedObject {
         ArticleSnapshot(
             id: id, title: title, body: body, folder: folder?.name, tags: tagNames, status: status,
             isFavorite: isFavorite, created: created, updated: updated, trashed: trashed,
-            serverRevision: serverRevision, localRevision: localRevision, syncState: syncState)
+            serverRevision: serverRevision, localRevision: localRevision, syncState: syncState, language: language)
+    }
+
+    /// A new article's language, until its content says another: the writer's locale's.
+    public override func awakeFromInsert() {
+        language = ArticleLanguage.preferred
     }
 
     /// The content the server stores for it: what an outbox `put` sends.

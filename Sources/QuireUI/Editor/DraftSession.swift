@@ -66,6 +66,7 @@ final class DraftSession {
         editor.readOnlyReason = article.trashed != nil ? "This article is in the Trash." : nil
         editor.titleChanged = { [weak self] title in self?.edited(title: title) }
         editor.bodyChanged = { [weak self] body in self?.edited(body: body) }
+        connectSpelling(to: editor.spelling, library: library, report: report)
     }
 
     /// Whether the draft holds edits the store does not have yet.

@@ -93,6 +93,8 @@ public final class EditorPane {
     let bodyView: TextView
     let buffer: SourceBuffer
     let search: EditorSearch
+    /// Spell checking of the body (``BodySpelling``).
+    let spelling: BodySpelling
     let scroller: ScrolledWindow
     private let readOnlyRevealer: Revealer
     private let readOnlyLabel: Label
@@ -174,6 +176,7 @@ public final class EditorPane {
         previewSeparator = try builder.object("preview_separator")
         actions = ActionGroup(prefix: "editor", on: widget)
         search = try EditorSearch(builder: builder, buffer: buffer, view: bodyView, actions: actions)
+        spelling = BodySpelling(buffer: buffer, view: bodyView, actions: actions, connections: connections)
 
         buffer.highlightMarkdown()
         buffer.followStyle(storingIn: connections)

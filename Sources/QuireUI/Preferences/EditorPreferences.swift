@@ -83,7 +83,7 @@ final class EditorPreferences {
     /// Called after any of them changed.
     var changed: (@MainActor () -> Void)?
 
-    private let settings: Settings?
+    let settings: Settings?
     private var memory = EditorAppearance()
     private var memoryStyle = StyleChoice.system
     private var memoryPreview = false

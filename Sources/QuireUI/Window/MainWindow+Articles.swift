@@ -58,7 +58,8 @@ extension MainWindow {
         if articleList.query.isSearching { searchBar.isSearchModeEnabled = false }
         closeArticle()
         do {
-            let created = try library.createArticleInViewContext(ArticleContent(title: "", body: "", folder: sidebar.selected.folderName))
+            let created = try library.createArticleInViewContext(ArticleContent(
+                title: "", body: "", folder: sidebar.selected.folderName, language: preferences.defaultLanguage))
             articleList.select(created)
             editor.focusTitle()
         } catch {

@@ -265,6 +265,7 @@ public final class MainWindow {
             preferences.applyStyle()
             editor.appearance = preferences.appearance
             editor.setPreviewBeside(preferences.previewVisible)
+            editor.spelling.isEnabled = preferences.spellChecking
         }
         apply()
         preferences.changed = apply

@@ -11,8 +11,8 @@
 /// because version 1 required it, and authentication reads `tokens`.
 enum StorageSchema {
     /// Bumped by every change to the tables below; a server refuses a newer database.
-    /// 1: accounts, revisions, articles, operations. 2: tokens, rate_buckets.
-    static let version = 2
+    /// 1: accounts, revisions, articles, operations. 2: tokens, rate_buckets. 3: `revisions.language`.
+    static let version = 3
 
     static func statements(_ dialect: SQLDialect) -> [String] {
         let id = "TEXT\(dialect.bytewiseCollation) NOT NULL"
@@ -40,6 +40,7 @@ enum StorageSchema {
                 tags TEXT,
                 status TEXT,
                 favorite SMALLINT,
+                language TEXT,
                 PRIMARY KEY (account_id, cursor))
             """,
             "CREATE INDEX IF NOT EXISTS revisions_by_article ON revisions (account_id, article_id)",
@@ -100,7 +101,22 @@ enum StorageSchema {
                 SELECT id, 'default', token_hash, created_at, revoked_at FROM accounts
                 """)
         }
+        if found < 3 {
+            try addColumnIfMissing("language TEXT", named: "language", to: "revisions", connection)
+        }
         try connection.execute("UPDATE schema_info SET version = $1", [.integer(Int64(version))])
+    }
+
+    /// Adds a column that a newer version's `CREATE TABLE` already has (a database set back to an
+    /// older version may hold it).
+    private static func addColumnIfMissing(_ definition: String, named name: String, to table: String, _ connection: any SQLConnection) throws {
+        switch connection.dialect {
+        case .postgres:
+            try connection.execute("ALTER TABLE \(table) ADD COLUMN IF NOT EXISTS \(definition)")
+        case .sqlite:
+            let found = try connection.first("SELECT count(*) FROM pragma_table_info('\(table)') WHERE name = $1", [.text(name)]) { try $0.integer(0) }
+            if found == 0 { try connection.execute("ALTER TABLE \(table) ADD COLUMN \(definition)") }
+        }
     }
 
     /// Creates the tables when they are missing and checks the version of existing ones.

@@ -50,7 +50,8 @@ enum MarkdownFileReader {
             status: try fields.status(FrontMatterKey.status) ?? .draft,
             isFavorite: try fields.bool(FrontMatterKey.favorite) ?? false,
             created: created ?? dated ?? modified, updated: try fields.date(FrontMatterKey.updated) ?? modified,
-            serverRevision: try fields.integer(FrontMatterKey.serverRevision))
+            serverRevision: try fields.integer(FrontMatterKey.serverRevision),
+            language: try fields.string(FrontMatterKey.language).map(ArticleLanguage.tag(fromBCP47:)))
         return ImportedArticle(article: article, source: url, hasStoredID: id != nil)
     }
 

@@ -7,9 +7,10 @@ import Library
 struct EditVerb: Verb {
     static let name = "edit"
     static let summary = "Change an article's title or body"
-    static let usage = "[--library PATH] ID [--title TITLE] [--body-file FILE|-] [--if-revision N]"
+    static let usage = "[--library PATH] ID [--title TITLE] [--body-file FILE|-] [--language TAG] [--if-revision N]"
     static let details = """
         --body-file replaces the whole body with the file's text (- for standard input).
+        --language sets the article's language, a dictionary tag (en_US, de_DE, fr).
 
         --if-revision N saves only while the article is still at revision N: a read-modify-write
         then never overwrites a change that came in between (another program's, or one 'quire
@@ -30,12 +31,14 @@ struct EditVerb: Verb {
     let articleID: String
     let title: String?
     let bodyFile: String?
+    let language: String?
     let revision: Int64?
 
     init(arguments: inout VerbArguments) throws(CommandLineError) {
         library = try LibraryOption(arguments: &arguments)
         title = try arguments.option("--title")
         bodyFile = try arguments.option("--body-file")
+        language = try LanguageOption.read(from: &arguments)
         if let text = try arguments.option("--if-revision") {
             guard let revision = Int64(text), revision >= 0 else {
                 throw .invalidValue(option: "--if-revision", value: text, expected: "a revision number (0 or more)")
@@ -45,7 +48,7 @@ struct EditVerb: Verb {
             revision = nil
         }
         articleID = try arguments.positional("ID")
-        if title == nil && bodyFile == nil { throw .missingArgument("--title or --body-file") }
+        if title == nil && bodyFile == nil && language == nil { throw .missingArgument("--title, --body-file or --language") }
     }
 
     func run() async throws {
@@ -53,7 +56,7 @@ struct EditVerb: Verb {
         let library = try library.open()
         let id = try await library.articleID(matching: articleID)
         do {
-            try await library.editArticle(id, title: title, body: body, ifRevision: revision)
+            try await library.editArticle(id, title: title, body: body, language: language, ifRevision: revision)
         } catch let error as LibraryError {
             guard case .revisionChanged = error else { throw error }
             throw ChangedSinceRead(message: error.description)

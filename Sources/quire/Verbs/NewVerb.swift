@@ -7,13 +7,19 @@ import Transfer
 struct NewVerb: Verb {
     static let name = "new"
     static let summary = "Create an article and print its ID"
-    static let usage = "[--library PATH] [--json] --title TITLE [--body-file FILE|-] [--folder NAME]"
-    static let details = "Prints the new article's ID; --json prints the article as 'quire show --json' does."
+    static let usage = "[--library PATH] [--json] --title TITLE [--body-file FILE|-] [--folder NAME] [--language TAG]"
+    static let details = """
+        Prints the new article's ID; --json prints the article as 'quire show --json' does.
+
+        --language gives the article's language as a dictionary tag (en_US, de_DE, fr); without
+        it the article takes the language of the locale.
+        """
 
     let library: LibraryOption
     let title: String
     let bodyFile: String?
     let folder: String?
+    let language: String?
     let emitsJSON: Bool
 
     init(arguments: inout VerbArguments) throws(CommandLineError) {
@@ -23,12 +29,13 @@ struct NewVerb: Verb {
         self.title = title
         bodyFile = try arguments.option("--body-file")
         folder = try arguments.option("--folder")
+        language = try LanguageOption.read(from: &arguments)
     }
 
     func run() async throws {
         let body = try bodyFile.map { try TextInput.read($0, option: "--body-file") } ?? ""
         let library = try library.open(creatingIfMissing: true)
-        let article = try await library.createArticle(ArticleContent(title: title, body: body, folder: folder))
+        let article = try await library.createArticle(ArticleContent(title: title, body: body, folder: folder, language: language))
         try await library.endEditingSession(of: article.id)
         if emitsJSON { return try VerbOutput.printJSON(ArchivedArticle(article, includingSync: true)) }
         print(article.id.uuidString.lowercased())

@@ -4,7 +4,7 @@ import SyncProtocol
 extension SQLConnection {
     /// The columns `ArticleChange(row:at:tags:)` reads, from `revisions` aliased `r`.
     static var revisionColumns: String {
-        "r.cursor, r.article_id, r.deleted, r.changed_at, r.title, r.body, r.folder, r.tags, r.status, r.favorite"
+        "r.cursor, r.article_id, r.deleted, r.changed_at, r.title, r.body, r.folder, r.tags, r.status, r.favorite, r.language"
     }
 
     func currentVersion(of articleID: String, account: AccountID) throws -> ArticleChange? {
@@ -39,7 +39,7 @@ extension SQLConnection {
         let tags = TagsDecoder()
         var candidates = 0
         let rows = try all(sql, parameters) { row in
-            candidates = Int(try row.integer(10))
+            candidates = Int(try row.integer(11))
             return try ArticleChange(row: row, at: 0, tags: tags)
         }
         let changes = Array(rows.prefix(limit))
@@ -66,7 +66,7 @@ extension SQLConnection {
         let tags = TagsDecoder()
         var candidates = 0
         let rows = try all(sql, parameters) { row in
-            candidates = Int(try row.integer(10))
+            candidates = Int(try row.integer(11))
             guard let article = try ArticleChange(row: row, at: 0, tags: tags).article else {
                 throw StorageError.unreadableValue(table: "revisions", column: "deleted", detail: "live article without content")
             }
@@ -112,12 +112,13 @@ extension SQLConnection {
         return [
             SQLStatement(
                 """
-                INSERT INTO revisions (account_id, cursor, article_id, deleted, changed_at, title, body, folder, tags, status, favorite)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                INSERT INTO revisions (account_id, cursor, article_id, deleted, changed_at, title, body, folder, tags, status, favorite, language)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
                 """,
                 [.integer(account.rawValue), .integer(cursor), .text(articleID), SQLValue(content == nil), SQLValue(date),
                  SQLValue(content?.title), SQLValue(content?.body), SQLValue(content?.folder), SQLValue(tags),
-                 SQLValue(content?.status?.rawValue), content?.favorite.map(SQLValue.init) ?? .null]),
+                 SQLValue(content?.status?.rawValue), content?.favorite.map(SQLValue.init) ?? .null,
+                 SQLValue(content?.language)]),
             SQLStatement(
                 """
                 INSERT INTO articles (account_id, article_id, revision, deleted, changed_at) VALUES ($1, $2, $3, $4, $5)
@@ -170,7 +171,7 @@ extension ArticleChange {
             let content = ArticlePayload(
                 title: row.text(offset + 4), body: row.text(offset + 5), folder: row.optionalText(offset + 6),
                 tags: try row.optionalText(offset + 7).map(tags.decode), status: status,
-                favorite: try row.optionalInteger(offset + 9).map { $0 != 0 })
+                favorite: try row.optionalInteger(offset + 9).map { $0 != 0 }, language: row.optionalText(offset + 10))
             article = Article(id: id, revision: cursor, updatedAt: changedAt, content: content)
         }
         self.init(cursor: cursor, id: id, revision: cursor, deleted: deleted, changedAt: changedAt, article: article)

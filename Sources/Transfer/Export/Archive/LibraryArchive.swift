@@ -112,6 +112,8 @@ public struct ArchivedArticle: Sendable, Hashable, Codable {
     public var updated: Date
     /// When it went to the trash; `null` when it is not there.
     public var trashed: Date?
+    /// The article's language; absent in archives from before languages (schema V4).
+    public var language: String?
     /// The sync metadata; `nil` in an archive written without it.
     public var sync: Sync?
     /// The article's earlier versions, oldest first; absent unless the archive was written with
@@ -130,6 +132,7 @@ public struct ArchivedArticle: Sendable, Hashable, Codable {
         created = article.created
         updated = article.updated
         trashed = article.trashed
+        language = article.language
         sync = includingSync
             ? Sync(serverRevision: article.serverRevision, localRevision: article.localRevision, state: article.syncState)
             : nil
@@ -141,13 +144,13 @@ public struct ArchivedArticle: Sendable, Hashable, Codable {
         ArticleSnapshot(
             id: id, title: title, body: body, folder: folder, tags: tags, status: status, isFavorite: favorite,
             created: created, updated: updated, trashed: trashed, serverRevision: sync?.serverRevision,
-            localRevision: sync?.localRevision ?? 0, syncState: sync?.state ?? .localOnly,
+            localRevision: sync?.localRevision ?? 0, syncState: sync?.state ?? .localOnly, language: language,
             history: history?.map { $0.snapshot(of: id) })
     }
 
     // Written by hand so that absent optionals are written as null: every archive has every key.
     private enum CodingKeys: String, CodingKey {
-        case id, title, body, folder, tags, status, favorite, created, updated, trashed, sync, history
+        case id, title, body, folder, tags, status, favorite, created, updated, trashed, language, sync, history
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -163,6 +166,7 @@ public struct ArchivedArticle: Sendable, Hashable, Codable {
         try container.encode(created, forKey: .created)
         try container.encode(updated, forKey: .updated)
         try container.encode(trashed, forKey: .trashed)
+        try container.encodeIfPresent(language, forKey: .language)
         try container.encode(sync, forKey: .sync)
         try container.encodeIfPresent(history, forKey: .history)
     }

@@ -10,10 +10,11 @@ enum HTMLDocument {
 
     /// Everything up to and including `<body>`, with the export's style sheet followed by `css`,
     /// under the Content-Security-Policy `policy`.
-    static func head(title: String, policy: String = exportPolicy, css: String = "") -> String {
+    /// `language` (a dictionary tag) becomes the page's `lang`.
+    static func head(title: String, language: String? = nil, policy: String = exportPolicy, css: String = "") -> String {
         """
         <!DOCTYPE html>
-        <html>
+        <html\(language.map { " lang=\"\(HTMLText.escape(ArticleLanguage.bcp47($0)))\"" } ?? "")>
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -34,7 +35,7 @@ enum HTMLDocument {
 
     /// A complete page for one article.
     static func standalone(_ article: ArticleSnapshot) -> String {
-        head(title: article.title) + self.article(article) + tail
+        head(title: article.title, language: article.language) + self.article(article) + tail
     }
 
     /// One article: its title, a line of metadata, and its rendered body.
@@ -47,7 +48,7 @@ enum HTMLDocument {
         let updated = Timestamp.string(from: article.updated)
         meta.append("<time datetime=\"\(updated)\">\(updated.prefix(10))</time>")
         return """
-            <article id="\(anchor(for: article))" dir="auto">
+            <article id="\(anchor(for: article))"\(article.language.map { " lang=\"\(HTMLText.escape(ArticleLanguage.bcp47($0)))\"" } ?? "") dir="auto">
             <header>
             <h1 class="title">\(HTMLText.escape(DisplayTitle.of(article.title)))</h1>
             <p class="meta">\(meta.joined(separator: " · "))</p>

@@ -9,4 +9,6 @@ enum FrontMatterKey {
     static let created = "created"
     static let updated = "updated"
     static let serverRevision = "server_revision"
+    /// The article's language as BCP 47 (`en-US`), the key static site generators read.
+    static let language = "lang"
 }

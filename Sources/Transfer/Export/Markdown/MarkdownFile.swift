@@ -14,6 +14,7 @@ import Library
 /// created: 2024-05-01T09:30:00Z
 /// updated: 2024-05-02T17:04:12.5Z
 /// server_revision: 12
+/// lang: "en-US"
 /// ---
 /// The body…
 /// ```
@@ -33,6 +34,9 @@ enum MarkdownFile {
         text += "\(FrontMatterKey.created): \(Timestamp.string(from: article.created))\n"
         text += "\(FrontMatterKey.updated): \(Timestamp.string(from: article.updated))\n"
         text += "\(FrontMatterKey.serverRevision): \(article.serverRevision.map(String.init) ?? "null")\n"
+        if let language = article.language {
+            text += "\(FrontMatterKey.language): \(YAMLScalar.quoted(ArticleLanguage.bcp47(language)))\n"
+        }
         text += "---\n"
         return text + article.body
     }

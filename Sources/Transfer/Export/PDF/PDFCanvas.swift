@@ -60,6 +60,13 @@ final class PDFCanvas {
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, title)
     }
 
+    /// Records the document's language (a dictionary tag, written as BCP 47) in the metadata's
+    /// keywords as `lang:en-US`: cairo 1.16 (Debian 12) can set neither the catalog's `/Lang`
+    /// nor a custom entry.
+    func setLanguage(_ language: String) {
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_KEYWORDS, "lang:" + ArticleLanguage.bcp47(language))
+    }
+
     /// Writes the rest of the PDF (fonts, outline, cross-reference table) and reports any failure.
     func finish() throws {
         isFinished = true

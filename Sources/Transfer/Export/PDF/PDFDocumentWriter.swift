@@ -7,6 +7,7 @@ enum PDFDocumentWriter {
     static func writeArticle(_ article: ArticleSnapshot, paper: PaperSize, fonts: PDFFontMap, to file: OutputFile) throws {
         let canvas = try PDFCanvas(paper: paper, file: file)
         canvas.setTitle(DisplayTitle.of(article.title))
+        if let language = article.language { canvas.setLanguage(language) }
         let typesetter = PDFTypesetter(canvas: canvas, fonts: fonts, drawing: true)
         typesetter.typesetArticle(article, expandsBookmark: true)
         typesetter.finish()

@@ -1,0 +1,41 @@
+import Foundation
+import ObjectGraph
+
+/// The writer's personal dictionary: words the spell checker accepts, per language, kept in the
+/// library (``PersonalWord``).
+extension Library {
+    /// The words of the personal dictionary, by language, each sorted.
+    public func personalWords() async throws -> [String: [String]] {
+        try await read { context in try Self.personalWords(in: context) }
+    }
+
+    /// ``personalWords()`` from the view context, for the editor.
+    @MainActor
+    public func personalWordsInViewContext() throws -> [String: [String]] {
+        try Self.personalWords(in: container.viewContext)
+    }
+
+    /// Adds `word` to the personal dictionary of `language` (nothing when it is there already).
+    public func addPersonalWord(_ word: String, language: String) async throws {
+        try await write { context, _ in try Self.insertPersonalWord(word, language: language, in: context) }
+    }
+
+    /// ``addPersonalWord(_:language:)`` in the view context, saved before it returns.
+    @MainActor
+    public func addPersonalWordInViewContext(_ word: String, language: String) throws {
+        try writeInViewContext { context, _ in try Self.insertPersonalWord(word, language: language, in: context) }
+    }
+
+    private static func personalWords(in context: ManagedObjectContext) throws -> [String: [String]] {
+        let words = try context.fetch(FetchRequest<PersonalWord>())
+        return Dictionary(grouping: words, by: \.language).mapValues { $0.map(\.word).sorted() }
+    }
+
+    private static func insertPersonalWord(_ word: String, language: String, in context: ManagedObjectContext) throws {
+        let existing = try context.count(for: FetchRequest<PersonalWord>(predicate: \.language == language && \.word == word))
+        guard existing == 0, !word.isEmpty else { return }
+        let entry = PersonalWord(context: context)
+        entry.language = language
+        entry.word = word
+    }
+}

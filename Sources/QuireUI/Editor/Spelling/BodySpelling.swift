@@ -1,0 +1,239 @@
+import Foundation
+import GtkKit
+import Spelling
+
+/// Spell checking of the editor's body: misspelled words underlined as the writer types, and in
+/// the text view's context menu up to five suggestions, "Add to Dictionary", "Ignore" and the
+/// article's language.
+///
+/// Each edit marks the characters it touched; a moment later the paragraphs around them are
+/// checked on a worker thread (``SpellChecker`` over the whole text's prose ranges, since a code
+/// fence may sit far above) and only their underlines are replaced, so typing never waits for the
+/// dictionary. A result for text that changed meanwhile is dropped and the check runs again.
+///
+/// The host says which language the article is in (``language``), which words the writer added
+/// to the library's personal dictionary (``personalWords``) and hears ``wordAdded`` and
+/// ``languageChosen``. Ignored words belong to the article shown and are forgotten when another
+/// one is loaded (``articleLoaded()``).
+///
+/// Actions (`editor.NAME`): `spelling-replace` (with the suggestion), `spelling-add`,
+/// `spelling-ignore`, `spelling-language` (with a language tag; its state is the language).
+@MainActor
+final class BodySpelling {
+    /// The tag that underlines misspelled words.
+    static let tagName = "misspelled"
+    /// The installed dictionaries, shared by every editor of the app.
+    static let dictionaries = SpellingDictionaries()
+
+    /// Whether words are checked at all (Preferences); turning it off removes every underline.
+    var isEnabled = true {
+        didSet { if isEnabled != oldValue { checkEverything() } }
+    }
+    /// The article's language (an enchant tag such as `en_US`); changing it checks the text again.
+    var language = "en_US" {
+        didSet {
+            guard language != oldValue else { return }
+            languageAction.setState(language)
+            checkEverything()
+        }
+    }
+    /// The library's personal dictionary: the words the writer added, by language.
+    var personalWords: [String: Set<String>] = [:] {
+        didSet { if personalWords != oldValue { checkEverything() } }
+    }
+    /// Called when the writer adds a word to the personal dictionary of a language.
+    var wordAdded: (@MainActor (_ word: String, _ language: String) -> Void)?
+    /// Called when the writer picks another language for the article in the menu.
+    var languageChosen: (@MainActor (String) -> Void)?
+    /// Called when a check has put its underlines on the text (tests wait for it).
+    var checked: (@MainActor () -> Void)?
+
+    /// The words the writer chose to ignore in this article.
+    private(set) var ignoredWords: Set<String> = []
+    /// The context menu's own items, rebuilt for the word under each right-click.
+    let menu = Menu()
+
+    private let buffer: TextBuffer
+    private let view: TextView
+    private var checker: SpellChecker?
+    /// The characters edited since the last check, nil when nothing waits.
+    private var dirty: Range<Int>?
+    /// Bumped by every edit: a check's result is only applied to the text it read.
+    private var generation = 0
+    private var isChecking = false
+    private var pending: Timeout?
+    /// The misspelled word the context menu was built for.
+    private var menuWord: (range: Range<Int>, word: String)?
+    private var languageAction: Action!
+
+    /// Checks `buffer` as `view` shows it, with actions in `actions`.
+    init(buffer: TextBuffer, view: TextView, actions: ActionGroup, connections: SignalConnections) {
+        self.buffer = buffer
+        self.view = view
+        buffer.addErrorUnderlineTag(Self.tagName, color: "#e01b24")
+        buffer.onInserted { [weak self] range in self?.edited(range) }.store(in: connections)
+        buffer.connect(Signal<() -> Void>("changed")) { [weak self] in
+            guard let self else { return }
+            let cursor = self.buffer.selection.lowerBound
+            self.edited(cursor..<cursor)
+        }.store(in: connections)
+        view.onSecondaryClick { [weak self] offset in self?.prepareMenu(at: offset) }
+        view.setExtraMenu(menu)
+        actions.add(Action(name: "spelling-replace", parameter: String.self) { [weak self] suggestion in
+            self?.replaceMenuWord(with: suggestion)
+        })
+        actions.add(Action(name: "spelling-add") { [weak self] in self?.addMenuWord() })
+        actions.add(Action(name: "spelling-ignore") { [weak self] in self?.ignoreMenuWord() })
+        languageAction = Action(name: "spelling-language", state: language) { [weak self] chosen in
+            self?.language = chosen
+            self?.languageChosen?(chosen)
+        }
+        actions.add(languageAction)
+        checker = Self.dictionaries.checker(for: language)
+        prepareMenu(at: nil)
+    }
+
+    /// Forgets the words ignored in the article shown before, and checks the new text whole.
+    func articleLoaded() {
+        ignoredWords = []
+        checkEverything()
+    }
+
+    /// The character ranges underlined now.
+    var underlinedRanges: [Range<Int>] { buffer.ranges(ofTag: Self.tagName) }
+
+    /// Whether a check is scheduled or running.
+    var isPending: Bool { dirty != nil || isChecking }
+
+    // MARK: Checking
+
+    private func edited(_ range: Range<Int>) {
+        generation += 1
+        dirty = dirty.map { min($0.lowerBound, range.lowerBound)..<max($0.upperBound, range.upperBound) } ?? range
+        schedule()
+    }
+
+    private func checkEverything() {
+        checker = isEnabled ? Self.dictionaries.checker(for: language) : nil
+        for word in personalWords[language] ?? [] { checker?.accept([word]) }
+        generation += 1
+        dirty = 0..<buffer.characterCount
+        schedule()
+    }
+
+    private func schedule() {
+        guard !isChecking, pending?.isPending != true else { return }
+        pending = Timeout(milliseconds: 30) { [weak self] in self?.checkDirty() }
+    }
+
+    private func checkDirty() {
+        guard let edited = dirty else { return }
+        dirty = nil
+        guard let checker else {
+            buffer.removeTag(Self.tagName, from: 0..<buffer.characterCount)
+            checked?()
+            return
+        }
+        let text = buffer.text
+        let generation = generation
+        let ignored = ignoredWords
+        isChecking = true
+        Task.detached(priority: .userInitiated) {
+            let scalars = Array(text.unicodeScalars)
+            let paragraphs = Self.lines(around: edited, in: scalars)
+            let found = checker.misspellings(in: text, within: paragraphs, ignoring: ignored)
+            await MainActor.run { [weak self] in self?.apply(found, in: paragraphs, generation: generation, edited: edited) }
+        }
+    }
+
+    private func apply(_ found: [Misspelling], in checkedRange: Range<Int>, generation: Int, edited: Range<Int>) {
+        isChecking = false
+        guard generation == self.generation else {
+            // The text changed while it was checked: check the same place again, with the new edits.
+            dirty = dirty.map { min($0.lowerBound, edited.lowerBound)..<max($0.upperBound, edited.upperBound) } ?? edited
+            schedule()
+            return
+        }
+        buffer.removeTag(Self.tagName, from: checkedRange)
+        for misspelling in found { buffer.applyTag(Self.tagName, to: misspelling.range) }
+        if dirty != nil { schedule() } else { checked?() }
+    }
+
+    /// The whole lines around `range` (clamped to the text).
+    nonisolated static func lines(around range: Range<Int>, in scalars: [Unicode.Scalar]) -> Range<Int> {
+        var start = min(range.lowerBound, scalars.count)
+        while start > 0, scalars[start - 1] != "\n" { start -= 1 }
+        var end = min(range.upperBound, scalars.count)
+        while end < scalars.count, scalars[end] != "\n" { end += 1 }
+        return start..<end
+    }
+
+    // MARK: The context menu
+
+    /// Rebuilds the menu's items for the word at `offset` (none: only the language).
+    func prepareMenu(at offset: Int?) {
+        menu.removeAll()
+        menuWord = nil
+        if let offset, let checker,
+           let range = underlinedRanges.first(where: { $0.contains(offset) || $0.upperBound == offset }) {
+            let word = buffer.text(in: range)
+            menuWord = (range, word)
+            let suggestions = Menu()
+            for suggestion in checker.suggestions(for: word, limit: 5) {
+                suggestions.append(suggestion, action: "editor.spelling-replace", target: suggestion)
+            }
+            menu.appendSection(suggestions)
+            let choices = Menu()
+            choices.append("Add to Dictionary", action: "editor.spelling-add")
+            choices.append("Ignore", action: "editor.spelling-ignore")
+            menu.appendSection(choices)
+        }
+        menu.appendSubmenu("Language", Self.languageMenu(current: language))
+    }
+
+    /// Every installed dictionary as a radio item; when the article's own language has none, an
+    /// item that says which Debian package to install.
+    static func languageMenu(current: String) -> Menu {
+        let languages = Menu()
+        let installed = dictionaries.installedLanguages
+        if !installed.contains(current) {
+            let missing = Menu()
+            missing.append(
+                "No dictionary for \(LanguageName.of(current)): install \(DictionaryPackage.name(for: current))",
+                action: "editor.spelling-missing")
+            languages.appendSection(missing)
+        }
+        let list = Menu()
+        for tag in installed { list.append(LanguageName.of(tag), action: "editor.spelling-language", target: tag) }
+        languages.appendSection(list)
+        return languages
+    }
+
+    /// Replaces the word the menu was built for with `suggestion`, as one undo step.
+    func replaceMenuWord(with suggestion: String) {
+        guard let (range, word) = menuWord, buffer.text(in: range) == word else { return }
+        buffer.replace(range, with: suggestion)
+        menuWord = nil
+    }
+
+    /// Adds the menu's word to the personal dictionary of the article's language.
+    func addMenuWord() {
+        guard let (_, word) = menuWord else { return }
+        personalWords[language, default: []].insert(word)
+        wordAdded?(word, language)
+    }
+
+    /// Ignores the menu's word in this article.
+    func ignoreMenuWord() {
+        guard let (_, word) = menuWord else { return }
+        ignoredWords.insert(word)
+        checkEverything()
+    }
+}
+
+/// A language tag as the writer reads it: `de_DE` is "German (Germany)".
+enum LanguageName {
+    static func of(_ tag: String) -> String {
+        Locale(identifier: "en_US").localizedString(forIdentifier: tag) ?? tag
+    }
+}

@@ -1,0 +1,30 @@
+import GtkKit
+import Library
+
+/// The article's side of spell checking: its language and the library's personal dictionary go
+/// to the editor's checker; the language the writer picks and the words they add come back.
+extension DraftSession {
+    /// Checks the article in its language, with the personal dictionary; saves a language the
+    /// writer picks (at once: it is one choice, not typing) and adds the words they add.
+    func connectSpelling(to spelling: BodySpelling, library: Library, report: @escaping @MainActor (String, any Error) -> Void) {
+        do {
+            spelling.personalWords = try library.personalWordsInViewContext().mapValues(Set.init)
+        } catch {
+            report("The personal dictionary could not be read.", error)
+        }
+        spelling.language = article.language
+        spelling.articleLoaded()
+        spelling.languageChosen = { [weak self] language in
+            guard let self, self.article.language != language else { return }
+            self.article.language = language
+            self.save()
+        }
+        spelling.wordAdded = { word, language in
+            do {
+                try library.addPersonalWordInViewContext(word, language: language)
+            } catch {
+                report("“\(word)” could not be added to the dictionary.", error)
+            }
+        }
+    }
+}

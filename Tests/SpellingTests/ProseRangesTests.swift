@@ -1,0 +1,48 @@
+import Spelling
+import Testing
+
+/// Which parts of Markdown are checked: the text of each prose range, joined.
+@Suite struct ProseRangesTests {
+    private func prose(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        return ProseRanges.ranges(in: text).map { range in
+            var view = String.UnicodeScalarView()
+            view.append(contentsOf: scalars[range])
+            return String(view)
+        }.joined(separator: "|")
+    }
+
+    @Test func headingsListsEmphasisAndLinkTextsAreProse() {
+        #expect(prose("# Heading words\n- item one\n1. item two\n*emphasis* and **strong**\n") ==
+            "# Heading words|- item one|1. item two|*emphasis* and **strong**")
+        #expect(prose("See [the link text](https://example.org/path (title)) here.") == "See [the link text]| here.")
+    }
+
+    @Test func codeSpansAndBlocksAreNot() {
+        #expect(prose("Use `lettt x = 1` or ``a ` b`` now.") == "Use | or | now.")
+        #expect(prose("Before\n```swift\nlet wrng = 1\n```\nAfter") == "Before|After")
+        #expect(prose("Before\n~~~~\ncode\n~~~\nstill code\n~~~~\nAfter") == "Before|After")
+        #expect(prose("Para\n\n    indented codde\n    more\n\nText") == "Para|Text")
+        #expect(prose("- item\n\n    continued item text\n") == "- item|    continued item text")
+        #expect(prose("An `unclosed span") == "An `unclosed span")
+    }
+
+    @Test func urlsTagsAndAddressesAreNot() {
+        #expect(prose("Visit https://exmaple.org/tpyo, or www.qwrt.com now") == "Visit | or | now")
+        #expect(prose("An <span class=\"x\">inline</span> tag <!-- a cmment -->") == "An |inline| tag ")
+        #expect(prose("Mail <https://auto.link> or writer@exmaple.org please") == "Mail | or | please")
+        #expect(prose("[label]: https://example.org \"Titel\"") == "[label]")
+    }
+
+    @Test func frontMatterIsNotButAThematicBreakIs() {
+        #expect(prose("---\ntitle: Tpyo\nlang: en\n---\nBody text\n") == "Body text")
+        #expect(prose("---\nno closing fence, so prose\n") == "---|no closing fence, so prose")
+        #expect(prose("Text\n\n---\n\nMore") == "Text|---|More")
+    }
+
+    @Test func offsetsCountUnicodeScalars() {
+        let text = "Café 🎉 `cde` wörd"
+        let ranges = ProseRanges.ranges(in: text)
+        #expect(ranges == [0..<7, 12..<17])
+    }
+}
