@@ -25,6 +25,29 @@ open class GtkTestCase: XCTestCase, @unchecked Sendable {
         }
     }
 
+    open override func tearDownWithError() throws {
+        MainActor.assumeIsolated { Self.resetDisplay() }
+        try super.tearDownWithError()
+    }
+
+    /// Leaves the display as the next test expects it: no window of this test left open. A window
+    /// left open with a menu or popover holds a keyboard grab, and the next test's real key presses
+    /// (XTEST) then go to it (seen with a spelling menu left open; TitleFieldTests' and
+    /// WritingSurfaceTests' key presses went missing once in a flake hunt, cause not pinned down).
+    @MainActor
+    private static func resetDisplay() {
+        let toplevels = gtk_window_get_toplevels()
+        let leftovers = (0..<g_list_model_get_n_items(toplevels)).compactMap { g_list_model_get_item(toplevels, $0) }
+        for window in leftovers {
+            gtk_window_destroy(window.assumingMemoryBound(to: GtkWindow.self))
+            g_object_unref(window)
+        }
+        // Let GTK unmap them (bounded: a repeating idle source would keep the loop busy forever).
+        var iterations = 0
+        while iterations < 1000, g_main_context_iteration(nil, 0) != 0 { iterations += 1 }
+        if let display = gdk_display_get_default() { gdk_display_sync(display) }
+    }
+
     /// Runs the default main context until `done` returns true; fails the test if the watchdog
     /// fires first.
     @MainActor
