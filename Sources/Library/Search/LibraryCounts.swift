@@ -5,10 +5,10 @@ import ObjectGraph
 /// How many articles each place of the sidebar holds: All Articles, Favorites, no folder, the
 /// Trash, each status, each folder and each tag (the trash left out of all but the Trash).
 ///
-/// Counted in SQL, one query per place, each served by an index; a tag's count is its join rows
-/// less its articles in the trash, which are read once for all tags (the trash is small). At
-/// 100,000 articles (`quire-bench tags`) the counts take tens of milliseconds, most of it in the
-/// tags: more than a frame, so the window should read them off the main thread.
+/// Counted in SQL: the articles outside the trash grouped by status (their sum is All Articles),
+/// by folder (no folder is Unfiled) and by tag, one `GROUP BY` query each
+/// (``ManagedObjectContext/countsGrouped(_:by:)``), and two counts for Favorites and the Trash.
+/// Read from the store: unsaved changes of the context are not counted.
 public struct LibraryCounts: Sendable, Hashable, Codable {
     /// Articles outside the trash.
     public var all: Int
@@ -25,39 +25,49 @@ public struct LibraryCounts: Sendable, Hashable, Codable {
     /// Every tag, by name.
     public var tags: [TagSummary]
 
+    /// The articles the sidebar counts everywhere but in the Trash.
+    private static let outsideTrash = FetchRequest<StoredArticle>(predicate: .isNil(\.trashed))
+
     /// The counts as `context` sees the store.
     public static func read(in context: ManagedObjectContext) throws -> LibraryCounts {
-        func count(_ predicate: FetchPredicate<StoredArticle>) throws -> Int {
-            try context.count(for: FetchRequest<StoredArticle>(predicate: predicate))
+        var statuses = Dictionary(uniqueKeysWithValues: ArticleStatus.allCases.map { ($0, 0) })
+        var all = 0
+        for group in try context.countsGrouped(outsideTrash, by: "status") {
+            all += group.count
+            if let status = (group.value as? String).flatMap(ArticleStatus.init(rawValue:)) { statuses[status] = group.count }
         }
-        var statuses: [ArticleStatus: Int] = [:]
-        for status in ArticleStatus.allCases { statuses[status] = try count(\.status == status && .isNil(\.trashed)) }
+        let (folders, unfiled) = try foldersAndUnfiled(in: context)
         return LibraryCounts(
-            all: try count(.isNil(\.trashed)), favorites: try count(\.isFavorite == true && .isNil(\.trashed)),
-            unfiled: try count(.isNil(\.folder) && .isNil(\.trashed)), trash: try count(.isNotNil(\.trashed)),
-            statuses: statuses, folders: try folders(in: context), tags: try tags(in: context))
+            all: all,
+            favorites: try context.count(for: FetchRequest<StoredArticle>(predicate: \.isFavorite == true && .isNil(\.trashed))),
+            unfiled: unfiled, trash: try context.count(for: FetchRequest<StoredArticle>(predicate: .isNotNil(\.trashed))),
+            statuses: statuses, folders: folders, tags: try tags(in: context))
     }
 
     /// Every folder with its articles outside the trash, by name.
     static func folders(in context: ManagedObjectContext) throws -> [FolderSummary] {
-        let folders = try context.fetch(FetchRequest<Folder>(sortDescriptors: [.ascending(\.name, order: .localized)]))
-        return try folders.map { folder in
-            let inFolder = FetchRequest<StoredArticle>(predicate: \.folder == folder && .isNil(\.trashed))
-            return FolderSummary(name: folder.name, articleCount: try context.count(for: inFolder))
-        }
+        try foldersAndUnfiled(in: context).folders
     }
 
-    /// Every tag with its articles outside the trash, by name: the tag's members counted in its
-    /// join table, less the tagged articles in the trash (read once for all tags).
+    /// Every folder with its articles outside the trash, by name, and the articles in no folder.
+    private static func foldersAndUnfiled(in context: ManagedObjectContext) throws -> (folders: [FolderSummary], unfiled: Int) {
+        var counts: [ManagedObjectID: Int] = [:]
+        var unfiled = 0
+        for group in try context.countsGrouped(outsideTrash, by: "folder") {
+            if let folder = group.value as? ManagedObjectID { counts[folder] = group.count } else { unfiled = group.count }
+        }
+        let folders = try context.fetch(FetchRequest<Folder>(sortDescriptors: [.ascending(\.name, order: .localized)]))
+        return (folders.map { FolderSummary(name: $0.name, articleCount: counts[$0.objectID, default: 0]) }, unfiled)
+    }
+
+    /// Every tag with its articles outside the trash, by name.
     static func tags(in context: ManagedObjectContext) throws -> [TagSummary] {
         let tags = try context.fetch(FetchRequest<Tag>(sortDescriptors: [.ascending(\.name, order: .localized)]))
         guard !tags.isEmpty else { return [] }
-        var trashed: [String: Int] = [:]
-        var inTrash = FetchRequest<StoredArticle>(predicate: .isNotNil(\.trashed))
-        inTrash.prefetch(\.tags)
-        for article in try context.fetch(inTrash) {
-            for tag in article.tags { trashed[tag.name, default: 0] += 1 }
+        var counts: [ManagedObjectID: Int] = [:]
+        for group in try context.countsGrouped(outsideTrash, by: "tags") {
+            if let tag = group.value as? ManagedObjectID { counts[tag] = group.count }
         }
-        return tags.map { tag in TagSummary(name: tag.name, articleCount: tag.$articles.count - trashed[tag.name, default: 0]) }
+        return tags.map { TagSummary(name: $0.name, articleCount: counts[$0.objectID, default: 0]) }
     }
 }
