@@ -11,6 +11,33 @@ enum AppDriver {
         return quire
     }
 
+    /// The article list's row height, the header bar's height and a point across the list, in
+    /// pixels, to click a row (the sidebar's and list's widths are fixed in the window's layout).
+    static let rowHeight = 76
+    static let headerHeight = 47
+    static let listX = 350
+
+    /// Clicks row `row` of the article list of `window` and returns what `process` printed once
+    /// it printed one more line starting with `report` (the app's measurement of that opening).
+    /// A click on a window that has just appeared is now and then lost (as keys are, see
+    /// KeyboardDrivenAppTests): one that opens nothing within ten seconds is clicked again.
+    static func openRow(
+        _ row: Int, of window: String, in process: ChildProcess, report: String, environment: [String: String]
+    ) throws -> String {
+        let y = headerHeight + rowHeight * row + rowHeight / 2
+        let before = lines(report, in: process.text).count
+        for _ in 0..<3 {
+            try xdotool(["mousemove", "--window", window, "\(listX)", "\(y)", "click", "1"], environment: environment)
+            if let text = try? process.readOutput(timeout: 10, until: { lines(report, in: $0).count > before }) { return text }
+        }
+        throw AppStartError.tool("clicking the article list at \(listX), \(y) opened nothing", 1)
+    }
+
+    /// The numbers the app printed on lines starting with `prefix`, in order.
+    static func lines(_ prefix: String, in text: String) -> [Double] {
+        text.split(separator: "\n").filter { $0.hasPrefix(prefix) }.map { Double($0.dropFirst(prefix.count)) ?? .nan }
+    }
+
     /// Runs `xdotool` with `arguments` and returns what it printed.
     @discardableResult
     static func xdotool(_ arguments: [String], environment: [String: String]) throws -> String {

@@ -11,6 +11,7 @@ let suites: [any BenchmarkSuite.Type] = [
     AppStartSuite.self,
     EditorSuite.self,
     TagsSuite.self,
+    UXSuite.self,
 ]
 
 let usage = """
