@@ -38,6 +38,38 @@ enum AppDriver {
         text.split(separator: "\n").filter { $0.hasPrefix(prefix) }.map { Double($0.dropFirst(prefix.count)) ?? .nan }
     }
 
+    /// The environment of a `quire` under the X server `display`: Quire's settings schema
+    /// compiled from `data/` into `folder`, and its settings in a key file there: a window of
+    /// 1280 by 960 pixels, wide enough for sidebar, list and editor side by side (a narrower one
+    /// folds to the sidebar), with the preview beside the text when `showsPreview`.
+    static func sessionEnvironment(display: String, in folder: URL, showsPreview: Bool) throws -> [String: String] {
+        let schemas = folder.appendingPathComponent("schemas")
+        try FileManager.default.createDirectory(at: schemas, withIntermediateDirectories: true)
+        let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("data")
+        let compiler = try ChildProcess(
+            "/usr/bin/glib-compile-schemas", arguments: ["--targetdir", schemas.path, data.path],
+            environment: ProcessInfo.processInfo.environment)
+        guard try compiler.waitForExit(timeout: 30) == 0 else { throw AppStartError.tool(compiler.command, 1) }
+        let config = folder.appendingPathComponent("config")
+        let keyfile = config.appendingPathComponent("glib-2.0/settings")
+        try FileManager.default.createDirectory(at: keyfile, withIntermediateDirectories: true)
+        try "[org/quire/Quire]\npreview-visible=\(showsPreview)\nwindow-width=1280\nwindow-height=960\n"
+            .write(to: keyfile.appendingPathComponent("keyfile"), atomically: true, encoding: .utf8)
+
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = display
+        environment["GSK_RENDERER"] = "cairo"
+        environment["GTK_A11Y"] = "none"
+        environment["NO_AT_BRIDGE"] = "1"
+        environment["GSETTINGS_BACKEND"] = "keyfile"
+        environment["GSETTINGS_SCHEMA_DIR"] = schemas.path
+        environment["XDG_CONFIG_HOME"] = config.path
+        // No session bus: every start is an instance of its own.
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
+        return environment
+    }
+
     /// Runs `xdotool` with `arguments` and returns what it printed.
     @discardableResult
     static func xdotool(_ arguments: [String], environment: [String: String]) throws -> String {

@@ -23,14 +23,7 @@ enum AppStartSuite: BenchmarkSuite {
         let quire = try AppDriver.quireExecutable()
         let display = try DisplayServer()
         defer { display.stop() }
-        var environment = ProcessInfo.processInfo.environment
-        environment["DISPLAY"] = display.name
-        environment["GSK_RENDERER"] = "cairo"
-        environment["GTK_A11Y"] = "none"
-        environment["NO_AT_BRIDGE"] = "1"
-        environment["GSETTINGS_BACKEND"] = "memory"
-        // No session bus: every start is an instance of its own.
-        environment["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
+        let environment = try AppDriver.sessionEnvironment(display: display.name, in: options.workDirectory, showsPreview: false)
 
         let empty = options.workDirectory.appendingPathComponent("empty.quire")
         let full = options.workDirectory.appendingPathComponent("full.quire")

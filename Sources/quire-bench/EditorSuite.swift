@@ -22,7 +22,9 @@ enum EditorSuite: BenchmarkSuite {
         let quire = try AppDriver.quireExecutable()
         let display = try DisplayServer()
         defer { display.stop() }
-        let environment = try sessionEnvironment(display: display.name, in: options.workDirectory)
+        var environment = try AppDriver.sessionEnvironment(display: display.name, in: options.workDirectory, showsPreview: true)
+        environment["QUIRE_REPORT_PREVIEW"] = "1"
+        environment["QUIRE_REPORT_STALLS"] = "1"
 
         let url = options.workDirectory.appendingPathComponent("library.quire")
         let library = try Library(url: url)
@@ -50,37 +52,6 @@ enum EditorSuite: BenchmarkSuite {
     private static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-    }
-
-    /// The display, Quire's schema compiled from `data/`, and settings in a key file: the
-    /// preview shown, a window wide enough for it beside the text.
-    private static func sessionEnvironment(display: String, in folder: URL) throws -> [String: String] {
-        let schemas = folder.appendingPathComponent("schemas")
-        try FileManager.default.createDirectory(at: schemas, withIntermediateDirectories: true)
-        let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("data")
-        let compiler = try ChildProcess(
-            "/usr/bin/glib-compile-schemas", arguments: ["--targetdir", schemas.path, data.path],
-            environment: ProcessInfo.processInfo.environment)
-        guard try compiler.waitForExit(timeout: 30) == 0 else { throw AppStartError.tool(compiler.command, 1) }
-        let config = folder.appendingPathComponent("config")
-        let keyfile = config.appendingPathComponent("glib-2.0/settings")
-        try FileManager.default.createDirectory(at: keyfile, withIntermediateDirectories: true)
-        try "[org/quire/Quire]\npreview-visible=true\nwindow-width=1280\nwindow-height=960\n"
-            .write(to: keyfile.appendingPathComponent("keyfile"), atomically: true, encoding: .utf8)
-
-        var environment = ProcessInfo.processInfo.environment
-        environment["DISPLAY"] = display
-        environment["GSK_RENDERER"] = "cairo"
-        environment["GTK_A11Y"] = "none"
-        environment["NO_AT_BRIDGE"] = "1"
-        environment["GSETTINGS_BACKEND"] = "keyfile"
-        environment["GSETTINGS_SCHEMA_DIR"] = schemas.path
-        environment["XDG_CONFIG_HOME"] = config.path
-        environment["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
-        environment["QUIRE_REPORT_PREVIEW"] = "1"
-        environment["QUIRE_REPORT_STALLS"] = "1"
-        return environment
     }
 
     /// One run of the app: eight articles opened by a click each, then six bursts of typing in

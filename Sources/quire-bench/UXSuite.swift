@@ -27,13 +27,7 @@ enum UXSuite: BenchmarkSuite {
         let quire = try AppDriver.quireExecutable()
         let display = try DisplayServer()
         defer { display.stop() }
-        var environment = ProcessInfo.processInfo.environment
-        environment["DISPLAY"] = display.name
-        environment["GSK_RENDERER"] = "cairo"
-        environment["GTK_A11Y"] = "none"
-        environment["NO_AT_BRIDGE"] = "1"
-        environment["GSETTINGS_BACKEND"] = "memory"
-        environment["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
+        var environment = try AppDriver.sessionEnvironment(display: display.name, in: options.workDirectory, showsPreview: false)
         environment["QUIRE_REPORT_FELT_SPEED"] = "1"
 
         let url = options.workDirectory.appendingPathComponent("library.quire")

@@ -190,16 +190,18 @@ public final class QuireApplication {
     }
 
     /// Prints `first-rows` after the first frame drawn once the article list makes rows (it
-    /// starts making them after the window's first frame, ``ArticleList``), and quits.
+    /// starts making them after the window's first frame, ``ArticleList``), or once the window
+    /// shows the empty library's page instead of the list, and quits.
     private func reportFirstRows(of mainWindow: MainWindow) {
         let window = mainWindow.window
         window.afterNextFrame { [weak self] in
-            guard mainWindow.articleList.listView.makesRows else {
+            let list = mainWindow.articleList.listView
+            // Nothing else may ask for a frame: the next one is asked for here.
+            window.queueDraw()
+            guard list.makesRows || !list.widget.isMapped else {
                 self?.reportFirstRows(of: mainWindow)
                 return
             }
-            // An empty list has no row to draw and may ask for no frame of its own.
-            window.queueDraw()
             window.afterNextFrame {
                 FileHandle.standardOutput.write(Data("first-rows\n".utf8))
                 self?.closeAllWindows()
