@@ -70,6 +70,23 @@ enum AppDriver {
         return environment
     }
 
+    /// Starts `quire` over `library`, focuses its main window once shown and waits for the list's
+    /// rows (made just after the window's first frame); returns the process and the window. The
+    /// caller ends the process (it is terminated here if its window never showed).
+    static func start(_ quire: URL, library: URL, environment: [String: String]) throws -> (ChildProcess, window: String) {
+        let process = try ChildProcess(
+            quire.path, arguments: ["--library", library.path], environment: environment, capturesOutput: true, capturesErrors: true)
+        do {
+            let window = try mainWindow(of: process, environment: environment)
+            try xdotool(["windowfocus", "--sync", window], environment: environment)
+            Thread.sleep(forTimeInterval: 1.5)
+            return (process, window)
+        } catch {
+            process.terminate()
+            throw error
+        }
+    }
+
     /// Runs `xdotool` with `arguments` and returns what it printed.
     @discardableResult
     static func xdotool(_ arguments: [String], environment: [String: String]) throws -> String {

@@ -138,13 +138,8 @@ enum AppStartSuite: BenchmarkSuite {
         _ quire: URL, library: URL, environment: [String: String], bursts: [String],
         prepare: (String, ChildProcess) throws -> Void
     ) throws -> Double {
-        let process = try ChildProcess(
-            quire.path, arguments: ["--library", library.path], environment: environment, capturesOutput: true, capturesErrors: true)
+        let (process, window) = try AppDriver.start(quire, library: library, environment: environment)
         defer { if (try? process.waitForExit(timeout: 30)) == nil { process.terminate() } }
-        let window = try AppDriver.mainWindow(of: process, environment: environment)
-        try AppDriver.xdotool(["windowfocus", "--sync", window], environment: environment)
-        // The list makes its rows after the window's first frame.
-        Thread.sleep(forTimeInterval: 1.5)
         try prepare(window, process)
         // Measure from here: the start-up is first_rows' business.
         kill(process.identifier, SIGUSR1)

@@ -59,13 +59,8 @@ enum EditorSuite: BenchmarkSuite {
     private static func session(
         _ quire: URL, library: URL, environment: [String: String]
     ) throws -> (opens: [Double], updates: [Double], stall: Double) {
-        let process = try ChildProcess(
-            quire.path, arguments: ["--library", library.path], environment: environment, capturesOutput: true, capturesErrors: true)
+        let (process, window) = try AppDriver.start(quire, library: library, environment: environment)
         defer { if (try? process.waitForExit(timeout: 30)) == nil { process.terminate() } }
-        let window = try AppDriver.mainWindow(of: process, environment: environment)
-        try AppDriver.xdotool(["windowfocus", "--sync", window], environment: environment)
-        // The list makes its rows after the window's first frame.
-        Thread.sleep(forTimeInterval: 1.5)
         let openRow = { (row: Int) throws -> String in
             try AppDriver.openRow(row, of: window, in: process, report: "open-article-ms ", environment: environment)
         }

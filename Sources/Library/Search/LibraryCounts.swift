@@ -5,10 +5,10 @@ import ObjectGraph
 /// How many articles each place of the sidebar holds: All Articles, Favorites, no folder, the
 /// Trash, each status, each folder and each tag (the trash left out of all but the Trash).
 ///
-/// Counted in SQL: the articles outside the trash grouped by status (their sum is All Articles),
-/// by folder (no folder is Unfiled) and by tag, one `GROUP BY` query each
-/// (``ManagedObjectContext/countsGrouped(_:by:)``), and two counts for Favorites and the Trash.
-/// Read from the store: unsaved changes of the context are not counted.
+/// Counted in SQL, each place served by an index that covers it (a count that read the articles'
+/// rows would read their bodies' pages too): one count per place, and for the tags one grouped
+/// count of their join rows (``ManagedObjectContext/countsGrouped(_:by:)``) less the tagged
+/// articles in the trash, which are read once for all tags (the trash is small).
 public struct LibraryCounts: Sendable, Hashable, Codable {
     /// Articles outside the trash.
     public var all: Int
@@ -25,48 +25,41 @@ public struct LibraryCounts: Sendable, Hashable, Codable {
     /// Every tag, by name.
     public var tags: [TagSummary]
 
-    /// The articles the sidebar counts everywhere but in the Trash.
-    private static let outsideTrash = FetchRequest<StoredArticle>(predicate: .isNil(\.trashed))
-
     /// The counts as `context` sees the store.
     public static func read(in context: ManagedObjectContext) throws -> LibraryCounts {
-        var statuses = Dictionary(uniqueKeysWithValues: ArticleStatus.allCases.map { ($0, 0) })
-        var all = 0
-        for group in try context.countsGrouped(outsideTrash, by: "status") {
-            all += group.count
-            if let status = (group.value as? String).flatMap(ArticleStatus.init(rawValue:)) { statuses[status] = group.count }
+        func count(_ predicate: FetchPredicate<StoredArticle>) throws -> Int {
+            try context.count(for: FetchRequest<StoredArticle>(predicate: predicate))
         }
-        let (folders, unfiled) = try foldersAndUnfiled(in: context)
+        var statuses: [ArticleStatus: Int] = [:]
+        for status in ArticleStatus.allCases { statuses[status] = try count(\.status == status && .isNil(\.trashed)) }
         return LibraryCounts(
-            all: all,
-            favorites: try context.count(for: FetchRequest<StoredArticle>(predicate: \.isFavorite == true && .isNil(\.trashed))),
-            unfiled: unfiled, trash: try context.count(for: FetchRequest<StoredArticle>(predicate: .isNotNil(\.trashed))),
-            statuses: statuses, folders: folders, tags: try tags(in: context))
+            all: try count(.isNil(\.trashed)), favorites: try count(\.isFavorite == true && .isNil(\.trashed)),
+            unfiled: try count(.isNil(\.folder) && .isNil(\.trashed)), trash: try count(.isNotNil(\.trashed)),
+            statuses: statuses, folders: try folders(in: context), tags: try tags(in: context))
     }
 
     /// Every folder with its articles outside the trash, by name.
     static func folders(in context: ManagedObjectContext) throws -> [FolderSummary] {
-        try foldersAndUnfiled(in: context).folders
-    }
-
-    /// Every folder with its articles outside the trash, by name, and the articles in no folder.
-    private static func foldersAndUnfiled(in context: ManagedObjectContext) throws -> (folders: [FolderSummary], unfiled: Int) {
-        var counts: [ManagedObjectID: Int] = [:]
-        var unfiled = 0
-        for group in try context.countsGrouped(outsideTrash, by: "folder") {
-            if let folder = group.value as? ManagedObjectID { counts[folder] = group.count } else { unfiled = group.count }
-        }
         let folders = try context.fetch(FetchRequest<Folder>(sortDescriptors: [.ascending(\.name, order: .localized)]))
-        return (folders.map { FolderSummary(name: $0.name, articleCount: counts[$0.objectID, default: 0]) }, unfiled)
+        return try folders.map { folder in
+            let inFolder = FetchRequest<StoredArticle>(predicate: \.folder == folder && .isNil(\.trashed))
+            return FolderSummary(name: folder.name, articleCount: try context.count(for: inFolder))
+        }
     }
 
-    /// Every tag with its articles outside the trash, by name.
+    /// Every tag with its articles outside the trash, by name: the tag's join rows counted in one
+    /// grouped query, less the tagged articles in the trash (read once for all tags).
     static func tags(in context: ManagedObjectContext) throws -> [TagSummary] {
         let tags = try context.fetch(FetchRequest<Tag>(sortDescriptors: [.ascending(\.name, order: .localized)]))
         guard !tags.isEmpty else { return [] }
         var counts: [ManagedObjectID: Int] = [:]
-        for group in try context.countsGrouped(outsideTrash, by: "tags") {
+        for group in try context.countsGrouped(FetchRequest<StoredArticle>(), by: "tags") {
             if let tag = group.value as? ManagedObjectID { counts[tag] = group.count }
+        }
+        var inTrash = FetchRequest<StoredArticle>(predicate: .isNotNil(\.trashed))
+        inTrash.prefetch(\.tags)
+        for article in try context.fetch(inTrash) {
+            for tag in article.tags { counts[tag.objectID, default: 0] -= 1 }
         }
         return tags.map { TagSummary(name: $0.name, articleCount: counts[$0.objectID, default: 0]) }
     }

@@ -26,6 +26,11 @@ extension QueryBuilder {
             builder.aliasCount += 1
             let alias = "j\(builder.aliasCount - 1)"
             switch relationship.storage {
+            case .joinTable(let table, _, let otherColumn) where node == nil && path.count == 1:
+                // Every object counts: its join rows alone say it, read from their index on the
+                // destination without a look at the objects' rows (which, long ones, cost pages).
+                let sql = "SELECT \(otherColumn), count(*) FROM \(table) GROUP BY \(otherColumn)"
+                return (sql, [], .destination(destination))
             case .joinTable(let table, let ownColumn, let otherColumn):
                 scope.joins.append("JOIN \(table) AS \(alias) ON \(alias).\(ownColumn) = \(owner)._pk")
                 keySQL = "\(alias).\(otherColumn)"
