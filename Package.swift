@@ -144,7 +144,8 @@ let package = Package(
         .executableTarget(name: "quire", dependencies: ["CommandLineArguments", "QuireUI", "GtkKit", "Library", "Transfer", "ObjectGraph", "SyncClient"]),
         .executableTarget(name: "quire-server", dependencies: ["CommandLineArguments", "Platform", "SyncServer", "CSystemd"]),
         .executableTarget(
-            name: "quire-bench", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "Transfer", "Spelling", "CEnchant", "CSQLite", "CPostgres"]),
+            name: "quire-bench", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "Transfer", "Spelling", "CEnchant", "CSQLite", "CPostgres"],
+            exclude: ["README.md"]),
 
         // MARK: Build tools
 

@@ -18,6 +18,7 @@ suites=(
   "app-start 300"
   "editor 300"
   "tags 2000"
+  "ux 300"
 )
 for entry in "${suites[@]}"; do
   read -r suite rows <<<"$entry"

@@ -18,15 +18,13 @@ enum EditorSuite: BenchmarkSuite {
     static let summary = "opening an article, the live preview's updates and stalls while typing beside it"
     static let defaultRows = 100_000
 
-    /// The article list's row height and the header bar's, in pixels, to click a row.
-    private static let rowHeight = 76
-    private static let headerHeight = 47
-
     static func run(_ options: BenchmarkOptions) async throws -> [BenchmarkResult] {
         let quire = try AppDriver.quireExecutable()
         let display = try DisplayServer()
         defer { display.stop() }
-        let environment = try sessionEnvironment(display: display.name, in: options.workDirectory)
+        var environment = try AppDriver.sessionEnvironment(display: display.name, in: options.workDirectory, showsPreview: true)
+        environment["QUIRE_REPORT_PREVIEW"] = "1"
+        environment["QUIRE_REPORT_STALLS"] = "1"
 
         let url = options.workDirectory.appendingPathComponent("library.quire")
         let library = try Library(url: url)
@@ -56,78 +54,34 @@ enum EditorSuite: BenchmarkSuite {
         return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     }
 
-    /// The display, Quire's schema compiled from `data/`, and settings in a key file: the
-    /// preview shown, a window wide enough for it beside the text.
-    private static func sessionEnvironment(display: String, in folder: URL) throws -> [String: String] {
-        let schemas = folder.appendingPathComponent("schemas")
-        try FileManager.default.createDirectory(at: schemas, withIntermediateDirectories: true)
-        let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("data")
-        let compiler = try ChildProcess(
-            "/usr/bin/glib-compile-schemas", arguments: ["--targetdir", schemas.path, data.path],
-            environment: ProcessInfo.processInfo.environment)
-        guard try compiler.waitForExit(timeout: 30) == 0 else { throw AppStartError.tool(compiler.command, 1) }
-        let config = folder.appendingPathComponent("config")
-        let keyfile = config.appendingPathComponent("glib-2.0/settings")
-        try FileManager.default.createDirectory(at: keyfile, withIntermediateDirectories: true)
-        try "[org/quire/Quire]\npreview-visible=true\nwindow-width=1280\nwindow-height=960\n"
-            .write(to: keyfile.appendingPathComponent("keyfile"), atomically: true, encoding: .utf8)
-
-        var environment = ProcessInfo.processInfo.environment
-        environment["DISPLAY"] = display
-        environment["GSK_RENDERER"] = "cairo"
-        environment["GTK_A11Y"] = "none"
-        environment["NO_AT_BRIDGE"] = "1"
-        environment["GSETTINGS_BACKEND"] = "keyfile"
-        environment["GSETTINGS_SCHEMA_DIR"] = schemas.path
-        environment["XDG_CONFIG_HOME"] = config.path
-        environment["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
-        environment["QUIRE_REPORT_PREVIEW"] = "1"
-        environment["QUIRE_REPORT_STALLS"] = "1"
-        return environment
-    }
-
     /// One run of the app: eight articles opened by a click each, then six bursts of typing in
     /// the long article, then quit.
     private static func session(
         _ quire: URL, library: URL, environment: [String: String]
     ) throws -> (opens: [Double], updates: [Double], stall: Double) {
-        let process = try ChildProcess(
-            quire.path, arguments: ["--library", library.path], environment: environment, capturesOutput: true, capturesErrors: true)
+        let (process, window) = try AppDriver.start(quire, library: library, environment: environment)
         defer { if (try? process.waitForExit(timeout: 30)) == nil { process.terminate() } }
-        let window = try AppDriver.mainWindow(of: process, environment: environment)
-        try AppDriver.xdotool(["windowfocus", "--sync", window], environment: environment)
-        // The list makes its rows after the window's first frame.
-        Thread.sleep(forTimeInterval: 1.5)
-        // A click on a window that has just appeared is now and then lost (as keys are, see
-        // KeyboardDrivenAppTests): one that opens nothing within ten seconds is clicked again.
-        let openByClick = { (x: Int, y: Int) throws -> String in
-            let before = count("open-article-ms ", in: process.text)
-            for _ in 0..<3 {
-                try AppDriver.xdotool(["mousemove", "--window", window, "\(x)", "\(y)", "click", "1"], environment: environment)
-                if let text = try? process.readOutput(timeout: 10, until: { count("open-article-ms ", in: $0) > before }) { return text }
-            }
-            throw AppStartError.tool("clicking the article list at \(x), \(y) opened nothing", 1)
+        let openRow = { (row: Int) throws -> String in
+            try AppDriver.openRow(row, of: window, in: process, report: "open-article-ms ", environment: environment)
         }
-        let rowX = 350
 
         var opens: [Double] = []
         // Rows 1 to 9 are demo articles; the first open warms the web process up.
         for row in 1...9 {
-            let text = try openByClick(rowX, headerHeight + rowHeight * row + rowHeight / 2)
-            if row > 1 { opens.append(lastValue("open-article-ms ", in: text)) }
+            let text = try openRow(row)
+            if row > 1 { opens.append(AppDriver.lines("open-article-ms ", in: text).last ?? 0) }
         }
 
         // The long article, then a click in its text (the left half of the editor pane).
-        _ = try openByClick(rowX, headerHeight + rowHeight / 2)
+        _ = try openRow(0)
         try AppDriver.xdotool(["mousemove", "--window", window, "700", "400", "click", "1"], environment: environment)
         kill(process.identifier, SIGUSR1)
         var updates: [Double] = []
         for burst in 0..<6 {
-            let shown = count("preview-update-ms ", in: process.text)
+            let shown = AppDriver.lines("preview-update-ms ", in: process.text).count
             try AppDriver.xdotool(["type", "--delay", "40", "tide \(burst) "], environment: environment)
-            let text = try process.readOutput(timeout: 60) { count("preview-update-ms ", in: $0) > shown }
-            updates.append(lastValue("preview-update-ms ", in: text))
+            let text = try process.readOutput(timeout: 60) { AppDriver.lines("preview-update-ms ", in: $0).count > shown }
+            updates.append(AppDriver.lines("preview-update-ms ", in: text).last ?? 0)
             Thread.sleep(forTimeInterval: 0.3)
         }
         // The autosave after the pause, as a writer's pause would have it, before quitting.
@@ -136,15 +90,7 @@ enum EditorSuite: BenchmarkSuite {
         let text = try process.readOutput(timeout: 60)
         let status = try process.waitForExit(timeout: 30)
         guard status == 0, text.contains("max-stall-ms ") else { throw AppStartError.noStallReport(status: status, text) }
-        return (opens, updates, lastValue("max-stall-ms ", in: text))
-    }
-
-    private static func count(_ prefix: String, in text: String) -> Int {
-        text.split(separator: "\n").filter { $0.hasPrefix(prefix) }.count
-    }
-
-    private static func lastValue(_ prefix: String, in text: String) -> Double {
-        text.split(separator: "\n").last { $0.hasPrefix(prefix) }.flatMap { Double($0.dropFirst(prefix.count)) } ?? 0
+        return (opens, updates, AppDriver.lines("max-stall-ms ", in: text).last ?? 0)
     }
 
     /// A Markdown article of about `words` words: headings, paragraphs, a list and a table in turn.

@@ -12,6 +12,7 @@ let suites: [any BenchmarkSuite.Type] = [
     EditorSuite.self,
     TagsSuite.self,
     SpellingSuite.self,
+    UXSuite.self,
 ]
 
 let usage = """

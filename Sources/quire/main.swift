@@ -26,7 +26,8 @@ case .application(let arguments, let library):
     let screenshotPath = getenv("QUIRE_SCREENSHOT").map { String(cString: $0) }
     let application = QuireApplication(
         libraryURL: library ?? Library.defaultURL(), settings: Settings.lookup(schemaID: Quire.settingsSchemaID),
-        screenshotPath: screenshotPath, reportsFirstFrame: getenv("QUIRE_REPORT_FIRST_FRAME") != nil,
-        reportsStalls: getenv("QUIRE_REPORT_STALLS") != nil, reportsPreview: getenv("QUIRE_REPORT_PREVIEW") != nil)
+        screenshotPath: screenshotPath, reportsFirstRows: getenv("QUIRE_REPORT_FIRST_ROWS") != nil,
+        reportsStalls: getenv("QUIRE_REPORT_STALLS") != nil, reportsPreview: getenv("QUIRE_REPORT_PREVIEW") != nil,
+        reportsFeltSpeed: getenv("QUIRE_REPORT_FELT_SPEED") != nil)
     exit(application.run(arguments: arguments))
 }

@@ -86,6 +86,20 @@ import Testing
         #expect(ArticleText.wordCount(of: long) == 400)
     }
 
+    /// Long bodies' summaries are remembered (the editor's count and the autosave read the same
+    /// text): a body of the same length that differs in one byte is read again.
+    @Test func aLongBodyThatDiffersInOneByteIsReadAgain() {
+        let rest = String(repeating: " the tide came in", count: 4000)
+        let first = "Alpha" + rest
+        let second = "Alpho" + rest + "s"
+        let third = "Alpha" + rest + "s"
+        #expect(first.utf8.count > 32_768 && second.utf8.count == third.utf8.count)
+        #expect(ArticleText.summary(of: first).wordCount == 1 + 16_000)
+        #expect(ArticleText.summary(of: second).excerpt.hasPrefix("Alpho the tide"))
+        #expect(ArticleText.summary(of: third).excerpt.hasPrefix("Alpha the tide"))
+        #expect(ArticleText.summary(of: second).wordCount == 1 + 16_000)
+    }
+
     @Test func titlesSortIgnoringCaseAndAccents() {
         #expect(ArticleText.sortKey("  École du Nord") == "ecole du nord")
         #expect(ArticleText.sortKey("ZEBRA") < ArticleText.sortKey("zoo"))

@@ -4,20 +4,10 @@ import Testing
 
 /// Result types, limits, pagination and the merging of unsaved changes into fetches.
 @Suite struct FetchTests {
-    /// A store holding the fixture, saved.
-    private func savedLibrary() throws -> TestStack {
-        let stack = try TestStack()
-        try stack.run { context in
-            LibraryFixture.insert(into: context)
-            try context.save()
-        }
-        return stack
-    }
-
     private let byWords: [FetchSortDescriptor<Article>] = [.ascending(\.wordCount)]
 
     @Test func limitAndOffset() throws {
-        let stack = try savedLibrary()
+        let stack = try TestStack.savedLibrary()
         try stack.run { context in
             var request = FetchRequest<Article>(sortDescriptors: byWords)
             let all = try context.fetch(request).map(\.wordCount)
@@ -31,7 +21,7 @@ import Testing
     }
 
     @Test func includesPendingChanges() throws {
-        let stack = try savedLibrary()
+        let stack = try TestStack.savedLibrary()
         try stack.run { context in
             let request = FetchRequest<Article>(predicate: \.wordCount >= 300, sortDescriptors: byWords)
             #expect(try context.fetch(request).map(\.title) == ["apple pie", "Swift on Linux", "Linux Desktop"])
@@ -68,7 +58,7 @@ import Testing
     }
 
     @Test func objectIDsAndCountWithoutObjects() throws {
-        let stack = try savedLibrary()
+        let stack = try TestStack.savedLibrary()
         try stack.run { context in
             let request = FetchRequest<Article>(predicate: \.isDraft == true, sortDescriptors: byWords)
             stack.statements.reset()
@@ -83,7 +73,7 @@ import Testing
     }
 
     @Test func dictionaries() throws {
-        let stack = try savedLibrary()
+        let stack = try TestStack.savedLibrary()
         try stack.run { context in
             let request = FetchRequest<Article>(predicate: \.folder?.name == "Tech", sortDescriptors: byWords)
             let rows = try context.fetchDictionaries(request, propertiesToFetch: ["title", "rating", "folder.name", "folder"])
@@ -129,7 +119,7 @@ import Testing
     }
 
     @Test func keysetNeedsSavedObjectsAndRequiredKeys() throws {
-        let stack = try savedLibrary()
+        let stack = try TestStack.savedLibrary()
         try stack.run { context in
             let unsaved = Article(context: context)
             let byRating = FetchRequest<Article>(sortDescriptors: [.ascending(\.rating)])
@@ -141,7 +131,7 @@ import Testing
     }
 
     @Test func batchedResultsMatchPlainResults() throws {
-        let stack = try savedLibrary()
+        let stack = try TestStack.savedLibrary()
         try stack.run { context in
             let plain = try context.fetch(FetchRequest<Article>(sortDescriptors: byWords)).map(\.title)
             for batchSize in [1, 3, 8, 50] {
@@ -156,7 +146,7 @@ import Testing
     }
 
     @Test func refetchKeepsLoadedValuesUnlessAskedToRefresh() throws {
-        let stack = try savedLibrary()
+        let stack = try TestStack.savedLibrary()
         let reader = stack.container.newBackgroundContext()
         let article = try reader.performAndWait {
             try #require(try reader.fetch(FetchRequest<Article>(predicate: \.title == "apple pie")).first).objectID
@@ -174,7 +164,7 @@ import Testing
     }
 
     @Test func requestForAnotherClassIsRefused() throws {
-        let stack = try savedLibrary()
+        let stack = try TestStack.savedLibrary()
         try stack.run { context in
             #expect(throws: ObjectGraphError.self) { _ = try context.fetch(FetchRequest<Article>(entityName: "Folder")) }
             #expect(throws: ObjectGraphError.self) { _ = try context.fetch(FetchRequest<ManagedObject>(entityName: "Nothing")) }

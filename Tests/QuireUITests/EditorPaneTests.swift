@@ -143,6 +143,28 @@ final class EditorPaneTests: QuireTestCase, @unchecked Sendable {
         }
     }
 
+    /// A book-length body is counted off the main thread; a count that finishes after a newer
+    /// text was loaded is dropped, whichever finishes first.
+    func testALongBodyIsCountedInTheBackgroundAndAStaleCountIsDropped() throws {
+        try MainActor.assumeIsolated {
+            let editor = try EditorPane()
+            let window = show(editor)
+            defer { window.destroy() }
+            let book = String(repeating: "The tide came in early. ", count: 30_000)
+            let chapter = String(repeating: "Boats sat high. ", count: 3_000)
+            XCTAssertGreaterThan(chapter.utf8.count, EditorPane.backgroundCountBytes)
+
+            editor.load(title: "Book", body: book)
+            editor.load(title: "Chapter", body: chapter)
+            spinMainLoop { editor.wordCountsRunning == 0 }
+            XCTAssertEqual(editor.wordCount, 9_000)
+
+            editor.load(title: "Book", body: book)
+            spinMainLoop { editor.wordCountsRunning == 0 }
+            XCTAssertEqual(editor.wordCount, 150_000)
+        }
+    }
+
     func testStatusLineCountsCharactersReadingTimeAndTheSelectedWords() throws {
         try MainActor.assumeIsolated {
             let editor = try EditorPane()

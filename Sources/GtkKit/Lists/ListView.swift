@@ -77,6 +77,9 @@ public final class ListView<Source: ListSource> {
         }
     }
 
+    /// Whether the list makes rows (false until the frame ``makeRowsAfterNextFrame()`` waits for).
+    public var makesRows: Bool { gtk_list_view_get_factory(widget.opaquePointer) != nil }
+
     /// Called when the writer activates a row (double click, or Enter), with its identity.
     public var onActivate: (@MainActor (Source.Identity) -> Void)? {
         didSet {

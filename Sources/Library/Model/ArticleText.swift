@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What the article list shows of an article's text without reading its body: a plain-text
 /// excerpt, a word count, and the title's sort key. Derived from the Markdown when it changes.
@@ -25,6 +26,14 @@ public enum ArticleText {
 
     /// The body's excerpt and word count, read in one pass.
     public static func summary(of body: String) -> (excerpt: String, wordCount: Int) {
+        guard body.utf8.count >= LastSummary.minimumBytes else { return read(body) }
+        if let known = LastSummary.shared.summary(of: body) { return known }
+        let summary = read(body)
+        LastSummary.shared.remember(summary, of: body)
+        return summary
+    }
+
+    private static func read(_ body: String) -> (excerpt: String, wordCount: Int) {
         var prose = ExcerptBuilder(limit: excerptLength)
         var headings = ExcerptBuilder(limit: excerptLength)
         var words = WordCounter()
@@ -180,6 +189,40 @@ private struct ExcerptBuilder {
             if separator == 1 { text += " " }
             text += word
             count += separator + word.count
+        }
+    }
+}
+
+/// The last long body summarised, and its summary. The editor counts the words of the text it
+/// shows off the main thread after each pause; the autosave that follows summarises the same text
+/// again, on the main thread, to store its count and excerpt. For a book-length article (150,000
+/// words, ~66 ms) that second reading would be a stall in every pause: it finds the first's result
+/// here instead. Bodies are compared byte for byte (a millisecond for a megabyte).
+private final class LastSummary: Sendable {
+    static let shared = LastSummary()
+    /// Shorter bodies are read again: it costs less than a millisecond.
+    static let minimumBytes = 32_768
+
+    private let last = Mutex<(body: String, summary: (excerpt: String, wordCount: Int))?>(nil)
+
+    func summary(of body: String) -> (excerpt: String, wordCount: Int)? {
+        last.withLock { last in
+            guard let last, Self.sameBytes(last.body, body) else { return nil }
+            return last.summary
+        }
+    }
+
+    func remember(_ summary: (excerpt: String, wordCount: Int), of body: String) {
+        last.withLock { $0 = (body, summary) }
+    }
+
+    private static func sameBytes(_ left: String, _ right: String) -> Bool {
+        guard left.utf8.count == right.utf8.count else { return false }
+        var left = left, right = right
+        return left.withUTF8 { leftBytes in
+            right.withUTF8 { rightBytes in
+                leftBytes.count == 0 || memcmp(leftBytes.baseAddress!, rightBytes.baseAddress!, leftBytes.count) == 0
+            }
         }
     }
 }

@@ -47,7 +47,7 @@ struct QueryBuilder {
 
     let model: SchemaModel
     private(set) var bindings: [PrimitiveValue] = []
-    private var aliasCount = 0
+    var aliasCount = 0
     /// The FTS5 rank of the full-text match joined for a sort by relevance (see `joinRankedMatch`).
     var rankTerm: String?
 
@@ -119,7 +119,7 @@ struct QueryBuilder {
 
     /// Follows to-one relationships named by `names`, joining their tables, and returns the alias
     /// and entity reached.
-    private mutating func follow(_ names: ArraySlice<String>, in scope: Scope, path: [String]) throws -> (alias: String, entity: EntityModel) {
+    mutating func follow(_ names: ArraySlice<String>, in scope: Scope, path: [String]) throws -> (alias: String, entity: EntityModel) {
         var alias = scope.alias
         var entity = scope.entity
         var joinedPath = ""

@@ -13,10 +13,12 @@ import SyncClient
 ///
 /// With a screenshot path, the application renders the main window to a PNG after its first
 /// frame and quits: the `QUIRE_SCREENSHOT=out.png quire` check of what a person sees. With
-/// `reportsFirstFrame`, it prints `first-frame` on standard output after the main window's first
-/// frame and quits (what `quire-bench app-start` times); with `reportsStalls`, it measures the
+/// `reportsFirstRows`, it starts as always (sync, recovered drafts) and prints `first-rows` on
+/// standard output once the article list's first screen of rows is drawn, then quits (what
+/// `quire-bench app-start` times); with `reportsStalls`, it measures the
 /// main thread's longest stall (``MainThreadStallMonitor``) and prints it when it quits; with
-/// `reportsPreview`, it prints how long each preview rendering took to appear.
+/// `reportsPreview`, it prints how long each preview rendering took to appear; with
+/// `reportsFeltSpeed`, how long the window took to answer the writer (``FeltSpeed``).
 @MainActor
 public final class QuireApplication {
     /// The GTK application, id ``Quire/applicationID``.
@@ -29,8 +31,9 @@ public final class QuireApplication {
     public var mainWindowOpened: (@MainActor (MainWindow) -> Void)?
     private let settings: Settings?
     private let screenshotPath: String?
-    private let reportsFirstFrame: Bool
+    private let reportsFirstRows: Bool
     private let reportsPreview: Bool
+    private let reportsFeltSpeed: Bool
     private var stallMonitor: MainThreadStallMonitor?
     /// The open library and its disk-space watch, for as long as the application runs.
     private var openedLibrary: OpenedLibrary?
@@ -43,16 +46,18 @@ public final class QuireApplication {
     /// schema is installed: the window opens at its built-in size and its state is not saved.
     /// `flags` adds ``Application/Flags/nonUnique`` for tests.
     public init(
-        libraryURL: URL, settings: Settings?, screenshotPath: String? = nil, reportsFirstFrame: Bool = false,
-        reportsStalls: Bool = false, reportsPreview: Bool = false, flags: Application.Flags = []
+        libraryURL: URL, settings: Settings?, screenshotPath: String? = nil, reportsFirstRows: Bool = false,
+        reportsStalls: Bool = false, reportsPreview: Bool = false, reportsFeltSpeed: Bool = false,
+        flags: Application.Flags = []
     ) {
         QuireResources.register()
         application = Application(id: Quire.applicationID, flags: flags)
         self.libraryURL = libraryURL
         self.settings = settings
         self.screenshotPath = screenshotPath
-        self.reportsFirstFrame = reportsFirstFrame
+        self.reportsFirstRows = reportsFirstRows
         self.reportsPreview = reportsPreview
+        self.reportsFeltSpeed = reportsFeltSpeed
         application.connect(.startup) { [weak self] in self?.startUp() }
         application.connect(.activate) { [weak self] in self?.activate() }
         if reportsStalls {
@@ -124,13 +129,12 @@ public final class QuireApplication {
                     sync: SyncSession(library: opened.library, settings: accounts))
                 self.mainWindow = mainWindow
                 if reportsPreview { reportPreviewTimes(of: mainWindow.editor) }
+                if reportsFeltSpeed { mainWindow.feltSpeed = FeltSpeed() }
                 opened.watchCondition(over: mainWindow.window)
                 mainWindow.present()
                 isOpening = false
                 if let screenshotPath {
                     takeScreenshot(of: mainWindow.window, to: screenshotPath)
-                } else if reportsFirstFrame {
-                    reportFirstFrame(of: mainWindow.window)
                 } else {
                     Task { await mainWindow.startSyncing() }
                     if opened.exportRequested {
@@ -138,6 +142,7 @@ public final class QuireApplication {
                     } else {
                         Task { await mainWindow.offerRecoveredDrafts() }
                     }
+                    if reportsFirstRows { reportFirstRows(of: mainWindow) }
                 }
                 mainWindowOpened?(mainWindow)
             } catch {
@@ -184,10 +189,23 @@ public final class QuireApplication {
         }
     }
 
-    private func reportFirstFrame(of window: Window) {
+    /// Prints `first-rows` after the first frame drawn once the article list makes rows (it
+    /// starts making them after the window's first frame, ``ArticleList``), or once the window
+    /// shows the empty library's page instead of the list, and quits.
+    private func reportFirstRows(of mainWindow: MainWindow) {
+        let window = mainWindow.window
         window.afterNextFrame { [weak self] in
-            FileHandle.standardOutput.write(Data("first-frame\n".utf8))
-            self?.closeAllWindows()
+            let list = mainWindow.articleList.listView
+            // Nothing else may ask for a frame: the next one is asked for here.
+            window.queueDraw()
+            guard list.makesRows || !list.widget.isMapped else {
+                self?.reportFirstRows(of: mainWindow)
+                return
+            }
+            window.afterNextFrame {
+                FileHandle.standardOutput.write(Data("first-rows\n".utf8))
+                self?.closeAllWindows()
+            }
         }
     }
 

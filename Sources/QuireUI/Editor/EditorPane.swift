@@ -117,6 +117,10 @@ public final class EditorPane {
     private var editActions: [Action] = []
     var isLoading = false
     var wordCountUpdate: Timeout?
+    /// Raised for every count started, so that a count finishing after a newer one began is dropped.
+    var wordCountGeneration = 0
+    /// Counts running off the main thread (tests wait for none).
+    var wordCountsRunning = 0
     var marginUpdate: Timeout?
     var previewUpdate: Timeout?
     var focusUpdate: Timeout?

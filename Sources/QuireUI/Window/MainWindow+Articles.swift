@@ -11,7 +11,8 @@ extension MainWindow {
         guard session?.objectID != objectID else { return }
         closeArticle()
         guard let objectID else { return }
-        editor.openStarted = .now
+        let started = ContinuousClock.now
+        editor.openStarted = started
         do {
             session = try DraftSession(
                 objectID: objectID, viewContext: library.viewContext, library: library, recorder: recorder, editor: editor,
@@ -22,6 +23,7 @@ extension MainWindow {
             editorStack.visibleChildName = "editor"
             // Unfolded too, so that a window made narrow later folds to the open article.
             leaflet.showChild(editorStack)
+            feltSpeed?.report("article-shown-ms", since: started, afterNextFrameOf: window)
         } catch {
             showError("Could not open the article", error)
         }

@@ -9,9 +9,16 @@ extension MainWindow {
         sidebar.articleDropped = { [weak self] id, item in self?.drop(id, on: item) ?? false }
         articleList.selectionChanged = { [weak self] objectID in self?.open(objectID) }
         articleList.failed = { [weak self] error in self?.showError("Could not read the library", error) }
+        searchEntry.connect(.changed) { [weak self] in
+            if self?.feltSpeed?.searchTyped == nil { self?.feltSpeed?.searchTyped = .now }
+        }
         searchEntry.connect(.searchChanged) { [weak self] in
             guard let self else { return }
             articleList.query.searchText = searchEntry.text
+            if let feltSpeed, let typed = feltSpeed.searchTyped {
+                feltSpeed.searchTyped = nil
+                feltSpeed.report("search-shown-ms", since: typed, afterNextFrameOf: window)
+            }
         }
         searchBar.connect(entry: searchEntry)
         if let searchButton = try? builder.object("search_button", as: ToggleButton.self) {

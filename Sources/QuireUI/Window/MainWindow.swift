@@ -67,6 +67,8 @@ public final class MainWindow {
     let articleList: ArticleList
     /// The article open in the editor.
     var session: DraftSession?
+    /// Times the window's answers to the writer for `quire-bench` when set (``FeltSpeed``).
+    var feltSpeed: FeltSpeed?
     let recorder: DraftRecorder
     private let settings: Settings?
     let leaflet: Leaflet

@@ -76,3 +76,15 @@ enum LibraryFixture {
         Set(rows.filter(isIncluded).map(\.title))
     }
 }
+
+extension TestStack {
+    /// A store holding the fixture, saved.
+    static func savedLibrary() throws -> TestStack {
+        let stack = try TestStack()
+        try stack.run { context in
+            LibraryFixture.insert(into: context)
+            try context.save()
+        }
+        return stack
+    }
+}

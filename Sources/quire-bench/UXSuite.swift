@@ -1,0 +1,116 @@
+import Foundation
+import Library
+
+/// `quire-bench ux`: the speed a writer feels, in the real `quire` under Xvfb, timed by the app
+/// itself from the writer's action to the first frame that shows its result (``FeltSpeed`` in
+/// QuireUI, `QUIRE_REPORT_FELT_SPEED`):
+/// - `switch_article_ms`: choosing another article in the list of a library of `--rows` articles
+///   (100,000 by default) until its text is shown, ready to edit: 95th percentile of every switch
+///   (target: at most 50 ms), and `switch_article_median_ms`;
+/// - `search_keystroke_100k_ms`: one more letter typed in the search field until the list shows
+///   what it finds, GTK's search delay (150 ms after the last key) included: 95th percentile
+///   (target: at most 50 ms), and `search_keystroke_median_ms`;
+/// - `open_library_1m_s`: starting `quire` over ten times `--rows` articles (a million by
+///   default) until the list's first rows are drawn, median (reported, no target).
+///
+/// Each of `--repetitions` runs starts `quire` once over the smaller library, switches articles
+/// ten times and types two words into the search field a letter at a time.
+enum UXSuite: BenchmarkSuite {
+    static let name = "ux"
+    static let summary = "switching articles, searching as you type, opening a library of a million articles"
+    static let defaultRows = 100_000
+
+    /// Words of the demo library's titles, typed into the search field a letter at a time.
+    private static let searchWords = ["trains", "garden"]
+
+    static func run(_ options: BenchmarkOptions) async throws -> [BenchmarkResult] {
+        let quire = try AppDriver.quireExecutable()
+        let display = try DisplayServer()
+        defer { display.stop() }
+        var environment = try AppDriver.sessionEnvironment(display: display.name, in: options.workDirectory, showsPreview: false)
+        environment["QUIRE_REPORT_FELT_SPEED"] = "1"
+
+        let url = options.workDirectory.appendingPathComponent("library.quire")
+        let library = try Library(url: url)
+        try await library.addDemoArticles(count: options.rows, batchSize: 5000)
+        library.close()
+
+        var switches: [Double] = []
+        var searches: [Double] = []
+        for _ in 0..<options.repetitions {
+            let run = try session(quire, library: url, environment: environment)
+            switches += run.switches
+            searches += run.searches
+        }
+
+        let large = options.workDirectory.appendingPathComponent("large.quire")
+        let largeLibrary = try Library(url: large)
+        try await largeLibrary.addDemoArticles(count: options.rows * 10, batchSize: 10_000)
+        largeLibrary.close()
+        var launch = environment
+        launch["QUIRE_REPORT_FIRST_ROWS"] = "1"
+        let opening = try measureMilliseconds(repetitions: options.repetitions) {
+            let process = try ChildProcess(
+                quire.path, arguments: ["--library", large.path], environment: launch, capturesOutput: true, capturesErrors: true)
+            try process.readOutput(until: "first-rows\n", timeout: 300)
+            guard try process.waitForExit(timeout: 60) == 0 else { throw AppStartError.tool("quire over \(large.path)", 1) }
+        }
+
+        return [
+            BenchmarkResult(name: "switch_article_ms", unit: "ms", value: percentile(95, of: switches)),
+            BenchmarkResult(name: "switch_article_median_ms", unit: "ms", value: median(switches)),
+            BenchmarkResult(name: "search_keystroke_100k_ms", unit: "ms", value: percentile(95, of: searches)),
+            BenchmarkResult(name: "search_keystroke_median_ms", unit: "ms", value: median(searches)),
+            BenchmarkResult(name: "open_library_1m_s", unit: "s", value: opening / 1000),
+        ]
+    }
+
+    /// The value below which `percent` % of `samples` lie (nearest rank).
+    static func percentile(_ percent: Double, of samples: [Double]) -> Double {
+        let sorted = samples.sorted()
+        let rank = Int((percent / 100 * Double(sorted.count)).rounded(.up))
+        return sorted[max(0, min(sorted.count - 1, rank - 1))]
+    }
+
+    /// One run of the app: ten switches among the list's first rows, then each search word typed
+    /// a letter at a time, each letter waited for until the list shows what it finds.
+    private static func session(
+        _ quire: URL, library: URL, environment: [String: String]
+    ) throws -> (switches: [Double], searches: [Double]) {
+        let (process, window) = try AppDriver.start(quire, library: library, environment: environment)
+        defer { if (try? process.waitForExit(timeout: 30)) == nil { process.terminate() } }
+
+        var switches: [Double] = []
+        // The first open is left out: it makes the editor's text view for the first time.
+        for (index, row) in [0, 1, 2, 3, 4, 5, 6, 2, 4, 1, 3].enumerated() {
+            let text = try AppDriver.openRow(row, of: window, in: process, report: "article-shown-ms ", environment: environment)
+            if index > 0, let last = AppDriver.lines("article-shown-ms ", in: text).last { switches.append(last) }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+
+        var searches: [Double] = []
+        // Ctrl+F outside the editor searches the library: focus the list first.
+        _ = try AppDriver.openRow(0, of: window, in: process, report: "article-shown-ms ", environment: environment)
+        try AppDriver.xdotool(["key", "ctrl+f"], environment: environment)
+        Thread.sleep(forTimeInterval: 0.5)
+        for word in searchWords {
+            for letter in word {
+                let before = AppDriver.lines("search-shown-ms ", in: process.text).count
+                try AppDriver.xdotool(["type", String(letter)], environment: environment)
+                let text = try process.readOutput(timeout: 30) { AppDriver.lines("search-shown-ms ", in: $0).count > before }
+                if let last = AppDriver.lines("search-shown-ms ", in: text).last { searches.append(last) }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            // Empty the field for the next word (the emptied list's showing is not measured).
+            let before = AppDriver.lines("search-shown-ms ", in: process.text).count
+            try AppDriver.xdotool(["key", "ctrl+a", "BackSpace"], environment: environment)
+            _ = try process.readOutput(timeout: 30) { AppDriver.lines("search-shown-ms ", in: $0).count > before }
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        try AppDriver.xdotool(["key", "ctrl+q"], environment: environment)
+        _ = try process.readOutput(timeout: 60)
+        let status = try process.waitForExit(timeout: 30)
+        guard status == 0 else { throw AppStartError.tool("quire over \(library.path) exited with \(status)", 1) }
+        return (switches, searches)
+    }
+}
