@@ -19,6 +19,7 @@ suites=(
   "editor 300"
   "tags 2000"
   "ux 300"
+  "spelling 500"
 )
 for entry in "${suites[@]}"; do
   read -r suite rows <<<"$entry"
