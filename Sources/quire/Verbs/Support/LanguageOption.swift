@@ -1,3 +1,4 @@
+import CommandLineArguments
 import Library
 
 /// `--language TAG` of `quire new` and `quire edit`: an article's language as a dictionary tag.
