@@ -3,6 +3,7 @@ import ObjectGraph
 import SyncProtocol
 import Testing
 @testable import Library
+@testable import Transfer
 import QuireTestSupport
 
 /// The article's language (schema V4) through the library: new and edited articles, the outbox
