@@ -1,20 +1,36 @@
 import Library
 
 /// The spelling preferences in GSettings: `spell-check` (on by default) and `default-language`
-/// (empty: the locale's). Without an installed schema they are the defaults.
+/// (empty: the locale's). Without an installed schema they live in memory for the run.
 extension EditorPreferences {
     /// Whether misspelled words are underlined.
     var spellChecking: Bool {
-        get { settings?.bool(forKey: "spell-check") ?? true }
-        set { settings?.set(newValue, forKey: "spell-check") }
+        get { settings?.bool(forKey: "spell-check") ?? memorySpelling.checks }
+        set {
+            guard let settings else {
+                memorySpelling.checks = newValue
+                changed?()
+                return
+            }
+            settings.set(newValue, forKey: "spell-check")
+        }
     }
 
-    /// The language new articles get: the setting when it names one, otherwise the locale's.
-    var defaultLanguage: String {
-        get {
-            let chosen = settings?.string(forKey: "default-language") ?? ""
-            return ArticleLanguage.isValid(chosen) ? chosen : ArticleLanguage.preferred
+    /// The language the writer chose for new articles, a dictionary tag; empty for the locale's.
+    var chosenLanguage: String {
+        get { settings?.string(forKey: "default-language") ?? memorySpelling.language }
+        set {
+            guard let settings else {
+                memorySpelling.language = newValue
+                changed?()
+                return
+            }
+            settings.set(newValue, forKey: "default-language")
         }
-        set { settings?.set(newValue, forKey: "default-language") }
+    }
+
+    /// The language new articles get: the chosen one when it names one, otherwise the locale's.
+    var defaultLanguage: String {
+        ArticleLanguage.isValid(chosenLanguage) ? chosenLanguage : ArticleLanguage.preferred
     }
 }

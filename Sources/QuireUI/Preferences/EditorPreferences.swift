@@ -87,6 +87,8 @@ final class EditorPreferences {
     private var memory = EditorAppearance()
     private var memoryStyle = StyleChoice.system
     private var memoryPreview = false
+    /// `spell-check` and `default-language` without a schema (EditorPreferences+Spelling.swift).
+    var memorySpelling = (checks: true, language: "")
     private let connections = SignalConnections()
 
     init(settings: Settings?) {
