@@ -6,27 +6,13 @@ extension EditorPreferences {
     /// Whether misspelled words are underlined.
     var spellChecking: Bool {
         get { settings?.bool(forKey: "spell-check") ?? memorySpelling.checks }
-        set {
-            guard let settings else {
-                memorySpelling.checks = newValue
-                changed?()
-                return
-            }
-            settings.set(newValue, forKey: "spell-check")
-        }
+        set { write { $0.set(newValue, forKey: "spell-check") } orRemember: { self.memorySpelling.checks = newValue } }
     }
 
     /// The language the writer chose for new articles, a dictionary tag; empty for the locale's.
     var chosenLanguage: String {
         get { settings?.string(forKey: "default-language") ?? memorySpelling.language }
-        set {
-            guard let settings else {
-                memorySpelling.language = newValue
-                changed?()
-                return
-            }
-            settings.set(newValue, forKey: "default-language")
-        }
+        set { write { $0.set(newValue, forKey: "default-language") } orRemember: { self.memorySpelling.language = newValue } }
     }
 
     /// The language new articles get: the chosen one when it names one, otherwise the locale's.

@@ -5,10 +5,11 @@ import XCTest
 
 @testable import QuireUI
 
-/// The Spelling rows of Preferences › Editor in the real application window under Xvfb: each
-/// writes its GSettings key, the switch takes the open article's underlines away and brings them
-/// back, and a new article takes the chosen default language.
-final class SpellingPreferencesTests: MainWindowTestCase, @unchecked Sendable {
+/// Spelling in the real application window under Xvfb: the Spelling rows of Preferences › Editor
+/// (each writes its GSettings key, the switch takes the open article's underlines away and brings
+/// them back, a new article takes the chosen default language), and Ignore, which lasts for the
+/// article (kept in the library) and for it only.
+final class SpellingWindowTests: MainWindowTestCase, @unchecked Sendable {
     @MainActor
     private func underlinedWords(_ editor: EditorPane) -> [String] {
         editor.spelling.isPending ? ["(checking)"] : editor.spelling.underlinedRanges.map { editor.buffer.text(in: $0) }
@@ -79,6 +80,30 @@ final class SpellingPreferencesTests: MainWindowTestCase, @unchecked Sendable {
                 quire.application.activateAction(named: "quit")
             }
             XCTAssertEqual(status, 0)
+        }
+    }
+
+    func testIgnoreLastsForTheArticleAndForItOnly() throws {
+        let url = try makeLibrary { library in
+            _ = try await library.createArticle(ArticleContent(title: "Letter", body: "We recieve Quirelike letters.\n", language: "en_US"))
+            _ = try await library.createArticle(ArticleContent(title: "Note", body: "Quirelike notes.\n", language: "en_US"))
+        }
+        drive(url) { window in
+            let editor = window.editor
+            try self.open("Letter", in: window)
+            try await self.until { self.underlinedWords(editor) == ["recieve", "Quirelike"] }
+            let word = try XCTUnwrap(editor.spelling.underlinedRanges.last)
+            editor.spelling.prepareMenu(at: word.lowerBound + 1)
+            editor.actions.action(named: "spelling-ignore")?.activate()
+            try await self.until { self.underlinedWords(editor) == ["recieve"] }
+
+            try self.open("Note", in: window)
+            try await self.until { self.underlinedWords(editor) == ["Quirelike"] }
+            try self.open("Letter", in: window)
+            try await self.until { self.underlinedWords(editor) == ["recieve"] }
+            let id = try XCTUnwrap(window.session?.articleID)
+            let stored = try await window.library.ignoredWords(in: id)
+            XCTAssertEqual(stored, ["Quirelike"])
         }
     }
 }
