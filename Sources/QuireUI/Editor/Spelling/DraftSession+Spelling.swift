@@ -5,8 +5,9 @@ import Library
 /// personal dictionary go to the editor's checker; the language the writer picks and the words
 /// they add or ignore come back.
 extension DraftSession {
-    /// Checks the article in its language, with the personal dictionary; saves a language the
-    /// writer picks (at once: it is one choice, not typing) and adds the words they add.
+    /// Checks the article in its language, with the personal dictionary and its ignored words;
+    /// saves a language the writer picks (at once: it is one choice, not typing) and keeps the
+    /// words they add or ignore.
     func connectSpelling(to spelling: BodySpelling, library: Library, report: @escaping @MainActor (String, any Error) -> Void) {
         do {
             spelling.personalWords = try library.personalWordsInViewContext().mapValues(Set.init)
