@@ -16,7 +16,8 @@ public struct ArticlePayload: Codable, Hashable, Sendable {
     /// Whether the writer marked the article as a favorite.
     public var favorite: Bool?
     /// The article's language, a spelling dictionary's tag (`en_US`); absent from older clients,
-    /// which also ignore it (decoding skips unknown keys).
+    /// which also ignore it (decoding skips unknown keys), and left out for servers from before
+    /// ``ProtocolVersion/articleLanguage`` (``forProtocol(_:)``).
     public var language: String?
 
     /// Content with the given fields; optional ones left out are absent on the wire.

@@ -3,7 +3,8 @@
 public struct HealthStatus: Codable, Hashable, Sendable {
     /// `ok`, or `unavailable` with 503.
     public var status: String
-    /// `SyncPath.version` of the server.
+    /// The server's ``ProtocolVersion`` within the `/v1` paths: 1 for servers from before
+    /// article languages, which refuse `language`.
     public var protocolVersion: Int
     /// The largest request body the server accepts, in bytes.
     public var maximumBodyBytes: Int

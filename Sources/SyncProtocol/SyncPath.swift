@@ -2,8 +2,9 @@
 ///
 ///     let url = server.appending(path: SyncPath.article(article.id))
 public enum SyncPath {
-    /// The protocol version this build speaks. It is the first path segment; a new major version
-    /// gets new paths and the old ones keep working until no client needs them.
+    /// The protocol's major version, the first path segment; a new major version gets new paths
+    /// and the old ones keep working until no client needs them. Additions within it are counted
+    /// by ``ProtocolVersion``.
     public static let version = 1
 
     /// `/v1`, the prefix of every path below.

@@ -100,7 +100,7 @@ import Testing
         guard case .accountRejected = try await transport.changes(since: 0, limit: nil) else { Issue.record("changes"); return }
         guard case .accountRejected = try await transport.snapshot(after: nil, limit: nil) else { Issue.record("snapshot"); return }
         guard case let .success(health) = try await transport.health() else { Issue.record("health"); return }
-        #expect(health.status == "ok" && health.protocolVersion == SyncPath.version)
+        #expect(health.status == "ok" && health.protocolVersion == ProtocolVersion.current)
     }
 
     @Test func requestsThatBreakTheProtocolAreNotSent() async throws {

@@ -3,7 +3,9 @@ import SyncProtocol
 import Testing
 
 @Suite struct ArticlePayloadDecoderTests {
-    func decode(_ json: String) -> Result<ArticlePayload, Problem> { ArticlePayloadDecoder.decode(Array(json.utf8)) }
+    func decode(_ json: String, protocolVersion: Int = ProtocolVersion.current) -> Result<ArticlePayload, Problem> {
+        ArticlePayloadDecoder.decode(Array(json.utf8), protocolVersion: protocolVersion)
+    }
 
     @Test func readsEveryField() throws {
         let json = #"{"title":"T","body":"B","folder":"F","tags":["x","y"],"status":"published","favorite":true}"#
@@ -36,5 +38,18 @@ import Testing
         #expect(problem.status == 400)
         #expect(problem.type.rawValue == "urn:quire:problem:\(type)")
         #expect(problem.field == field)
+    }
+
+    /// A server speaking a version from before article languages refuses `language`, as such
+    /// servers did; the current one stores it.
+    @Test func languageIsAFieldFromProtocolVersion2On() throws {
+        let json = #"{"title":"T","body":"B","language":"de_DE"}"#
+        #expect(try decode(json).get() == ArticlePayload(title: "T", body: "B", language: "de_DE"))
+        guard case let .failure(problem) = decode(json, protocolVersion: 1) else {
+            Issue.record("a version 1 server accepted language")
+            return
+        }
+        #expect(problem.type.rawValue == "urn:quire:problem:invalidField" && problem.field == "language")
+        #expect(try decode(#"{"title":"T","body":"B"}"#, protocolVersion: 1).get() == ArticlePayload(title: "T", body: "B"))
     }
 }

@@ -91,7 +91,7 @@ import QuireTestSupport
                     let decodedValue = try decode(data)
                     if name == "ArticlePayload" {
                         #expect(throws: Never.self, "\(place) \(exampleName) is refused by the server") {
-                            try ArticlePayloadDecoder.decode(Array(data)).get()
+                            try ArticlePayloadDecoder.decode(Array(data), protocolVersion: ProtocolVersion.current).get()
                         }
                     }
                     if let problem = decodedValue as? Problem {

@@ -2,7 +2,8 @@ import Foundation
 import ObjectGraph
 
 /// The writer's personal dictionary: words the spell checker accepts, per language, kept in the
-/// library (``PersonalWord``).
+/// library (``PersonalWord``); and the words it ignores in one article (``IgnoredWord``). Neither
+/// is an edit of an article: they change no article and make no outbox operation.
 extension Library {
     /// The words of the personal dictionary, by language, each sorted.
     public func personalWords() async throws -> [String: [String]] {
@@ -37,5 +38,23 @@ extension Library {
         let entry = PersonalWord(context: context)
         entry.language = language
         entry.word = word
+    }
+
+    /// The words the spell checker ignores in the article, sorted.
+    public func ignoredWords(in articleID: UUID) async throws -> [String] {
+        try await read { context in try LibraryNames.article(articleID, in: context).ignoredWords.map(\.word).sorted() }
+    }
+
+    /// Ignores `word` in the article from now on (nothing when it is ignored already), saved in the
+    /// view context before it returns, for the editor.
+    @MainActor
+    public func ignoreWordInViewContext(_ word: String, in articleID: UUID) throws {
+        try writeInViewContext { context, _ in
+            let article = try LibraryNames.article(articleID, in: context)
+            guard !word.isEmpty, !article.ignoredWords.contains(where: { $0.word == word }) else { return }
+            let ignored = IgnoredWord(context: context)
+            ignored.word = word
+            ignored.article = article
+        }
     }
 }

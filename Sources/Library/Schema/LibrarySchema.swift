@@ -20,6 +20,7 @@ public enum LibrarySchema {
         "SyncLease": SyncLease.self,
         "ArticleVersion": ArticleVersion.self,
         "PersonalWord": PersonalWord.self,
+        "IgnoredWord": IgnoredWord.self,
     ])
 }
 

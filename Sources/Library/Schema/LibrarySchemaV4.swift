@@ -4,7 +4,9 @@ extension LibrarySchema {
     /// Schema version 4: V3 and, on `Article`, its `language` (the dictionary tag the spell
     /// checker uses, `en_US`; on `ArticleBase` too, optional: a base from before V4 has none, so
     /// the language merges as mine), and `PersonalWord`, the writer's personal dictionary: the words
-    /// they added, per language, kept in the library so that they move with it. Never change it;
+    /// they added, per language, kept in the library so that they move with it; and
+    /// `IgnoredWord`, the words the writer told the spell checker to ignore in one article (local,
+    /// not synced; deleted with the article). Never change it;
     /// a later version is a new schema and a migration.
     ///
     /// `language` is required and has no default on purpose: the stage from V3 (``v3ToV4``) gives
@@ -16,6 +18,7 @@ extension LibrarySchema {
         schema.entities[article].attributes.append(AttributeDescription("language", .string))
         let base = schema.entities.firstIndex { $0.name == "ArticleBase" }!
         schema.entities[base].attributes.append(AttributeDescription("language", .string, optional: true))
+        schema.entities[article].relationships.append(.toMany("ignoredWords", "IgnoredWord", inverse: "article", deleteRule: .cascade))
         schema.entities.append(EntityDescription(
             "PersonalWord",
             attributes: [
@@ -23,6 +26,11 @@ extension LibrarySchema {
                 AttributeDescription("word", .string),
             ],
             indexes: [["language", "word"]]))
+        schema.entities.append(EntityDescription(
+            "IgnoredWord",
+            attributes: [AttributeDescription("word", .string)],
+            relationships: [.toOne("article", "Article", inverse: "ignoredWords", optional: false)],
+            uniquenessConstraints: [["article", "word"]]))
         return schema
     }()
 

@@ -54,6 +54,8 @@ public final class StoredArticle: ManagedObject {
     @ToMany("tags") public var tags: RelatedObjects<Tag>
     /// The editor's unsaved text for it, if the app stopped before saving (at most one).
     @ToMany("drafts") public var drafts: RelatedObjects<DraftRecovery>
+    /// The words the spell checker ignores in it (local, not synced). (Since schema V4.)
+    @ToMany("ignoredWords") public var ignoredWords: RelatedObjects<IgnoredWord>
 
     /// Tag names sorted by folded name: the store keeps tags as a set, so this is their one order.
     public var tagNames: [String] {

@@ -1,20 +1,22 @@
 import Library
 
 /// The spelling preferences in GSettings: `spell-check` (on by default) and `default-language`
-/// (empty: the locale's). Without an installed schema they are the defaults.
+/// (empty: the locale's). Without an installed schema they live in memory for the run.
 extension EditorPreferences {
     /// Whether misspelled words are underlined.
     var spellChecking: Bool {
-        get { settings?.bool(forKey: "spell-check") ?? true }
-        set { settings?.set(newValue, forKey: "spell-check") }
+        get { settings?.bool(forKey: "spell-check") ?? memorySpelling.checks }
+        set { write { $0.set(newValue, forKey: "spell-check") } orRemember: { self.memorySpelling.checks = newValue } }
     }
 
-    /// The language new articles get: the setting when it names one, otherwise the locale's.
+    /// The language the writer chose for new articles, a dictionary tag; empty for the locale's.
+    var chosenLanguage: String {
+        get { settings?.string(forKey: "default-language") ?? memorySpelling.language }
+        set { write { $0.set(newValue, forKey: "default-language") } orRemember: { self.memorySpelling.language = newValue } }
+    }
+
+    /// The language new articles get: the chosen one when it names one, otherwise the locale's.
     var defaultLanguage: String {
-        get {
-            let chosen = settings?.string(forKey: "default-language") ?? ""
-            return ArticleLanguage.isValid(chosen) ? chosen : ArticleLanguage.preferred
-        }
-        set { settings?.set(newValue, forKey: "default-language") }
+        ArticleLanguage.isValid(chosenLanguage) ? chosenLanguage : ArticleLanguage.preferred
     }
 }

@@ -87,6 +87,8 @@ final class EditorPreferences {
     private var memory = EditorAppearance()
     private var memoryStyle = StyleChoice.system
     private var memoryPreview = false
+    /// `spell-check` and `default-language` without a schema (EditorPreferences+Spelling.swift).
+    var memorySpelling = (checks: true, language: "")
     private let connections = SignalConnections()
 
     init(settings: Settings?) {
@@ -142,27 +144,24 @@ final class EditorPreferences {
 
     var style: StyleChoice {
         get { settings.map { StyleChoice(rawValue: $0.string(forKey: "style")) ?? .system } ?? memoryStyle }
-        set {
-            guard let settings else {
-                memoryStyle = newValue
-                changed?()
-                return
-            }
-            settings.set(newValue.rawValue, forKey: "style")
-        }
+        set { write { $0.set(newValue.rawValue, forKey: "style") } orRemember: { self.memoryStyle = newValue } }
     }
 
     /// Whether the preview is shown beside the text on a wide window.
     var previewVisible: Bool {
         get { settings?.bool(forKey: "preview-visible") ?? memoryPreview }
-        set {
-            guard let settings else {
-                memoryPreview = newValue
-                changed?()
-                return
-            }
-            settings.set(newValue, forKey: "preview-visible")
+        set { write { $0.set(newValue, forKey: "preview-visible") } orRemember: { self.memoryPreview = newValue } }
+    }
+
+    /// Writes a key with `write`, or without a schema keeps the value with `remember` and tells
+    /// ``changed`` (GSettings tells it of its own writes).
+    func write(_ write: (Settings) -> Void, orRemember remember: () -> Void) {
+        guard let settings else {
+            remember()
+            changed?()
+            return
         }
+        write(settings)
     }
 
     /// Applies the style to the application (libadwaita's style manager).

@@ -1,7 +1,9 @@
 import GtkKit
+import Library
 
 /// Preferences › Editor: font, size, line spacing and column width of the text, the status
-/// line's counts, typewriter scrolling and dimming, and the light or dark style. Every change is
+/// line's counts, typewriter scrolling and dimming, spell checking and the default language
+/// (the installed dictionaries'), and the light or dark style. Every change is
 /// written to ``EditorPreferences`` at once, and the editor follows it live.
 @MainActor
 final class EditorPreferencesPage {
@@ -16,6 +18,11 @@ final class EditorPreferencesPage {
     let readingTimeSwitch: Switch
     let typewriterSwitch: Switch
     let dimSwitch: Switch
+    let spellCheckSwitch: Switch
+    let languageRow: ComboRow
+    /// What each row of ``languageRow`` stores in `default-language`: empty (the locale's) first,
+    /// then the installed dictionaries, and the chosen one when none is installed for it.
+    let languageChoices: [String]
     let styleRow: ComboRow
     private let preferences: EditorPreferences
 
@@ -32,6 +39,8 @@ final class EditorPreferencesPage {
         readingTimeSwitch = try builder.object("reading_time_switch")
         typewriterSwitch = try builder.object("typewriter_switch")
         dimSwitch = try builder.object("dim_switch")
+        spellCheckSwitch = try builder.object("spell_check_switch")
+        languageRow = try builder.object("language_row")
         styleRow = try builder.object("style_row")
         self.preferences = preferences
 
@@ -45,6 +54,14 @@ final class EditorPreferencesPage {
         readingTimeSwitch.isActive = appearance.showsReadingTime
         typewriterSwitch.isActive = appearance.typewriterScrolling
         dimSwitch.isActive = appearance.dimsOtherParagraphs
+        spellCheckSwitch.isActive = preferences.spellChecking
+        let chosen = preferences.chosenLanguage
+        var installed = BodySpelling.dictionaries.installedLanguages
+        if !chosen.isEmpty && !installed.contains(chosen) { installed.insert(chosen, at: 0) }
+        languageChoices = [""] + installed
+        languageRow.setItems(
+            ["Same as the System (\(LanguageName.of(ArticleLanguage.preferred)))"] + installed.map(LanguageName.of),
+            selected: languageChoices.firstIndex(of: chosen) ?? 0)
         let styles = StyleChoice.allCases
         styleRow.setItems(styles.map(\.label), selected: styles.firstIndex(of: preferences.style) ?? 0)
         connect()
@@ -70,6 +87,14 @@ final class EditorPreferencesPage {
                 let isOn = toggle.isActive
                 self?.change { $0[keyPath: keyPath] = isOn }
             }
+        }
+        spellCheckSwitch.connect(.notify("active")) { [weak self] _ in
+            guard let self else { return }
+            preferences.spellChecking = spellCheckSwitch.isActive
+        }
+        languageRow.connect(.notify("selected")) { [weak self] _ in
+            guard let self, languageChoices.indices.contains(languageRow.selected) else { return }
+            preferences.chosenLanguage = languageChoices[languageRow.selected]
         }
         styleRow.connect(.notify("selected")) { [weak self] _ in
             guard let self, StyleChoice.allCases.indices.contains(styleRow.selected) else { return }

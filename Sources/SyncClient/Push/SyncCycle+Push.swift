@@ -43,11 +43,13 @@ extension SyncCycle {
             while true {
                 if let stop = round.accountRejected { throw Stop.accountRejected(stop) }
                 report.absorb(round)
+                // Asked before the first write only: a push with nothing to send adds no request.
+                let version = round.requests.isEmpty ? nil : await serverProtocol.version(asking: transport)
                 for (operationID, effect) in round.requests {
                     inFlight += 1
                     expedited?.insert(operationID)
                     group.addTask { [transport] in
-                        let (event, error) = await Self.perform(effect, with: transport)
+                        let (event, error) = await Self.perform(effect, with: transport, protocolVersion: version)
                         arrived.add(ArrivedAnswers.Answer(operationID: operationID, event: event, error: error))
                     }
                 }
@@ -177,12 +179,15 @@ extension SyncCycle {
         return chosen
     }
 
-    /// Makes the request and turns its result into the event the reducer expects.
-    private static func perform(_ effect: OperationEffect, with transport: any SyncTransport) async -> (OperationEvent, TransportError?) {
+    /// Makes the request, with the fields a server of `protocolVersion` knows, and turns its
+    /// result into the event the reducer expects.
+    private static func perform(
+        _ effect: OperationEffect, with transport: any SyncTransport, protocolVersion: Int?
+    ) async -> (OperationEvent, TransportError?) {
         switch effect {
         case let .send(request):
             do throws(TransportError) {
-                return (.answered(try await transport.send(request)), nil)
+                return (.answered(try await transport.send(request.forProtocol(protocolVersion))), nil)
             } catch {
                 return (.sendFinished(.failure(error)), error)
             }

@@ -9,6 +9,8 @@ struct SyncCycle: Sendable {
     let store: SyncStore
     let transport: any SyncTransport
     let configuration: SyncWorkerConfiguration
+    /// The server's protocol version, which decides the article fields a write carries.
+    let serverProtocol = ServerProtocol()
     var reducer: OperationReducer { OperationReducer(policy: configuration.retryPolicy) }
 
     /// Why a cycle could not go on.

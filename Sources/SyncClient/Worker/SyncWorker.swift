@@ -207,6 +207,7 @@ public actor SyncWorker {
     /// Whether `GET /v1/health` answers that the server is up.
     private func serverAnswers() async -> Bool {
         guard case let .success(health)? = try? await cycle.transport.health() else { return false }
+        cycle.serverProtocol.record(health)
         return health.status == "ok"
     }
 

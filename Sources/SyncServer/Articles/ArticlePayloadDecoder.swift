@@ -4,9 +4,10 @@ import SyncProtocol
 /// Reads a `PUT` body into `ArticlePayload`, naming the first field that is wrong.
 ///
 /// Stricter than `Decodable` on purpose: a field the server does not know is refused, so that a
-/// newer client's data is never dropped in silence.
+/// newer client's data is never dropped in silence. Which fields it knows depends on the
+/// ``ProtocolVersion`` the server speaks.
 enum ArticlePayloadDecoder {
-    static func decode(_ body: [UInt8]) -> Result<ArticlePayload, Problem> {
+    static func decode(_ body: [UInt8], protocolVersion: Int) -> Result<ArticlePayload, Problem> {
         let data = Data(body)
         let object: Any
         do {
@@ -17,7 +18,8 @@ enum ArticlePayloadDecoder {
         guard let fields = object as? [String: Any] else {
             return .failure(.malformedJSON("the body must be a JSON object with title and body"))
         }
-        if let unknown = fields.keys.sorted().first(where: { !ArticlePayload.fieldNames.contains($0) }) {
+        let known = ArticlePayload.fieldNames(forProtocol: protocolVersion)
+        if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
             return .failure(.invalidField(FieldViolation(field: unknown, reason: "is not a field of an article")))
         }
         let content: ArticlePayload

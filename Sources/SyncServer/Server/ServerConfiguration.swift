@@ -1,6 +1,7 @@
 import Foundation
+import SyncProtocol
 
-/// How `serve` runs; every field has a command-line option.
+/// How `serve` runs; every field but ``protocolVersion`` has a command-line option.
 public struct ServerConfiguration: Sendable {
     /// `--listen`.
     public var listen = ListenAddress.loopback
@@ -58,6 +59,10 @@ public struct ServerConfiguration: Sendable {
     public var purgeInterval: TimeInterval = 3600
     /// How long shutdown waits for requests that have started.
     public var shutdownGrace: TimeInterval = 10
+    /// The ``ProtocolVersion`` the server answers on `GET /v1/health` and whose article fields it
+    /// accepts (the others are refused as unknown). Lower only in tests, to act as a server from
+    /// before a version; it has no command-line option.
+    public var protocolVersion = ProtocolVersion.current
 
     /// The defaults listed above.
     public init() {}

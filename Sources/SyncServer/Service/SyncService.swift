@@ -206,7 +206,7 @@ final class SyncService: Sendable {
             guard ifNoneMatch.trimmingCharacters(in: .whitespaces) == "*" else { throw invalid(SyncHeader.ifNoneMatch, "must be *") }
             precondition = .absent
         }
-        switch ArticlePayloadDecoder.decode(request.body) {
+        switch ArticlePayloadDecoder.decode(request.body, protocolVersion: configuration.protocolVersion) {
         case let .failure(problem):
             return .problem(problem)
         case let .success(content):
@@ -277,7 +277,7 @@ final class SyncService: Sendable {
     // MARK: Reads
 
     private func health() -> HTTPResponse {
-        var status = HealthStatus(status: "ok", protocolVersion: SyncPath.version,
+        var status = HealthStatus(status: "ok", protocolVersion: configuration.protocolVersion,
                                   maximumBodyBytes: configuration.maximumBodyBytes,
                                   maximumPageSize: configuration.maximumPageSize)
         do {

@@ -45,6 +45,8 @@ final class BodySpelling {
     var wordAdded: (@MainActor (_ word: String, _ language: String) -> Void)?
     /// Called when the writer picks another language for the article in the menu.
     var languageChosen: (@MainActor (String) -> Void)?
+    /// Called when the writer chooses to ignore a word in the article.
+    var wordIgnored: (@MainActor (String) -> Void)?
     /// Called when a check has put its underlines on the text (tests wait for it).
     var checked: (@MainActor () -> Void)?
 
@@ -93,9 +95,10 @@ final class BodySpelling {
         prepareMenu(at: nil)
     }
 
-    /// Forgets the words ignored in the article shown before, and checks the new text whole.
-    func articleLoaded() {
-        ignoredWords = []
+    /// Takes the words ignored in the article now shown (the library keeps them), and checks the
+    /// new text whole.
+    func articleLoaded(ignoring ignored: Set<String> = []) {
+        ignoredWords = ignored
         checkEverything()
     }
 
@@ -227,6 +230,7 @@ final class BodySpelling {
     func ignoreMenuWord() {
         guard let (_, word) = menuWord else { return }
         ignoredWords.insert(word)
+        wordIgnored?(word)
         checkEverything()
     }
 }
