@@ -84,27 +84,6 @@ public enum StoreFiles {
     }
 }
 
-/// An exclusive advisory lock on a file (`flock`), held until released or until the process ends,
-/// so that two processes never migrate one store at once.
-final class FileLock {
-    private let descriptor: Int32
-
-    /// Takes the lock on `path` (created if missing), or returns nil when another process holds it.
-    init?(path: String) throws {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileOperationError(operation: "open", path: path, code: errno) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
-            close(descriptor)
-            if code == EWOULDBLOCK { return nil }
-            throw FileOperationError(operation: "flock", path: path, code: code)
-        }
-        self.descriptor = descriptor
-    }
-
-    deinit { close(descriptor) }
-}
-
 extension NSError {
     /// The POSIX code behind a Foundation file error, when there is one.
     var underlyingErrorCode: Int32? {

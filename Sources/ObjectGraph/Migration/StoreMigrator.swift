@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Platform
 
 /// Migrates a store file to the current schema of a plan, so that a kill at any instant either
 /// resumes or leaves the original untouched.

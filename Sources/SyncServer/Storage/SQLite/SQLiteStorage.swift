@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Platform
 
 /// Storage in one SQLite file, `quire-server.sqlite3` in the data folder: WAL, `synchronous =
 /// FULL` for writes, one writer at a time and a pool of readers. One serving process per folder;
@@ -85,20 +86,22 @@ final class SQLiteStorage: SQLBackedStorage, @unchecked Sendable {
 /// `serve.lock` in a SQLite data folder, held (`flock`) by the one process that may change the
 /// database under a serving server's feet: the server itself, or `restore`.
 struct ServingLock {
-    private let descriptor: Int32
+    private let lock: FileLock
 
     /// Takes the lock, or throws `dataDirectoryInUse` when another process holds it.
     init(directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         let path = directory.appendingPathComponent("serve.lock").path
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw StorageError.cannotOpen(location: path, reason: String(cString: strerror(errno))) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            Glibc.close(descriptor)
-            throw StorageError.dataDirectoryInUse(path: directory.path)
+        let taken: FileLock?
+        do {
+            taken = try FileLock(path: path, mode: 0o600)
+        } catch let error as FileOperationError {
+            throw StorageError.cannotOpen(location: path, reason: String(cString: strerror(error.code)))
         }
+        guard let taken else { throw StorageError.dataDirectoryInUse(path: directory.path) }
+        lock = taken
     }
 
-    func release() { Glibc.close(descriptor) }
+    func release() { lock.release() }
 }
