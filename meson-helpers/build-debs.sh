@@ -37,7 +37,7 @@ cp -a "$work/stage/." "$app/"
 mv "$app/usr/bin/quire-server" "$server/usr/bin/"
 mv "$app/usr/share/man/man1/quire-server.1" "$server/usr/share/man/man1/"
 mv "$app/usr/share/quire-server" "$server/usr/share/"
-mv "$app/lib/systemd/system/quire-server.service" "$server/lib/systemd/system/"
+mv "$app/lib/systemd/system/quire-server.service" "$app/lib/systemd/system/quire-server.socket" "$server/lib/systemd/system/"
 rm -r "$app/lib"
 # The configuration: every setting commented out at its default, and the Debian data folder.
 {

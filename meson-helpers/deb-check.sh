@@ -30,8 +30,9 @@ getent passwd quire >/dev/null || fail "no quire user"
 [ "$(stat -c '%G %a' /etc/quire-server/config)" = "quire 640" ] || fail "/etc/quire-server/config is not group quire, mode 640"
 man -w quire-server >/dev/null && man -w quire >/dev/null || fail "a manual page is missing"
 unit=/lib/systemd/system/quire-server.service
+[ -f /lib/systemd/system/quire-server.socket ] || fail "the socket unit is not installed"
 if command -v systemd-analyze >/dev/null; then
-  systemd-analyze verify "$unit" >"$work/verify.log" 2>&1 || { cat "$work/verify.log" >&2; fail "systemd-analyze verify"; }
+  systemd-analyze verify "$unit" /lib/systemd/system/quire-server.socket >"$work/verify.log" 2>&1 || { cat "$work/verify.log" >&2; fail "systemd-analyze verify"; }
   [ -s "$work/verify.log" ] && { cat "$work/verify.log" >&2; fail "systemd-analyze verify is not clean"; }
 fi
 
