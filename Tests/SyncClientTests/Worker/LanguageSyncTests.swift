@@ -1,6 +1,7 @@
 import Foundation
 import Library
 import SyncProtocol
+import SyncTestSupport
 import Testing
 @testable import SyncClient
 
