@@ -1,15 +1,24 @@
 import Synchronization
 import SyncProtocol
 
-/// What a worker knows of its server's ``ProtocolVersion``, learnt from `GET /v1/health` and kept
-/// for the worker's life once the server answered: a write carries only the article fields that
-/// server knows (a server from before a field refuses it as unknown).
+/// What a worker knows of its server's ``ProtocolVersion``, learnt from `GET /v1/health`: a write
+/// carries only the article fields that server knows (a server from before a field refuses it as
+/// unknown). A version older than this build's is asked again at each pull
+/// (``forgetOlderVersion()``), so that a server upgraded while the worker runs gets the new
+/// fields from the next pull on; this build's version is kept, as no newer field exists to send.
 final class ServerProtocol: Sendable {
     private let known = Mutex<Int?>(nil)
 
     /// Keeps the version a health answer gave.
     func record(_ health: HealthStatus) {
         known.withLock { $0 = health.protocolVersion }
+    }
+
+    /// Forgets a version older than ``ProtocolVersion/current``, so that the next write asks again.
+    func forgetOlderVersion() {
+        known.withLock { version in
+            if let known = version, known < ProtocolVersion.current { version = nil }
+        }
     }
 
     /// The server's version, asked with `transport` when not known yet; nil when the server did

@@ -225,6 +225,8 @@ public actor SyncWorker {
         defer {
             status.update { $0.lastProblem = problem }
         }
+        // A server found older than this build may have been upgraded since: its pull asks again.
+        if pull { cycle.serverProtocol.forgetOlderVersion() }
         do {
             var report = try await cycle.push(expedite: expedite, settling: settling)
             outcome.summary.absorb(report)

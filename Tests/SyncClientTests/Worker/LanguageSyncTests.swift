@@ -92,4 +92,29 @@ import Testing
         try await b.sync(current, token: token)
         #expect(try await b.library.article(id).language == "fr")
     }
+
+    /// A running worker does not keep a version-1 answer for its life: once its server is upgraded,
+    /// its next pull asks again and the same worker's next write carries the language.
+    @Test func aRunningWorkerLearnsOfItsServersUpgradeAtItsNextPull() async throws {
+        let old = try TestServer { $0.protocolVersion = 1 }
+        let token = try old.addAccount()
+        let device = try ClientLibrary("upgrade")
+        defer { device.remove() }
+        var upgraded: TestServer?
+        defer { upgraded?.stop() ?? old.stop() }
+
+        let worker = device.worker(old, token: token)
+        let id = try await device.library.createArticle(ArticleContent(title: "Reise", body: "Erster Tag.\n", language: "de_DE")).id
+        #expect(try await worker.synchronize(settling: 5).refused == 0)
+        #expect(try await old.articles(token: token)[id]?.language == nil)
+
+        old.shutDown()
+        let current = try TestServer(folder: old.folder, port: old.port)
+        upgraded = current
+        try await device.library.editArticle(id, body: "Zweiter Tag.\n")
+        #expect(try await worker.synchronize(settling: 5).refused == 0)
+        let stored = try await current.articles(token: token)[id]
+        #expect(stored?.body == "Zweiter Tag.\n")
+        #expect(stored?.language == "de_DE", "the worker still wrote as to a version 1 server")
+    }
 }
