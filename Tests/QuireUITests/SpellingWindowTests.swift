@@ -15,6 +15,37 @@ final class SpellingWindowTests: MainWindowTestCase, @unchecked Sendable {
         editor.spelling.isPending ? ["(checking)"] : editor.spelling.underlinedRanges.map { editor.buffer.text(in: $0) }
     }
 
+    /// The app upgrades a library from before languages (V3) giving its articles the default
+    /// language chosen in Preferences, not the locale's.
+    func testAnUpgradeGivesArticlesTheDefaultLanguageOfPreferences() throws {
+        let fixture = Self.packageRoot.appending(path: "Tests/LibraryTests/Fixtures/library-v3.quire")
+        let url = try makeTemporaryFolder().appending(path: "library.quire")
+        try FileManager.default.copyItem(at: fixture, to: url)
+        // A language the locale would not give, so that only Preferences can have given it.
+        let chosen = ArticleLanguage.preferred == "de_DE" ? "fr" : "de_DE"
+        let keyFile = try makeTemporaryFolder().appending(path: "settings.ini").path
+        let schemas = try Self.schemaFolder.get().path
+        MainActor.assumeIsolated {
+            let settings = try! XCTUnwrap(Settings.lookup(schemaID: Quire.settingsSchemaID, inDirectory: schemas, keyFile: keyFile))
+            XCTAssertTrue(settings.set(chosen, forKey: "default-language"))
+            let status = runQuire(settings: settings, libraryURL: url) { quire, _ in
+                quire.application.activateAction(named: "quit")
+            }
+            XCTAssertEqual(status, 0)
+        }
+        let languages = try blocking {
+            let library = try Library(url: url)
+            defer { library.close() }
+            var languages: [String] = []
+            for query in [ArticleQuery(), ArticleQuery(filter: .trash)] {
+                for summary in try await library.articles(matching: query) { languages.append(try await library.article(summary.id).language) }
+            }
+            return languages
+        }
+        XCTAssertFalse(languages.isEmpty, "the fixture has articles")
+        XCTAssertEqual(Set(languages), [chosen])
+    }
+
     func testTheSpellingRowsWriteTheirKeysTurnUnderlinesOffAndGiveNewArticlesTheLanguage() throws {
         let url = try makeLibrary { library in
             _ = try await library.createArticle(ArticleContent(title: "Letter", body: "The writer will recieve it.\n", language: "en_US"))

@@ -109,7 +109,10 @@ public final class QuireApplication {
             // it runs off the main thread while the library opens.
             let keyringProbe = Task.detached { SecretServiceKeyring.detect() }
             // The writer chose to quit, or was told why the library cannot be opened.
-            guard let opened = await LibraryStartup.open(at: libraryURL, over: nil) else {
+            // An upgrade gives articles from before languages the language Preferences gives new ones.
+            var options = LibraryOpenOptions(createIfMissing: true)
+            options.defaultLanguage = EditorPreferences(settings: settings).defaultLanguage
+            guard let opened = await LibraryStartup.open(at: libraryURL, over: nil, options: options) else {
                 failure = 1
                 application.quit()
                 return
