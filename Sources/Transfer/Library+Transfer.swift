@@ -7,11 +7,12 @@ extension LibraryArticleSource: ArticleSource {}
 /// Export and import of a library, through the store side Library keeps (the library is the only
 /// writer of articles): Transfer reads and writes the files, Library reads and saves the articles.
 extension Library {
-    /// Archive options for this library: its schema version and every folder and tag name.
+    /// Archive options for this library: its schema version, every folder and tag name, and its
+    /// personal dictionary.
     public func archiveOptions(includingSyncMetadata: Bool = true) async throws -> ArchiveExportOptions {
         ArchiveExportOptions(
             schemaVersion: LibrarySchema.current.version, includesSyncMetadata: includingSyncMetadata,
-            folders: try await folders().map(\.name), tags: try await tagNames())
+            folders: try await folders().map(\.name), tags: try await tagNames(), personalWords: try await personalWords())
     }
 
     /// Exports `scope` with `job`, reporting progress as the job does; a JSON archive holds each
@@ -29,10 +30,12 @@ extension Library {
         try await importContents(forArticles: scan.articles.filter(\.hasStoredID).map(\.article.id))
     }
 
-    /// Carries out `plan`: creates its folders and tags, then saves every article it writes,
-    /// `batchSize` articles per save (``Library/applyImport(creatingFolders:tags:writes:batchSize:)``).
+    /// Carries out `plan`: adds its personal dictionary's words, creates its folders and tags, then
+    /// saves every article it writes, `batchSize` articles per save
+    /// (``Library/applyImport(creatingFolders:tags:writes:batchSize:)``).
     @discardableResult
     public func apply(_ plan: ImportPlan, batchSize: Int = 200) async throws -> ImportResult {
+        try await addPersonalWords(plan.personalWords)
         let writes = plan.writes.compactMap { item -> ImportWrite? in
             switch item.action {
             case .create: ImportWrite(.create, item.article)

@@ -24,13 +24,16 @@ import Platform
         }
     }
 
+    /// A personal dictionary with words that need escaping.
+    static let personalWords = ["en_US": ["Quirelike", "naïve\"ly"], "de_DE": ["Schreibkram"]]
+
     @Test func archiveRoundTripIsLossless() async throws {
         let folder = try TemporaryFolder()
         let articles = Self.library()
         let exportedAt = Date(timeIntervalSinceReferenceDate: 750_000_000.000_123)
         let options = ArchiveExportOptions(
             schemaVersion: 3, includesSyncMetadata: true, folders: ["Empty folder", "Folder 1 ✓"], tags: ["unused"],
-            exportedAt: exportedAt)
+            personalWords: Self.personalWords, exportedAt: exportedAt)
         let destination = folder.appending("library.json")
         let result = try await ExportJob(format: .jsonArchive(options), destination: destination, batchSize: 7)
             .run(from: ArticleArraySource(articles))
@@ -50,11 +53,12 @@ import Platform
         #expect(archive.folders.prefix(2) == ["Empty folder", "Folder 1 ✓"])
         #expect(Set(archive.folders) == Set(["Empty folder"] + articles.compactMap(\.folder)))
         #expect(Set(archive.tags) == Set(["unused"] + articles.flatMap(\.tags)))
+        #expect(archive.personalWords == Self.personalWords)
 
         // The streamed file decodes exactly like one encoded whole.
         let whole = LibraryArchive(
             schemaVersion: 3, exportedAt: exportedAt, articles: articles.map { ArchivedArticle($0, includingSync: true) },
-            folders: archive.folders, tags: archive.tags)
+            folders: archive.folders, tags: archive.tags, personalWords: Self.personalWords)
         let reencoded = try LibraryArchive.makeDecoder().decode(LibraryArchive.self, from: LibraryArchive.makeEncoder().encode(whole))
         #expect(reencoded == archive)
     }

@@ -114,6 +114,37 @@ import QuireTestSupport
         #expect(try await reopened.personalWords() == ["en_US": ["Quirelike"], "de_DE": ["Schreibkram"]])
     }
 
+    @Test func thePersonalDictionaryTravelsInTheJSONArchive() async throws {
+        let source = try TemporaryLibrary()
+        _ = try await source.library.createArticle(ArticleContent(title: "Brief", body: "Hallo\n", language: "de_DE"))
+        try await source.library.addPersonalWord("Quirelike", language: "en_US")
+        try await source.library.addPersonalWord("Schreibkram", language: "de_DE")
+        let archive = source.folder.appending("library.json")
+        try await source.library.export(.library, with: ExportJob(format: .jsonArchive(try await source.library.archiveOptions()), destination: archive))
+        let text = try String(contentsOf: archive, encoding: .utf8)
+        #expect(text.contains(#""personalWords":{"de_DE":["Schreibkram"],"en_US":["Quirelike"]}"#), "\(text)")
+
+        // Into a library that has one of the words and one of its own: the words join, none twice.
+        let target = try TemporaryLibrary()
+        try await target.library.addPersonalWord("Quirelike", language: "en_US")
+        try await target.library.addPersonalWord("Mots", language: "fr")
+        let scan = try await ImportScan.read([archive])
+        #expect(scan.failures.isEmpty, "\(scan.failures)")
+        try await target.library.apply(ImportPlan(scan: scan, library: try await target.library.importContents(for: scan), onExisting: .skip))
+        #expect(try await target.library.personalWords() == ["en_US": ["Quirelike"], "de_DE": ["Schreibkram"], "fr": ["Mots"]])
+
+        // An archive from before the dictionary (no key) imports its articles and adds no word.
+        let older = source.folder.appending("older.json")
+        try text.replacingOccurrences(of: #","personalWords":{"de_DE":["Schreibkram"],"en_US":["Quirelike"]}"#, with: "")
+            .write(to: older, atomically: true, encoding: .utf8)
+        let plain = try TemporaryLibrary()
+        let olderScan = try await ImportScan.read([older])
+        #expect(olderScan.failures.isEmpty, "\(olderScan.failures)")
+        try await plain.library.apply(ImportPlan(scan: olderScan, library: try await plain.library.importContents(for: olderScan), onExisting: .skip))
+        #expect(try await plain.library.articles(matching: ArticleQuery()).count == 1)
+        #expect(try await plain.library.personalWords().isEmpty)
+    }
+
     @Test func localeNamesBecomeLanguageTags() {
         #expect(ArticleLanguage.tag(fromLocale: "de_DE.UTF-8") == "de_DE")
         #expect(ArticleLanguage.tag(fromLocale: "fr_FR@euro") == "fr_FR")

@@ -21,6 +21,17 @@ extension Library {
         try await write { context, _ in try Self.insertPersonalWord(word, language: language, in: context) }
     }
 
+    /// Adds every word of `words` (by language) to the personal dictionary in one save, leaving out
+    /// those it has already (an import of an archive's dictionary).
+    public func addPersonalWords(_ words: [String: [String]]) async throws {
+        guard words.values.contains(where: { !$0.isEmpty }) else { return }
+        try await write { context, _ in
+            for (language, list) in words {
+                for word in list { try Self.insertPersonalWord(word, language: language, in: context) }
+            }
+        }
+    }
+
     /// ``addPersonalWord(_:language:)`` in the view context, saved before it returns.
     @MainActor
     public func addPersonalWordInViewContext(_ word: String, language: String) throws {

@@ -242,9 +242,10 @@ public final class ImportDialog {
                     try Task.checkCancellation()
                     part.items = Array(writes[start..<min(writes.count, start + Self.batchSize)])
                     try await library.apply(part)
-                    // Folders and tags come with the first save.
+                    // Folders, tags and dictionary words come with the first save.
                     part.foldersToCreate = []
                     part.tagsToCreate = []
+                    part.personalWords = [:]
                     saved += part.items.count
                     relay.report(saved)
                     start += Self.batchSize

@@ -51,18 +51,21 @@ public struct ArchiveExportOptions: Sendable, Hashable {
     public var folders: [String]
     /// Every tag of the library, unused ones included; tags the articles carry are added.
     public var tags: [String]
+    /// The library's personal dictionary, by language.
+    public var personalWords: [String: [String]]
     /// The moment recorded as the export time.
     public var exportedAt: Date
 
     /// Options for an archive of articles from a library at `schemaVersion`.
     public init(
         schemaVersion: Int, includesSyncMetadata: Bool = true, folders: [String] = [], tags: [String] = [],
-        exportedAt: Date = Date()
+        personalWords: [String: [String]] = [:], exportedAt: Date = Date()
     ) {
         self.schemaVersion = schemaVersion
         self.includesSyncMetadata = includesSyncMetadata
         self.folders = folders
         self.tags = tags
+        self.personalWords = personalWords
         self.exportedAt = exportedAt
     }
 }

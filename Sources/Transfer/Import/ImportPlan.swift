@@ -75,6 +75,9 @@ public struct ImportPlan: Sendable {
     public var foldersToCreate: [String]
     /// Tag names the import brings that the library lacks.
     public var tagsToCreate: [String]
+    /// The words of the archives' personal dictionaries, by language (words the library has
+    /// already are left alone).
+    public var personalWords: [String: [String]]
     /// Files or articles that could not be imported.
     public var failures: [ImportError]
     /// The policy the plan was made with.
@@ -90,6 +93,7 @@ public struct ImportPlan: Sendable {
         failures = scan.failures
         foldersToCreate = scan.folders.filter { !library.folders.contains($0) }
         tagsToCreate = scan.tags.filter { !library.tags.contains($0) }
+        personalWords = scan.personalWords
         items = scan.articles.map { imported in
             guard imported.hasStoredID, let existing = library.articles[imported.article.id] else {
                 return Item(imported: imported, action: .create, article: imported.article, existing: nil)

@@ -17,6 +17,8 @@ public struct ImportScan: Sendable {
     public var folders: [String] = []
     /// Tag names the files bring, likewise.
     public var tags: [String] = []
+    /// The words of the archives' personal dictionaries, by language.
+    public var personalWords: [String: [String]] = [:]
     /// The files (or archive articles) that could not be imported, each with why.
     public var failures: [ImportError] = []
 
@@ -33,7 +35,7 @@ public struct ImportScan: Sendable {
         for url in urls {
             for file in files(at: url.standardizedFileURL) {
                 try Task.checkCancellation()
-                let found: ([ImportedArticle], folders: [String], tags: [String])
+                let found: ([ImportedArticle], folders: [String], tags: [String], words: [String: [String]])
                 do {
                     found = try read(file)
                 } catch {
@@ -52,6 +54,7 @@ public struct ImportScan: Sendable {
                 }
                 (found.folders + found.0.compactMap(\.article.folder)).forEach { folders.insert($0) }
                 (found.tags + found.0.flatMap(\.article.tags)).forEach { tags.insert($0) }
+                scan.personalWords.merge(found.words) { earlier, more in earlier + more.filter { !earlier.contains($0) } }
             }
         }
         scan.folders = folders.names
@@ -89,7 +92,9 @@ public struct ImportScan: Sendable {
         return found.sorted { $0.url.path < $1.url.path }
     }
 
-    private static func read(_ file: FileToRead) throws(ImportError) -> ([ImportedArticle], folders: [String], tags: [String]) {
+    private static func read(
+        _ file: FileToRead
+    ) throws(ImportError) -> ([ImportedArticle], folders: [String], tags: [String], words: [String: [String]]) {
         let path = file.url.path
         let attributes: [FileAttributeKey: Any]
         do {
@@ -109,10 +114,10 @@ public struct ImportScan: Sendable {
         if file.isArchive {
             let archive = try LibraryArchive.read(from: data, path: path)
             let articles = archive.articles.map { ImportedArticle(article: $0.snapshot, source: file.url, hasStoredID: true) }
-            return (articles, archive.folders, archive.tags)
+            return (articles, archive.folders, archive.tags, archive.personalWords ?? [:])
         }
         let modified = attributes[.modificationDate] as? Date ?? Date()
         let article = try MarkdownFileReader.article(from: data, url: file.url, folder: file.folder, modified: modified)
-        return ([article], [], [])
+        return ([article], [], [], [:])
     }
 }

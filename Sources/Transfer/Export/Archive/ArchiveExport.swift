@@ -36,6 +36,8 @@ final class ArchiveExport: ExportWriter {
         try file.output.write(try encoder.encode(folders.names))
         try file.output.write(",\"tags\":")
         try file.output.write(try encoder.encode(tags.names))
+        try file.output.write(",\"personalWords\":")
+        try file.output.write(try encoder.encode(options.personalWords))
         try file.output.write("}\n")
         try file.commit()
         return [file.destination]

@@ -10,7 +10,7 @@ import Library
 ///  "articles":[{"id":"…","title":"…","body":"…","folder":null,"tags":[],"status":"draft",
 ///               "favorite":false,"created":"…","updated":"…","trashed":null,
 ///               "sync":{"serverRevision":12,"localRevision":40,"state":"synced"}}],
-///  "folders":["Essays"],"tags":["yaml"]}
+///  "folders":["Essays"],"tags":["yaml"],"personalWords":{"en_US":["Quire"]}}
 /// ```
 ///
 /// `formatVersion` is the layout of this file; a reader refuses versions newer than it knows.
@@ -38,10 +38,14 @@ public struct LibraryArchive: Sendable, Hashable, Codable {
     public var folders: [String]
     /// Every tag name, unused tags included.
     public var tags: [String]
+    /// The personal dictionary: the words the spell checker accepts, by language, each sorted;
+    /// absent in archives from before it.
+    public var personalWords: [String: [String]]?
 
     /// An archive in the current format.
     public init(
-        schemaVersion: Int, exportedAt: Date, articles: [ArchivedArticle], folders: [String], tags: [String]
+        schemaVersion: Int, exportedAt: Date, articles: [ArchivedArticle], folders: [String], tags: [String],
+        personalWords: [String: [String]]? = nil
     ) {
         format = Self.formatName
         formatVersion = Self.currentFormatVersion
@@ -51,6 +55,7 @@ public struct LibraryArchive: Sendable, Hashable, Codable {
         self.articles = articles
         self.folders = folders
         self.tags = tags
+        self.personalWords = personalWords
     }
 
     /// The encoder every archive is written with: ``Timestamp`` dates, sorted keys, unescaped slashes.
