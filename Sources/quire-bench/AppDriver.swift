@@ -41,8 +41,11 @@ enum AppDriver {
     /// The environment of a `quire` under the X server `display`: Quire's settings schema
     /// compiled from `data/` into `folder`, and its settings in a key file there: a window of
     /// 1280 by 960 pixels, wide enough for sidebar, list and editor side by side (a narrower one
-    /// folds to the sidebar), with the preview beside the text when `showsPreview`.
-    static func sessionEnvironment(display: String, in folder: URL, showsPreview: Bool) throws -> [String: String] {
+    /// folds to the sidebar), with the preview beside the text when `showsPreview` and misspelled
+    /// words underlined unless `checksSpelling` is false.
+    static func sessionEnvironment(
+        display: String, in folder: URL, showsPreview: Bool, checksSpelling: Bool = true
+    ) throws -> [String: String] {
         let schemas = folder.appendingPathComponent("schemas")
         try FileManager.default.createDirectory(at: schemas, withIntermediateDirectories: true)
         let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -54,7 +57,7 @@ enum AppDriver {
         let config = folder.appendingPathComponent("config")
         let keyfile = config.appendingPathComponent("glib-2.0/settings")
         try FileManager.default.createDirectory(at: keyfile, withIntermediateDirectories: true)
-        try "[org/quire/Quire]\npreview-visible=\(showsPreview)\nwindow-width=1280\nwindow-height=960\n"
+        try "[org/quire/Quire]\npreview-visible=\(showsPreview)\nspell-check=\(checksSpelling)\nwindow-width=1280\nwindow-height=960\n"
             .write(to: keyfile.appendingPathComponent("keyfile"), atomically: true, encoding: .utf8)
 
         var environment = ProcessInfo.processInfo.environment

@@ -1,5 +1,6 @@
 import CEnchant
 import Foundation
+import Library
 import Spelling
 
 /// Spell checking with enchant and Debian's `en_US` hunspell dictionary, off the main thread as
@@ -9,10 +10,15 @@ import Spelling
 ///   already split, checked by `enchant_dict_check` alone (target: at most 100 ms);
 /// - `recheck_paragraph_50k_words_ms`: what one edit costs the checker in a 50,000-word article:
 ///   the prose ranges of the whole text and the words of the edited paragraph, against checking
-///   that paragraph's words alone with enchant.
+///   that paragraph's words alone with enchant;
+/// - `typing_max_stall_50k_words`: the longest main-thread stall of the real `quire` (under Xvfb,
+///   preview hidden) while the writer types three bursts into a 50,000-word article with spell
+///   checking on, autosaves included (target: at most 16 ms), against
+///   `typing_max_stall_50k_words_unchecked`, the same typing with spell checking off: what checking
+///   adds is the difference. Runs alternate between the two, medians over `--repetitions` each.
 enum SpellingSuite: BenchmarkSuite {
     static let name = "spelling"
-    static let summary = "spell checking an article from scratch and one edited paragraph of a long one"
+    static let summary = "spell checking an article from scratch, one edited paragraph of a long one, typing into it in the app"
     static let defaultRows = 10_000
 
     static func run(_ options: BenchmarkOptions) async throws -> [BenchmarkResult] {
@@ -44,11 +50,44 @@ enum SpellingSuite: BenchmarkSuite {
         let paragraphRaw = measureMilliseconds(repetitions: options.repetitions) {
             for word in paragraphWords { _ = enchant_dict_check(raw, word, -1) }
         }
+        let (checked, unchecked) = try await typingStalls(in: long, options)
         return [
             BenchmarkResult(name: "spellcheck_10k_words_ms", unit: "ms", value: whole, baseline: "raw_enchant", baselineValue: wholeRaw),
             BenchmarkResult(
                 name: "recheck_paragraph_50k_words_ms", unit: "ms", value: paragraph, baseline: "raw_enchant", baselineValue: paragraphRaw),
+            BenchmarkResult(
+                name: "typing_max_stall_50k_words", unit: "ms", value: checked,
+                baseline: "typing_max_stall_50k_words_unchecked", baselineValue: unchecked),
         ]
+    }
+
+    /// The median longest stall while typing into `article` in the real app, with spell checking
+    /// on and off, the runs alternating.
+    private static func typingStalls(in article: String, _ options: BenchmarkOptions) async throws -> (checked: Double, unchecked: Double) {
+        let quire = try AppDriver.quireExecutable()
+        let display = try DisplayServer()
+        defer { display.stop() }
+        var environments: [[String: String]] = []
+        for checks in [true, false] {
+            let folder = options.workDirectory.appendingPathComponent(checks ? "checked" : "unchecked")
+            var environment = try AppDriver.sessionEnvironment(display: display.name, in: folder, showsPreview: false, checksSpelling: checks)
+            environment["QUIRE_REPORT_STALLS"] = "1"
+            environment["QUIRE_REPORT_FELT_SPEED"] = "1"
+            environments.append(environment)
+        }
+        let library = try Library(url: options.workDirectory.appendingPathComponent("typing.quire"))
+        defer { library.close() }
+        try await library.addDemoArticles(count: 20, batchSize: 20)
+        // The newest article, at the top of the list; each run's saves keep it there.
+        let id = try await library.createArticle(ArticleContent(title: "A long essay", body: article, language: "en_US")).id
+        var stalls: [[Double]] = [[], []]
+        for run in 0..<options.repetitions {
+            for (index, environment) in environments.enumerated() {
+                stalls[index].append(
+                    try await AppStartSuite.longestStallWhileTypingInto(id, quire, library: library, run: run * 2 + index, environment: environment))
+            }
+        }
+        return (median(stalls[0]), median(stalls[1]))
     }
 
     /// An article of about `words` words: headings, paragraphs with emphasis, links and a few
