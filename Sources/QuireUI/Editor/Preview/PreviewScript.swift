@@ -42,7 +42,9 @@ enum PreviewScript {
           update(html, generation, line, fraction) {
             document.getElementById('quire-preview').innerHTML = html;
             this.scrollToLine(line, fraction);
-            requestAnimationFrame(() => window.webkit.messageHandlers.shown.postMessage(generation));
+            // "shown" once the frame holding the new text is painted: a frame callback runs
+            // before that frame's paint, the task it queues after it.
+            requestAnimationFrame(() => setTimeout(() => window.webkit.messageHandlers.shown.postMessage(generation), 0));
           },
           setStyle(style) { document.documentElement.dataset.style = style; },
         };
