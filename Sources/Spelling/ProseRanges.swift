@@ -11,16 +11,21 @@ public enum ProseRanges {
         ranges(in: Array(text.unicodeScalars))
     }
 
-    /// The prose ranges of a text given as its Unicode scalars.
-    public static func ranges(in text: [Unicode.Scalar]) -> [Range<Int>] {
+    /// The prose ranges of a text given as its Unicode scalars. With `lines`, only those of the
+    /// lines that overlap that range (or touch it): the lines above it are still read for the
+    /// blocks they open (a code fence far above), but their own prose is not looked for, and the
+    /// scan stops after it. That is what one edit costs the checker.
+    public static func ranges(in text: [Unicode.Scalar], lines: Range<Int>? = nil) -> [Range<Int>] {
         var scanner = LineScanner(text: text)
         var found: [Range<Int>] = []
         var lineStart = 0
         while lineStart < text.count {
+            if let lines, lineStart > lines.upperBound { break }
             var lineEnd = lineStart
             while lineEnd < text.count, text[lineEnd] != "\n" { lineEnd += 1 }
             let contentEnd = lineEnd > lineStart && text[lineEnd - 1] == "\r" ? lineEnd - 1 : lineEnd
-            found += scanner.prose(of: lineStart..<contentEnd)
+            let wanted = lines.map { contentEnd >= $0.lowerBound } ?? true
+            found += scanner.prose(of: lineStart..<contentEnd, collecting: wanted)
             lineStart = lineEnd + 1
         }
         return found
@@ -46,7 +51,9 @@ private struct LineScanner {
         self.text = text
     }
 
-    mutating func prose(of line: Range<Int>) -> [Range<Int>] {
+    /// Reads `line` for the block it opens, continues or closes, and returns its prose when
+    /// `collecting` (otherwise nothing: the caller only needs the state it leaves).
+    mutating func prose(of line: Range<Int>, collecting: Bool = true) -> [Range<Int>] {
         defer { isFirstLine = false }
         if isFirstLine, trimmed(line) == "---", hasFrontMatterEnd(after: line.upperBound) {
             block = .frontMatter
@@ -85,7 +92,7 @@ private struct LineScanner {
         } else if previousBlank, indent == 0 {
             inList = false
         }
-        return InlineProse(text: text, line: line).ranges()
+        return collecting ? InlineProse(text: text, line: line).ranges() : []
     }
 
     /// Columns of leading white space (a tab counts to the next multiple of four).

@@ -48,13 +48,13 @@ public struct SpellChecker: Sendable {
 
     /// The misspelled words of `text`'s prose, in order, leaving out the words in `ignoring`.
     /// With `within`, only the words that overlap that range of scalar offsets (an edited
-    /// paragraph); the prose is still found from the whole text, since a code block's fence may
-    /// sit far above.
+    /// paragraph); the lines above it are still read for the blocks they open (a code block's
+    /// fence may sit far above), but only the lines it touches are searched for prose.
     public func misspellings(in text: String, within: Range<Int>? = nil, ignoring: Set<String> = []) -> [Misspelling] {
         let scalars = Array(text.unicodeScalars)
         var found: [Misspelling] = []
         dictionaries.withDictionary(language) { dictionary in
-            for prose in ProseRanges.ranges(in: scalars) {
+            for prose in ProseRanges.ranges(in: scalars, lines: within) {
                 if let within, prose.upperBound < within.lowerBound || prose.lowerBound > within.upperBound { continue }
                 for range in Words.ranges(in: scalars, within: prose) {
                     if let within, range.upperBound < within.lowerBound || range.lowerBound > within.upperBound { continue }

@@ -45,4 +45,45 @@ import Testing
         let ranges = ProseRanges.ranges(in: text)
         #expect(ranges == [0..<7, 12..<17])
     }
+
+    /// The scan of the lines around an edit finds exactly the prose the whole scan finds there,
+    /// with the blocks opened far above (front matter, a fence, an indented block in a list)
+    /// still known, for every line range of a text that has them all.
+    @Test func theLinesOfAnEditHaveTheProseTheWholeScanGivesThem() {
+        let text = Array("""
+            ---
+            title: Tpyo
+            ---
+            # Heading wrds
+            Text with `cde` and https://exmaple.org here.
+
+            ```swift
+            let wrng = 1
+
+            still code
+            ```
+            - item
+
+                continued item text
+            Para
+
+                indented codde
+            After <b>tag</b> text
+            ~~~
+            fenced
+            ~~~
+            Last line
+            """.unicodeScalars)
+        let whole = ProseRanges.ranges(in: text)
+        for start in 0...text.count {
+            for end in start...min(text.count, start + 40) {
+                let lines = start..<end
+                let expected = whole.filter { !($0.upperBound < lines.lowerBound || $0.lowerBound > lines.upperBound) }
+                let found = ProseRanges.ranges(in: text, lines: lines)
+                    .filter { !($0.upperBound < lines.lowerBound || $0.lowerBound > lines.upperBound) }
+                #expect(found == expected, "lines \(lines)")
+                if found != expected { return }
+            }
+        }
+    }
 }
