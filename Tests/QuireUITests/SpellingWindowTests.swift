@@ -38,7 +38,9 @@ final class SpellingWindowTests: MainWindowTestCase, @unchecked Sendable {
             defer { library.close() }
             var languages: [String] = []
             for query in [ArticleQuery(), ArticleQuery(filter: .trash)] {
-                for summary in try await library.articles(matching: query) { languages.append(try await library.article(summary.id).language) }
+                for summary in try await library.articles(matching: query) {
+                    languages.append(try await library.article(summary.id).language ?? "(none)")
+                }
             }
             return languages
         }
