@@ -9,8 +9,8 @@ import Spelling
 ///   (prose ranges, words, a dictionary look-up each), against `raw_enchant`: the same words,
 ///   already split, checked by `enchant_dict_check` alone (target: at most 100 ms);
 /// - `recheck_paragraph_50k_words_ms`: what one edit costs the checker in a 50,000-word article:
-///   the prose ranges of the whole text and the words of the edited paragraph, against checking
-///   that paragraph's words alone with enchant;
+///   the text's scalars, the blocks of the lines above the edited paragraph, and its prose and
+///   words, against checking that paragraph's words alone with enchant;
 /// - `typing_max_stall_50k_words`: the longest main-thread stall of the real `quire` (under Xvfb,
 ///   preview hidden) while the writer types three bursts into a 50,000-word article with spell
 ///   checking on, autosaves included (target: at most 16 ms), against
