@@ -164,6 +164,7 @@ extension ManagedObjectContext {
         changes: ChangeSet, _ connection: SQLiteConnection, _ transaction: StoreTransaction
     ) throws -> StoreSave {
         var save = StoreSave(changes: changes)
+        try externalizeBinaries(of: inserts + updates)
         let rows = RowWriter(connection: connection, context: self)
         // Unique-constraint conflicts first: an inserted object that becomes an existing row takes
         // its key before anything refers to the object's key.
