@@ -110,6 +110,33 @@ enum AttachmentSamples {
         #expect(run.output.contains("attachment: missing.png in “Figures” (\(id)): its file is missing"), "\(run.output)")
     }
 
+    @Test func aRecoveredLibraryKeepsItsAttachmentsAndTheQuarantinedOneKeepsItsOwnLinks() async throws {
+        let folder = try TemporaryFolder()
+        let url = folder.appending("library.quire")
+        let image = AttachmentSamples.png(bytes: 150_000)
+        let article: UUID
+        do {
+            let library = try Library(url: url)
+            article = try await library.createArticle(ArticleContent(title: "With a figure", body: "")).id
+            _ = try await library.addAttachment(to: article, fileName: "figure.png", data: image)
+            library.close()
+        }
+        let page = try #require(try StoreDamage.pages(of: "og_unique_Article_id", type: "leaf", in: url).first)
+        try StoreDamage.flipBytes(inPage: page.page, of: url, skip: 8)
+
+        let report = try await LibraryRecovery.recover(libraryAt: url)
+        let recovered = try await Library.open(at: url)
+        #expect(try await recovered.attachmentData(sha256: SHA256.hex(image), of: article) == image)
+        let quarantined = ExternalBinaryFolder(store: report.quarantine.appendingPathComponent("library.quire"))
+        #expect(try quarantined.contents(of: SHA256.hex(image)) == image)
+
+        // Whatever the recovered library later collects, the quarantined copy keeps its image.
+        try await recovered.moveToTrash([article])
+        _ = try await recovered.emptyTrash()
+        #expect(!FileManager.default.fileExists(atPath: ExternalBinaryFolder(store: url).path(of: SHA256.hex(image))))
+        #expect(try quarantined.contents(of: SHA256.hex(image)) == image)
+    }
+
     @Test func mediaTypesComeFromTheBytes() {
         #expect(AttachmentMediaType.of(AttachmentSamples.png(bytes: 4)) == AttachmentMediaType.png)
         #expect(AttachmentMediaType.of(Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 0])) == AttachmentMediaType.jpeg)
