@@ -239,3 +239,58 @@ enum PictureModel {
         #expect(try kept.contents(of: SHA256.hex(PictureModel.bytes(2))) == PictureModel.bytes(2))
     }
 }
+
+/// A failed save leaves the objects holding their bytes, so a collection after it cannot leave them
+/// with a reference to a removed file; a reference whose file is gone is never saved.
+@Suite struct ExternalBinaryFailedSaveTests {
+    @Test func aFailedSaveGivesTheObjectsTheirBytesBack() throws {
+        let directory = try TemporaryDirectory()
+        let container = try PersistentContainer(schema: PictureModel.schema, store: .file(directory.file()))
+        let other = try PersistentContainer(schema: PictureModel.schema, store: .file(directory.file()))
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let picture = Picture(context: context)
+            picture.name = "first"
+            try context.save()
+            picture.bytes = PictureModel.bytes(21)
+            // Another connection changes the row meanwhile: the save fails with a conflict, after
+            // its file was written.
+            let otherContext = other.newBackgroundContext()
+            try otherContext.performAndWait {
+                let same = try #require(try otherContext.fetch(FetchRequest<Picture>()).first)
+                same.name = "changed elsewhere"
+                try otherContext.save()
+            }
+            #expect(throws: ObjectGraphError.self) { try context.save() }
+            #expect(try other.persistentStore.collectExternalBinaries() == [SHA256.hex(PictureModel.bytes(21))])
+
+            // The object still has its bytes, and saving again (after taking the other change) writes the file anew.
+            #expect(picture.bytes == PictureModel.bytes(21))
+            context.mergePolicy = .mergeByPropertyObjectTrump
+            try context.save()
+        }
+        let reopened = try PersistentContainer(schema: PictureModel.schema, store: .file(directory.file()))
+        #expect(try reopened.persistentStore.externalBinaryProblems().isEmpty)
+        let read = reopened.newBackgroundContext()
+        try read.performAndWait {
+            let picture = try #require(try read.fetch(FetchRequest<Picture>()).first)
+            #expect(try picture.binaryValue(forKey: "bytes") == PictureModel.bytes(21))
+        }
+    }
+
+    @Test func aReferenceWhoseFileIsGoneIsNeverSaved() throws {
+        let directory = try TemporaryDirectory()
+        let container = try PersistentContainer(schema: PictureModel.schema, store: .file(directory.file()))
+        let context = container.newBackgroundContext()
+        let digest = SHA256.hex(PictureModel.bytes(22))
+        try context.performAndWait {
+            let picture = Picture(context: context)
+            picture.name = "one"
+            picture.bytes = PictureModel.bytes(22)
+            try context.save()
+            try FileManager.default.removeItem(atPath: try #require(container.persistentStore.externalBinaries).path(of: digest))
+            picture.name = "renamed"
+            #expect(throws: ExternalBinaryError.self) { try context.save() }
+        }
+    }
+}

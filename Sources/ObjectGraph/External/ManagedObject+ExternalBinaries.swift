@@ -35,15 +35,41 @@ extension ManagedObject {
     }
 }
 
+extension StoreTransaction {
+    /// Puts back the bytes ``ManagedObjectContext/externalizeBinaries(of:_:)`` replaced, after a failed save.
+    func restoreExternalizedValues() {
+        for (object, slot, value) in externalizedValues.reversed() { object.values[slot] = value }
+        externalizedValues.removeAll()
+    }
+}
+
 extension ManagedObjectContext {
     /// Writes the large values of binary attributes kept outside the database to their files and
     /// puts their references in the objects instead; called inside the save's write transaction,
     /// before any row is written, so every file is on disk before the row that refers to it commits.
-    func externalizeBinaries(of objects: [ManagedObject]) throws {
-        guard persistentStore.externalBinaries != nil else { return }
+    /// The bytes go back into the objects if the save fails (``StoreTransaction/restoreExternalizedValues()``):
+    /// a failed save's file may be collected, and the object must not then hold a reference to it.
+    /// Every reference a saved object holds must have its file, else the save fails with
+    /// ``ExternalBinaryError``: no save commits a row that refers to a missing file.
+    func externalizeBinaries(of objects: [ManagedObject], _ transaction: StoreTransaction) throws {
+        guard let folder = persistentStore.externalBinaries else { return }
         for object in objects where !object.entityModel.externalSlots.isEmpty {
+            let writesAll = object.flags.contains(.inserted)
             for (slot, threshold) in object.entityModel.externalSlots {
-                object.values[slot] = try externalized(object.values[slot], threshold: threshold)
+                let value = object.values[slot]
+                if let digest = ExternalBinaryFolder.digest(inReference: value) {
+                    guard StoreFiles.exists(folder.path(of: digest)) else {
+                        throw ExternalBinaryError(kind: .missing, digest: digest, path: folder.path(of: digest))
+                    }
+                    continue
+                }
+                // Only values the save writes: an unchanged row keeps what it holds.
+                guard writesAll || object.changedProperties.contains(slot) else { continue }
+                let stored = try externalized(value, threshold: threshold)
+                if stored != value {
+                    transaction.externalizedValues.append((object, slot, value))
+                    object.values[slot] = stored
+                }
             }
         }
     }
