@@ -6,7 +6,7 @@ import Platform
 /// SHA-256 of its bytes, so that equal values share one file and a file's name says what it must
 /// hold. The row keeps the reference `sha256:<digest>` as text where it would keep the bytes.
 ///
-/// `library.quire` keeps its files in `library.quire.external/`. A file is written whole and
+/// `store.sqlite` keeps its files in `store.sqlite.external/`. A file is written whole and
 /// durably (``DurableFile``: temporary file, sync, rename, sync of the folder) inside the write
 /// transaction whose rows refer to it, before that transaction commits; files are removed only by
 /// ``PersistentStore/collectExternalBinaries()``, which holds the store's write lock, so it never
