@@ -273,9 +273,12 @@ import QuireTestSupport
         #expect(LibrarySchema.v3.checksum == "6b146b05abbe54029af42a818fa3cae46753d65243b058ca89e588623eb6725a")
         #expect(LibrarySchema.v4.version == 4)
         #expect(LibrarySchema.v4.checksum == "52287067cd6ca849122ada0bf38a5c9c99323b7f3f76b062859f6f0f489282b6")
-        #expect(LibrarySchema.current.checksum == LibrarySchema.v4.checksum)
+        #expect(LibrarySchema.v5.version == 5)
+        #expect(LibrarySchema.v5.checksum == "0021e892623424a79650f92cce8b495a44fc0a1b4597e312d20c52fb5df5146a")
+        #expect(LibrarySchema.current.checksum == LibrarySchema.v5.checksum)
         #expect(
             LibrarySchema.migrationPlan().schemas.map(\.checksum)
-                == [LibrarySchema.v1.checksum, LibrarySchema.v2.checksum, LibrarySchema.v3.checksum, LibrarySchema.v4.checksum])
+                == [LibrarySchema.v1.checksum, LibrarySchema.v2.checksum, LibrarySchema.v3.checksum, LibrarySchema.v4.checksum,
+                    LibrarySchema.v5.checksum])
     }
 }

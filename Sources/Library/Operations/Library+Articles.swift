@@ -118,7 +118,7 @@ extension Library {
     /// Deletes the articles in the trash for good (their `delete` operations were written when
     /// they were trashed). Articles with an unresolved conflict stay until the writer decides.
     public func emptyTrash() async throws -> EmptyTrashResult {
-        try await write { context, _ in
+        let result = try await write { context, _ in
             var result = EmptyTrashResult()
             let trashed = FetchRequest<StoredArticle>(predicate: .isNotNil(\.trashed))
             var deleted: [UUID] = []
@@ -135,6 +135,9 @@ extension Library {
             try VersionHistory.removeHistory(of: deleted, in: context)
             return result
         }
+        // Their attachments went with them (a cascade); now the files nothing refers to.
+        try container.persistentStore.collectExternalBinaries()
+        return result
     }
 }
 

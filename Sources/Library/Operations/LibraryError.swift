@@ -29,6 +29,8 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The article is at another revision (``ArticleSnapshot/localRevision``) than the one the
     /// caller read: it changed since.
     case revisionChanged(article: UUID, expected: Int64, current: Int64)
+    /// A file larger than the library takes as an attachment (``Library/attachmentSizeLimit``).
+    case attachmentTooLarge(fileName: String, size: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -48,6 +50,9 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
         case .draftNotFound(let article): return "no recovered draft for article \(article.uuidString.lowercased())"
         case .revisionChanged(let article, let expected, let current):
             return "article \(article.uuidString.lowercased()) is at revision \(current) now, not \(expected): it changed since it was read"
+        case .attachmentTooLarge(let fileName, let size, let limit):
+            let format = { (bytes: Int) in ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file) }
+            return "“\(fileName)” is \(format(size)), larger than the \(format(limit)) a library takes per file"
         }
     }
 }

@@ -45,6 +45,9 @@ public struct LibraryCheck: Sendable {
     public var rowCounts: [String: Int64]
     /// The backups earlier upgrades left.
     public var backups: [StoreBackups.Entry]
+    /// Attachments whose bytes cannot be read back as they were added, with their articles
+    /// (looked for in a sound library of the current format only).
+    public var attachmentProblems: [AttachmentProblem] = []
 
     /// Checks the library at `url`.
     public static func run(_ url: URL) -> LibraryCheck {
@@ -87,6 +90,7 @@ public struct LibraryCheck: Sendable {
                 if let reason = Library.readOnlyReason(url) {
                     check.classification = .problem(LibraryProblem(.readOnly(reason), path: path))
                 }
+                check.attachmentProblems = try AttachmentProblem.all(inLibraryAt: url)
             }
         } catch {
             check.classification = .problem(LibraryProblem.classify(error, path: path))

@@ -84,6 +84,9 @@ public enum LibraryRecovery {
         for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
             try StoreFiles.move(path + suffix, to: quarantined.path + suffix)
         }
+        // The attachments' files stay where the salvaged library finds them; the quarantined file
+        // gets its own links to them, so that no later cleanup takes one from it.
+        try ExternalBinaryFolder(store: url).keepValues(in: ExternalBinaryFolder(store: quarantined))
 
         let integrity: [String]
         switch try StoreIntegrity.check(quarantined).verdict {

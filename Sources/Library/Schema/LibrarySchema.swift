@@ -8,7 +8,7 @@ import ObjectGraph
 /// older build is recognised by its version's checksum.
 public enum LibrarySchema {
     /// The version this build reads and writes, with the model classes.
-    public static let current: Schema = v4.binding(classes: [
+    public static let current: Schema = v5.binding(classes: [
         "Article": StoredArticle.self,
         "ArticleBase": ArticleBase.self,
         "Folder": Folder.self,
@@ -21,6 +21,7 @@ public enum LibrarySchema {
         "ArticleVersion": ArticleVersion.self,
         "PersonalWord": PersonalWord.self,
         "IgnoredWord": IgnoredWord.self,
+        "Attachment": StoredAttachment.self,
     ])
 }
 

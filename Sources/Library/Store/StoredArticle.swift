@@ -56,6 +56,8 @@ public final class StoredArticle: ManagedObject {
     @ToMany("drafts") public var drafts: RelatedObjects<DraftRecovery>
     /// The words the spell checker ignores in it (local, not synced). (Since schema V4.)
     @ToMany("ignoredWords") public var ignoredWords: RelatedObjects<IgnoredWord>
+    /// The files put in it, such as pasted images (``StoredAttachment``). (Since schema V5.)
+    @ToMany("attachments") public var attachments: RelatedObjects<StoredAttachment>
 
     /// Tag names sorted by folded name: the store keeps tags as a set, so this is their one order.
     public var tagNames: [String] {

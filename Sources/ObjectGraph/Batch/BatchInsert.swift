@@ -23,6 +23,7 @@ struct BatchInsert {
                               isOptional: entity.attributes[column.slot].isOptional, defaultValue: entity.defaultValues[column.slot])
                 : ColumnInput(name: column.name, attribute: nil, type: column.type, isOptional: true, defaultValue: .null)
         }
+        let thresholds = columns.map { column in entity.externalSlots.first { $0.slot == column.slot }?.threshold }
         let upserts = !policy.isError && !entity.uniqueSlotSets.isEmpty
         let names = (["_pk"] + columns.map { SQL.quote($0.name) }).joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
@@ -46,7 +47,7 @@ struct BatchInsert {
                         entity: entity.name, objectID: ManagedObjectID(entity: entity, key: key), key: inputs[index].name,
                         reason: .missingValue))
                 }
-                statement.bind(value, at: Int32(index + 2))
+                statement.bind(thresholds[index] == nil ? value : try context.externalized(value, threshold: thresholds[index]!), at: Int32(index + 2))
             }
             if given != row.count, let unknown = row.keys.first(where: { name in !inputs.contains { $0.name == name && $0.attribute != nil } }) {
                 statement.reset()

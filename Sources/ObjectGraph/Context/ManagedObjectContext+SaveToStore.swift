@@ -45,6 +45,7 @@ extension ManagedObjectContext {
             for (object, key) in zip(inserts, temporaryKeys) where object.key != key {
                 object.key = key
             }
+            transaction.restoreExternalizedValues()
             throw try SaveValidator(context: self).error(forFailedWrite: error, inserts: inserts, updates: updates, deletes: deletes)
         }
         var changes = save.changes
@@ -164,6 +165,7 @@ extension ManagedObjectContext {
         changes: ChangeSet, _ connection: SQLiteConnection, _ transaction: StoreTransaction
     ) throws -> StoreSave {
         var save = StoreSave(changes: changes)
+        try externalizeBinaries(of: inserts + updates, transaction)
         let rows = RowWriter(connection: connection, context: self)
         // Unique-constraint conflicts first: an inserted object that becomes an existing row takes
         // its key before anything refers to the object's key.

@@ -127,8 +127,11 @@ struct MigrationValidator {
             if attribute.map({ !$0.isOptional }) ?? !(relationship?.description.isOptional ?? true) {
                 tests.append(ValueTest(condition: "\(name) IS NULL", message: "\(column.name): rows without the required value"))
             }
+            // A value kept outside the database is its reference, as text.
+            let external = attribute?.externalStorageThreshold != nil
+                ? " AND NOT (typeof(\(name)) = 'text' AND \(name) LIKE '\(ExternalBinaryFolder.referencePrefix)%')" : ""
             tests.append(ValueTest(
-                condition: "\(name) IS NOT NULL AND NOT (\(storageTest(name, column.type)))",
+                condition: "\(name) IS NOT NULL AND NOT (\(storageTest(name, column.type)))\(external)",
                 message: "\(column.name): values not of type \(column.type.rawValue)"))
         }
         return tests

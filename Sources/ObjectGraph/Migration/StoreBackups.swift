@@ -93,6 +93,9 @@ public struct StoreBackups: Sendable {
             let age = date.timeIntervalSince(entries[index].created) / 86_400
             if entries[index].daysUsed.count >= retention.daysUsed && age >= Double(retention.age) {
                 try StoreFiles.removeIfPresent(url.path)
+                // The backup's own links to the values its rows referred to (see `ExternalBinaryFolder`).
+                let values = ExternalBinaryFolder(store: url).url
+                if StoreFiles.exists(values.path) { try FileManager.default.removeItem(at: values) }
                 removed.append(url)
                 entries.remove(at: index)
                 changed = true

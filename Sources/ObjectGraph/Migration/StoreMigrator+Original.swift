@@ -94,6 +94,7 @@ extension StoreMigrator {
         try backups.add(StoreBackups.Entry(
             file: backupName, storeIdentifier: metadata.storeIdentifier, fromVersion: metadata.schema.version,
             toVersion: plan.current.version, created: Date(), daysUsed: []))
+        try ExternalBinaryFolder(store: store).keepValues(in: ExternalBinaryFolder(store: URL(fileURLWithPath: backupPath)))
         try keepOriginal(original, as: backupPath)
         MigrationPoint.reach("swap.linked")
         try StoreFiles.synchronizeFile(workingPath)

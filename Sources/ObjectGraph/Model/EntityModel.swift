@@ -47,6 +47,9 @@ final class EntityModel: Sendable {
     let uniqueSlotSets: [[Int]]
     /// Attribute slots whose values a delete keeps in persistent history.
     let tombstoneSlots: [Int]
+    /// Binary attribute slots whose large values live in files beside the store, with the size
+    /// from which they do (see ``ExternalBinaryFolder``).
+    let externalSlots: [(slot: Int, threshold: Int)]
     /// The table name, quoted for SQL.
     let table: String
     /// `SELECT` of full rows by primary key, `keyBatchSize` keys at a time (unused ones bound NULL).
@@ -108,6 +111,9 @@ final class EntityModel: Sendable {
             if slots.count == keys.count { uniqueSlotSets.append(slots) }
         }
         self.uniqueSlotSets = uniqueSlotSets
+        externalSlots = description.attributes.enumerated().compactMap { index, attribute in
+            attribute.externalStorageThreshold.map { (index, $0) }
+        }
         tombstoneSlots = description.attributes.indices.filter {
             description.attributes[$0].preservesValueInHistoryOnDeletion && !description.attributes[$0].isTransient
         }

@@ -9,7 +9,7 @@ extension ManagedObject {
     public final func value(forKey key: String) throws -> Any? {
         if let index = entityModel.attributeIndex[key] {
             try loadForKeyValueAccess()
-            return values[index].swiftValue
+            return loadingExternalValue(values[index], at: index).swiftValue
         }
         guard let index = entityModel.relationshipIndex[key] else {
             throw ObjectGraphError.unknownKey(entity: entityModel.name, key: key)

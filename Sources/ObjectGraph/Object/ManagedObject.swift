@@ -228,7 +228,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
             return Value.emptyValue
         }
         let index = attributeIndex(for: key)
-        let stored = primitiveValue(at: index)
+        let stored = loadingExternalValue(primitiveValue(at: index), at: index)
         if case .null = stored, !Value.isOptional {
             return Value(primitiveValue: entityModel.attributes[index].type.emptyValue) ?? Value.emptyValue
         }

@@ -6,6 +6,7 @@ import Foundation
 ///     AttributeDescription("id", .uuid, unique: true)
 ///     AttributeDescription("subtitle", .string, optional: true)
 ///     AttributeDescription("modifiedAt", .date, indexed: true)
+///     AttributeDescription("bytes", .binaryData, externalStorageThreshold: 64 * 1024)
 public struct AttributeDescription: Sendable, Hashable {
     /// The property name, also the column name. Must not start with `_`.
     public var name: String
@@ -26,12 +27,17 @@ public struct AttributeDescription: Sendable, Hashable {
     /// Whether persistent history keeps the attribute's value when its object is deleted (in the
     /// delete's tombstone), so that a history consumer knows what was deleted. Not part of the checksum.
     public var preservesValueInHistoryOnDeletion: Bool
+    /// For a `.binaryData` attribute: values of at least this many bytes are kept in a file beside
+    /// the store instead of in the row (as Core Data's "Allows External Storage"); nil keeps every
+    /// value in the row. Whether it is set is part of the checksum; the number is not, since rows
+    /// of either kind read the same. See ``ExternalBinaryFolder``.
+    public var externalStorageThreshold: Int?
 
     /// An attribute; by default required, without default, index or uniqueness, and stored.
     public init(
         _ name: String, _ type: AttributeType, optional: Bool = false, default defaultValue: PrimitiveValue? = nil,
         indexed: Bool = false, unique: Bool = false, transient: Bool = false, renamingIdentifier: String? = nil,
-        preservesValueInHistoryOnDeletion: Bool = false
+        preservesValueInHistoryOnDeletion: Bool = false, externalStorageThreshold: Int? = nil
     ) {
         self.name = name
         self.type = type
@@ -42,5 +48,6 @@ public struct AttributeDescription: Sendable, Hashable {
         self.isTransient = transient
         self.renamingIdentifier = renamingIdentifier
         self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
+        self.externalStorageThreshold = externalStorageThreshold
     }
 }

@@ -50,6 +50,7 @@ public struct Schema: Sendable, Hashable {
                 if attribute.isOptional { line += " optional" }
                 if attribute.isIndexed { line += " indexed" }
                 if attribute.isUnique { line += " unique" }
+                if attribute.externalStorageThreshold != nil { line += " external" }
                 lines.append(line)
             }
             for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) {
@@ -114,6 +115,11 @@ public struct Schema: Sendable, Hashable {
                 }
                 if attribute.isTransient && (attribute.isUnique || attribute.isIndexed) {
                     report(.transientConstraint, entity.name, attribute.name, "a transient attribute has no column to index")
+                }
+                if let threshold = attribute.externalStorageThreshold,
+                   attribute.type != .binaryData || attribute.isTransient || attribute.isUnique || attribute.isIndexed || threshold < 0 {
+                    report(.externalStorage, entity.name, attribute.name,
+                           "only a stored, unindexed, non-unique binary attribute may be kept outside the database, from 0 bytes up")
                 }
             }
 

@@ -30,6 +30,9 @@ public struct SchemaError: Error, Sendable, CustomStringConvertible {
             case duplicateClass
             /// The object class declares a property the entity does not have, or with another type.
             case classMismatch
+            /// External storage on an attribute that is not a stored, unindexed, non-unique
+            /// `.binaryData`, or a negative threshold.
+            case externalStorage
         }
 
         /// What kind of mistake it is.

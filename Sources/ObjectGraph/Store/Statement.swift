@@ -170,7 +170,12 @@ final class Statement {
             }
             return .uuid(UUID(uuid: bytes.loadUnaligned(as: uuid_t.self)))
         case .binaryData:
-            return isNull(column) ? .null : .data(data(column))
+            // TEXT is the reference of a value kept outside the database (`ExternalBinaryFolder`).
+            switch sqlite3_column_type(handle, column) {
+            case SQLITE_NULL: return .null
+            case SQLITE_TEXT: return .string(text(column))
+            default: return .data(data(column))
+            }
         case .decimal:
             return isNull(column) ? .null : Decimal(string: text(column), locale: DecimalText.posix).map(PrimitiveValue.decimal) ?? .null
         case .uri:

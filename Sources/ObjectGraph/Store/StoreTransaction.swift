@@ -11,6 +11,9 @@ final class StoreTransaction {
     /// The token of the recorded history transaction, once written.
     private(set) var token: HistoryToken?
     private var afterCommit: [() -> Void] = []
+    /// Binary values the save replaced by references to their files, put back if it fails
+    /// (`ManagedObjectContext+ExternalBinaries`).
+    var externalizedValues: [(object: ManagedObject, slot: Int, value: PrimitiveValue)] = []
 
     init(author: String? = nil, contextName: String? = nil) {
         history = HistoryEntry(author: author, contextName: contextName)

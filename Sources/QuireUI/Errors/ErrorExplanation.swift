@@ -52,6 +52,10 @@ struct ErrorExplanation: Equatable, Sendable {
             return "“\(fileName(error.path))” could not be read: " + ImportPreview.reason(error) + "."
         case let error as DraftRescueError:
             return sentence(for: error)
+        case let error as ExternalBinaryError:
+            return error.kind == .damaged
+                ? "An attachment’s file changed after it was saved, so Quire cannot show it as it was. “quire check” lists the articles it belongs to."
+                : "An attachment’s file is missing or cannot be read. “quire check” lists the articles it belongs to."
         case let error as FileOperationError:
             return "Quire could not change “\(fileName(error.path))”: \(systemMessage(error.code))."
         case let error as AccountError:
@@ -127,6 +131,9 @@ struct ErrorExplanation: Equatable, Sendable {
             return "The unsaved text was restored or discarded already."
         case .revisionChanged:
             return "The article changed after Quire read it, so nothing was overwritten. Try again."
+        case .attachmentTooLarge(let fileName, let size, let limit):
+            let format = { (bytes: Int) in ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file) }
+            return "“\(fileName)” is \(format(size)); a library takes files of up to \(format(limit)). Nothing was added."
         }
     }
 

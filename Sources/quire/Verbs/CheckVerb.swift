@@ -42,6 +42,7 @@ struct CheckVerb: Verb {
             print(Self.text(check, recovery: recovery), terminator: "")
         }
         if case .problem = check.classification, recovery == nil { throw CheckFailure(code: check.classification.code) }
+        if !check.attachmentProblems.isEmpty { throw CheckFailure(code: "attachments") }
     }
 
     static func text(_ check: LibraryCheck, recovery: LibraryRecovery.Report?) -> String {
@@ -70,6 +71,9 @@ struct CheckVerb: Verb {
         if !check.rowCounts.isEmpty {
             lines.append("rows: " + check.rowCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
+        for problem in check.attachmentProblems {
+            lines.append("attachment: \(problem)")
+        }
         for backup in check.backups {
             lines.append("backup: \(backup.file) (format \(backup.fromVersion), used on \(backup.daysUsed.count) of "
                 + "\(StoreBackups.Retention.default.daysUsed) days before it goes)")
@@ -97,6 +101,8 @@ struct CheckedLibrary: Encodable {
     let integrity: [String]
     let rows: [String: Int64]
     let backups: [String]
+    /// Attachments that cannot be read back as added: kind, file name, article, path.
+    let attachments: [[String: String]]
     let recovered: [String: Int]?
     let quarantine: String?
 
@@ -114,6 +120,11 @@ struct CheckedLibrary: Encodable {
         }
         rows = check.rowCounts
         backups = check.backups.map(\.file)
+        attachments = check.attachmentProblems.map { problem in
+            ["problem": problem.kind.rawValue, "fileName": problem.attachment.fileName, "sha256": problem.attachment.sha256,
+             "article": problem.attachment.article?.uuidString.lowercased() ?? "", "articleTitle": problem.articleTitle,
+             "path": problem.path ?? ""]
+        }
         recovered = recovery?.recovered
         quarantine = recovery?.quarantine.path
     }
