@@ -11,6 +11,7 @@ APP_PACKAGES=(
   adwaita-icon-theme
   fonts-dejavu-core
   fonts-wqy-microhei
+  gettext
   hicolor-icon-theme
   hunspell-de-de
   hunspell-en-gb

@@ -1,13 +1,14 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Platform
 import SyncClient
 
 /// `quire account set|show|sign-out`: the library's sync account. The token goes to the Secret
 /// Service keyring when one runs, otherwise to a file only the writer can read; `show` says which.
 struct AccountVerb: Verb {
     static let name = "account"
-    static let summary = "Set, show or sign out of the library's sync account"
+    static let summary = gettext("Set, show or sign out of the library's sync account")
     static let usage = "[--library PATH] [--json] set --server URL (--token T | --token-file F|-) [--allow-insecure] [--ca-file FILE] "
         + "| show | sign-out"
     static let details = """

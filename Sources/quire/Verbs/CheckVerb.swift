@@ -2,6 +2,7 @@ import CommandLineArguments
 import Foundation
 import Library
 import ObjectGraph
+import Platform
 
 /// `quire check`: SQLite's integrity check on a copy of a library and its classification (`ok`,
 /// `needs-upgrade`, `upgrade-interrupted`, or a problem such as `damaged`, `not-a-database`,
@@ -9,7 +10,7 @@ import ObjectGraph
 /// what is readable salvaged into a new library. Exits with 1 when the library has a problem.
 struct CheckVerb: Verb {
     static let name = "check"
-    static let summary = "Check a library's integrity and say what state it is in (--recover salvages a damaged one)"
+    static let summary = gettext("Check a library's integrity and say what state it is in (--recover salvages a damaged one)")
     static let usage = "[--library PATH] [--recover] [--json]"
 
     let library: LibraryOption

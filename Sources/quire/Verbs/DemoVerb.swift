@@ -1,10 +1,11 @@
 import CommandLineArguments
 import Library
+import Platform
 
 /// `quire demo`: fills a library with realistic demo articles.
 struct DemoVerb: Verb {
     static let name = "demo"
-    static let summary = "Add realistic demo articles to a library (created if missing)"
+    static let summary = gettext("Add realistic demo articles to a library (created if missing)")
     static let usage = "[--library PATH] [--json] --articles N [--seed N]"
     static let details = "--json prints one object: library (its path), added and present (already there)."
 

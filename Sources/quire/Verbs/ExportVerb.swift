@@ -1,12 +1,13 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Platform
 import Transfer
 
 /// `quire export`: articles to Markdown, HTML, PDF or a JSON archive.
 struct ExportVerb: Verb {
     static let name = "export"
-    static let summary = "Export articles as Markdown, HTML, PDF or a JSON archive"
+    static let summary = gettext("Export articles as Markdown, HTML, PDF or a JSON archive")
     static let usage = """
         [--library PATH] --format md|html|pdf|json [--scope selected:ID,...|folder:NAME|drafts|unsynced|all] \
         [--combined] [--with-history] --out PATH [--force] [--json]

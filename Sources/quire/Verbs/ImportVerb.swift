@@ -1,12 +1,13 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Platform
 import Transfer
 
 /// `quire import`: Markdown files, folders of them and JSON archives, as local edits.
 struct ImportVerb: Verb {
     static let name = "import"
-    static let summary = "Import Markdown files or folders and JSON archives (created if missing)"
+    static let summary = gettext("Import Markdown files or folders and JSON archives (created if missing)")
     static let usage = "[--library PATH] [--json] [--on-existing skip|replace|copy] PATH..."
     static let details = """
         Reads Markdown files (front matter kept), folders of them and JSON archives (with the
