@@ -35,7 +35,7 @@ struct DemoVerb: Verb {
             try VerbOutput.printJSON(["library": .string(library.url.path), "added": .number(added), "present": .number(present)] as [String: JSONValue])
             return
         }
-        let note = present == 0 ? "" : " (\(present) were there already; --seed gives other articles)"
-        print("Added \(added) demo articles to \(library.url.path)\(note)")
+        let note = present == 0 ? "" : " " + String(cFormat: ngettext("(%d was there already; --seed gives other articles)", "(%d were there already; --seed gives other articles)", present), present)
+        print(String(cFormat: ngettext("Added %1$d demo article to %2$s", "Added %1$d demo articles to %2$s", added), added, library.url.path) + note)
     }
 }

@@ -75,7 +75,7 @@ struct ExportVerb: Verb {
         let result: ExportResult
         do {
             result = try await library.export(
-                scope, with: job, includingHistory: includesHistory, progress: VerbOutput.progress("Exporting"))
+                scope, with: job, includingHistory: includesHistory, progress: VerbOutput.progress(gettext("Exporting")))
         } catch ExportError.destinationExists(let path) {
             throw ExportVerbError.destinationExists(path)
         }
@@ -83,18 +83,17 @@ struct ExportVerb: Verb {
             return try VerbOutput.printJSON(
                 ["articles": .number(result.articleCount), "destination": .string(destination.standardizedFileURL.path)] as [String: JSONValue])
         }
-        let noun = result.articleCount == 1 ? "article" : "articles"
-        print("Exported \(result.articleCount) \(noun) to \(destination.standardizedFileURL.path)")
+        print(String(cFormat: ngettext("Exported %1$d article to %2$s", "Exported %1$d articles to %2$s", result.articleCount), result.articleCount, destination.standardizedFileURL.path))
     }
 
     /// The heading of a combined document.
     private var title: String {
         switch scope {
-        case .selected: "Selected articles"
+        case .selected: gettext("Selected articles")
         case .folder(let name): name
-        case .drafts: "Drafts"
-        case .unsynced: "Unsynced articles"
-        case .library: "Library"
+        case .drafts: gettext("Drafts")
+        case .unsynced: gettext("Unsynced articles")
+        case .library: gettext("Library")
         }
     }
 }
@@ -106,7 +105,7 @@ enum ExportVerbError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .destinationExists(let path): "\(path) already exists (add --force to replace it)"
+        case .destinationExists(let path): String(cFormat: gettext("%s already exists (add --force to replace it)"), path)
         }
     }
 }

@@ -81,7 +81,7 @@ struct RestoreVersionVerb: Verb {
         let id = try await library.articleID(matching: articleID)
         let version = try await library.versionID(matching: versionID, of: id)
         let article = try await library.restoreVersion(version)
-        try ChangedArticle.print(article, field: "restored version \(version.uuidString.lowercased().prefix(8))", asJSON: emitsJSON)
+        try ChangedArticle.print(article, field: String(cFormat: gettext("restored version %s"), version.uuidString.lowercased().prefix(8)), asJSON: emitsJSON)
     }
 }
 

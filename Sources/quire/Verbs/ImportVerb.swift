@@ -48,8 +48,7 @@ struct ImportVerb: Verb {
                 "skipped": .number(summary.skipped), "unchanged": .number(summary.unchanged),
             ] as [String: JSONValue])
         } else {
-            print("Imported \(summary.created) new, \(summary.replaced) replaced, \(summary.copied) copied; "
-                + "\(summary.skipped) skipped, \(summary.unchanged) unchanged")
+            print(String(cFormat: gettext("Imported %1$d new, %2$d replaced, %3$d copied; %4$d skipped, %5$d unchanged"), summary.created, summary.replaced, summary.copied, summary.skipped, summary.unchanged))
         }
         for failure in plan.failures { VerbRunner.printError("quire import: \(failure)") }
         if !plan.failures.isEmpty { throw ImportVerbError.failures(plan.failures.count) }
@@ -65,8 +64,8 @@ enum ImportVerbError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .missing(let path): "\(path) does not exist"
-        case .failures(let count): "\(count) \(count == 1 ? "file" : "files") could not be imported (the others were)"
+        case .missing(let path): String(cFormat: gettext("%s does not exist"), path)
+        case .failures(let count): String(cFormat: ngettext("%d file could not be imported (the others were)", "%d files could not be imported (the others were)", count), count)
         }
     }
 }

@@ -37,9 +37,9 @@ struct MigrateVerb: Verb {
             return
         }
         if let upgrade = opened.upgrade, upgrade.stagesRun > 0 {
-            print("Upgraded \(opened.url.path) to format \(upgrade.to.version).")
+            print(String(cFormat: gettext("Upgraded %1$s to format %2$d."), opened.url.path, upgrade.to.version))
         } else {
-            print("\(opened.url.path) is up to date (format \(version)).")
+            print(String(cFormat: gettext("%1$s is up to date (format %2$d)."), opened.url.path, version))
         }
     }
 }
