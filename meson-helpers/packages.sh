@@ -10,6 +10,8 @@ SWIFT_PREREQUISITE="Quire needs Swift $SWIFT_VERSION: install swift.org's Debian
 APP_PACKAGES=(
   adwaita-icon-theme
   fonts-dejavu-core
+  fonts-noto-cjk
+  fonts-noto-color-emoji
   fonts-wqy-microhei
   gettext
   hicolor-icon-theme
