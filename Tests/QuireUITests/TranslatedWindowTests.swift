@@ -18,7 +18,8 @@ final class TranslatedWindowTests: MainWindowTestCase, @unchecked Sendable {
         let folder = try screenshotFolder()
         let locale = try makeTemporaryFolder().appending(path: "locale")
         try Self.runTool([Self.packageRoot.appending(path: "meson-helpers/compile-translations.sh").path, locale.path])
-        for (language, shot) in [("de", "window-de.png"), ("fr", "window-fr.png")] {
+        // Hebrew has no Quire catalogue; GTK's own (Debian's gtk40.mo) makes the layout right to left.
+        for (language, shot) in [("de", "window-de.png"), ("fr", "window-fr.png"), ("he", "window-rtl.png")] {
             let screenshot = folder.appending(path: shot)
             let child = try Self.run(
                 URL(filePath: "/proc/self/exe").resolvingSymlinksInPath(),
@@ -34,7 +35,8 @@ final class TranslatedWindowTests: MainWindowTestCase, @unchecked Sendable {
     }
 
     /// In the child: the main window over a small library, its visible labels read from the widget
-    /// tree. Only its language's strings may show where the English ones would.
+    /// tree. Only its language's strings may show where the English ones would; under a right to
+    /// left language the window mirrors, the sidebar right of the article list.
     func testEntryPointShowsTheWindowInItsLanguage() throws {
         guard let screenshot = ProcessInfo.processInfo.environment[Self.entryVariable] else {
             throw XCTSkip("entry point of the child process that testTheWindowSpeaksTheLanguageOfLANGUAGE starts")
@@ -52,14 +54,33 @@ final class TranslatedWindowTests: MainWindowTestCase, @unchecked Sendable {
         }
         drive(url) { window in
             try await self.resize(window, to: 1200)
-            try await self.until {
+            if language == "he" {
+                XCTAssertEqual(gtk_widget_get_direction(window.window.widgetPointer), GTK_TEXT_DIR_RTL)
+                try await self.until { Self.labels(of: window.window).contains("Grüße") }
+                let sidebar = try XCTUnwrap(Self.left(of: "All Articles", in: window.window))
+                let list = try XCTUnwrap(Self.left(of: "Grüße", in: window.window))
+                XCTAssertGreaterThan(sidebar, list, "the sidebar is right of the list")
+            } else {
+                try await self.until {
+                    let labels = Self.labels(of: window.window)
+                    return (expected[language] ?? ["?"]).allSatisfy(labels.contains)
+                }
                 let labels = Self.labels(of: window.window)
-                return (expected[language] ?? ["?"]).allSatisfy(labels.contains)
+                for word in english { XCTAssertFalse(labels.contains(word), "“\(word)” is still English in \(labels)") }
             }
-            let labels = Self.labels(of: window.window)
-            for word in english { XCTAssertFalse(labels.contains(word), "“\(word)” is still English in \(labels)") }
             try await self.renderWhenDrawn(window.window, to: screenshot)
         }
+    }
+
+    /// Where the label showing `text` starts, from the window's left edge.
+    @MainActor
+    private static func left(of text: String, in window: Window) -> Double? {
+        guard let label = window.descendants(ofType: gtk_label_get_type()).first(where: { String(cString: gtk_label_get_label($0.opaquePointer)) == text })
+        else { return nil }
+        var x = 0.0
+        var y = 0.0
+        guard gtk_widget_translate_coordinates(label.widgetPointer, window.widgetPointer, 0, 0, &x, &y) != 0 else { return nil }
+        return x
     }
 
     @MainActor
