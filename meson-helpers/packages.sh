@@ -47,6 +47,7 @@ APP_PACKAGES=(
 # Running the test suite and the install check, on top of the app's packages.
 TEST_PACKAGES=(
   appstream
+  at-spi2-core
   chrpath
   cmark-gfm
   curl
@@ -64,6 +65,7 @@ TEST_PACKAGES=(
   openssl
   poppler-utils
   postgresql
+  python3-pyatspi
   python3-yaml
   systemd
   xauth

@@ -25,6 +25,7 @@ final class StatusDropDown {
 
     init() {
         dropDown.tooltipText = gettext("Status")
+        dropDown.setAccessibleLabel(dropDown.tooltipText ?? "")
         dropDown.connect(.notify("selected")) { [weak self] _ in
             guard let self, !isShowing else { return }
             statusChosen?(status)

@@ -121,6 +121,7 @@ final class TagChips {
         remove.setStyleClass("flat", on: true)
         remove.setStyleClass("circular", on: true)
         remove.tooltipText = String(cFormat: gettext("Remove the tag “%s”"), tag)
+        remove.setAccessibleLabel(remove.tooltipText ?? "")
         remove.isSensitive = isEditable
         remove.connect(.clicked) { [weak self] in self?.tagRemoved?(tag) }
         chip.append(remove)

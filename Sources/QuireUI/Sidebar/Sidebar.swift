@@ -48,6 +48,7 @@ final class Sidebar {
         StyleSheet.addToDisplay(resource: Quire.resourcePath + "sidebar/sidebar.css")
         listBox.connect(.rowSelected) { [weak self] row in self?.rowSelected(row) }
         statusFilter.tooltipText = gettext("Show only the articles of one status")
+        statusFilter.setAccessibleLabel(statusFilter.tooltipText ?? "")
         statusFilter.connect(.notify("selected")) { [weak self] _ in
             guard let self else { return }
             statusChosen?(filteredStatus)
@@ -164,6 +165,7 @@ final class Sidebar {
             button.setProperty("icon-name", "view-more-symbolic")
             button.setStyleClass("flat", on: true)
             button.tooltipText = String(cFormat: gettext("%s Menu"), item.title)
+            button.setAccessibleLabel(button.tooltipText ?? "")
             button.menuModel = menu
             box.append(button)
         }

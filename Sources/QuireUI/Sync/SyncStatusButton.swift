@@ -121,6 +121,8 @@ public final class SyncStatusButton {
         widget.setStyleClass("error", on: presentation.isError)
         actions.action(named: "sync-now")?.isEnabled = status.activity != .stopped
         widget.tooltipText = presentation.heading
+        // What a screen reader says for the button: the status, as the tooltip says it.
+        widget.setAccessibleLabel(presentation.heading)
     }
 
     private static func changesPhrase(_ count: Int) -> String {
