@@ -108,13 +108,12 @@ import Testing
 
     @Test func everyCatalogueIsCompleteAndPassesMsgfmtCheck() throws {
         let template = try Self.extractedTemplate()
+        defer { try? FileManager.default.removeItem(at: template.deletingLastPathComponent()) }
         for language in try Self.languages() {
             let file = Self.po.appendingPathComponent("\(language).po").path
             _ = try Tool.run("msgfmt", ["--check", "--output-file=/dev/null", file])
             // msgcmp fails when a message of the template has no translation (missing, empty or fuzzy).
             _ = try Tool.run("msgcmp", [file, template.path])
-            let statistics = try Self.runCapturingErrors("msgfmt", ["--statistics", "--output-file=/dev/null", file])
-            #expect(!statistics.contains("untranslated") && !statistics.contains("fuzzy"), "\(language): \(statistics)")
         }
     }
 
@@ -152,7 +151,7 @@ import Testing
         let output = folder.appendingPathComponent("quire.pot")
         let arguments = try String(contentsOf: po.appendingPathComponent("xgettext-args"), encoding: .utf8)
             .split(separator: "\n").map(String.init).filter { !$0.isEmpty }
-        _ = try runCapturingErrors("xgettext", [
+        _ = try Tool.run("xgettext", [
             "--package-name=quire", "-f", po.appendingPathComponent("POTFILES").path, "-D", sourceRoot.path, "-k_",
             "-o", output.path, "--no-wrap",
         ] + arguments)
@@ -164,22 +163,6 @@ import Testing
         let template = try extractedTemplate()
         defer { try? FileManager.default.removeItem(at: template.deletingLastPathComponent()) }
         return CatalogueEntry.all(in: try String(contentsOf: template, encoding: .utf8))
-    }
-
-    /// Runs a gettext tool that reports on standard error; returns what it said there.
-    private static func runCapturingErrors(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let said = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else { throw ToolFailure(description: "\(tool) failed: \(said)") }
-        return said
     }
 }
 
