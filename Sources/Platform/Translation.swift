@@ -33,13 +33,14 @@ public enum Translation {
 
 /// `message` in the user's language, from Quire's catalogue (GLib's `g_dgettext`: nothing is
 /// translated under an English or C locale, as in GTK). The literal is what `xgettext` extracts
-/// (`po/extract.sh`); a `StaticString` cannot interpolate, so a value goes in through a `%s` or
+/// (`po/README.md`); a `StaticString` cannot interpolate, so a value goes in through a `%s` or
 /// `%d` and ``Swift/String/init(cFormat:_:)``:
 ///
 ///     label.text = gettext("Saved")
 ///     toast.title = String(cFormat: gettext("“%s” moved to Trash"), title)
 public func gettext(_ message: StaticString) -> String {
-    String(cString: g_dgettext(Translation.domain, message.utf8Start.withMemoryRebound(to: CChar.self, capacity: message.utf8CodeUnitCount) { $0 }))
+    // Through a String: a one-character literal is a StaticString without a C string pointer.
+    message.description.withCString { String(cString: g_dgettext(Translation.domain, $0)) }
 }
 
 /// The singular or plural form for `count` in the user's language (languages have one to six
@@ -47,8 +48,8 @@ public func gettext(_ message: StaticString) -> String {
 ///
 ///     label.text = String(cFormat: ngettext("%d word", "%d words", count), count)
 public func ngettext(_ singular: StaticString, _ plural: StaticString, _ count: Int) -> String {
-    singular.utf8Start.withMemoryRebound(to: CChar.self, capacity: singular.utf8CodeUnitCount) { one in
-        plural.utf8Start.withMemoryRebound(to: CChar.self, capacity: plural.utf8CodeUnitCount) { many in
+    singular.description.withCString { one in
+        plural.description.withCString { many in
             String(cString: g_dngettext(Translation.domain, one, many, gulong(clamping: max(count, 0))))
         }
     }

@@ -34,6 +34,7 @@ import Testing
     /// Without a catalogue for the language (or under the C locale) the English text comes back.
     @Test func anUntranslatedMessageIsItself() {
         #expect(gettext("Saved") == "Saved")
+        #expect(gettext("x") == "x")
         #expect(ngettext("%d word", "%d words", 1) == "%d word")
         #expect(ngettext("%d word", "%d words", 2) == "%d words")
         #expect(ngettext("%d word", "%d words", 0) == "%d words")
