@@ -5,10 +5,12 @@
 
 Starts QUIRE over LIBRARY with GTK's accessibility on (without GTK_A11Y=none, NO_AT_BRIDGE), waits
 for it on the accessibility bus (at-spi2-core starts the bus through the session bus), walks its
-tree and prints one JSON object: how many nodes it read, and every visible focusable button with no
-name of its own (GTK 4.8 names an unlabelled button by its type, "GtkImage"). A drop-down's inner
-button is left to its combo box, which a screen reader announces. Exits 1 when a button has no
-name, 2 when Quire never appeared on the bus.
+tree and prints one JSON object: how many nodes it read, every visible focusable button with no
+name of its own (GTK 4.8 names an unlabelled button by its type, "GtkImage"), and how many list
+rows there are and which say nothing (GTK 4.8 cannot name a list item itself; a row is described
+when a widget inside it has a name). A drop-down's inner button is left to its combo box, which a
+screen reader announces. Exits 1 when a button has no name or a row says nothing, 2 when Quire
+never appeared on the bus.
 """
 import json
 import os
@@ -25,6 +27,15 @@ from gi.repository import Atspi  # noqa: E402
 def unnamed(node):
     name = (node.get_name() or "").strip()
     return not name or name.startswith(("Gtk", "Adw"))
+
+
+def described(node, depth=0):
+    """Whether `node` or a widget close inside it has a name a person can hear."""
+    if node is None or depth > 2:
+        return False
+    if depth > 0 and not unnamed(node):
+        return True
+    return any(described(node.get_child_at_index(index), depth + 1) for index in range(node.get_child_count()))
 
 
 def main():
@@ -51,6 +62,8 @@ def main():
         time.sleep(2)
         nodes = 0
         buttons = []
+        rows = 0
+        silent_rows = []
         pending = [(application, 0)]
         while pending:
             node, depth = pending.pop()
@@ -64,10 +77,14 @@ def main():
             if ("button" in role and states.contains(Atspi.StateType.FOCUSABLE) and states.contains(Atspi.StateType.VISIBLE)
                     and unnamed(node) and not in_combo_box):
                 buttons.append({"role": role, "name": node.get_name(), "parent": parent.get_role_name() if parent else None})
+            if role == "list item" and parent is not None and parent.get_role_name() == "list":
+                rows += 1
+                if not described(node):
+                    silent_rows.append(parent.get_name())
             for index in range(node.get_child_count()):
                 pending.append((node.get_child_at_index(index), depth + 1))
-        print(json.dumps({"nodes": nodes, "unnamedButtons": buttons}))
-        return 1 if buttons else 0
+        print(json.dumps({"nodes": nodes, "unnamedButtons": buttons, "rows": rows, "silentRows": silent_rows}))
+        return 1 if buttons or silent_rows else 0
     finally:
         process.terminate()
         process.wait()
