@@ -127,7 +127,7 @@ let package = Package(
 
         // C: what Swift cannot import from GLib and GTK (fundamental types, instance macros).
         .target(name: "GtkShim", dependencies: ["CGtk"]),
-        .target(name: "GtkKit", dependencies: ["CGtk", "GtkShim", "ObjectGraph"], exclude: ["README.md"]),
+        .target(name: "GtkKit", dependencies: ["CGtk", "GtkShim", "Platform", "ObjectGraph"], exclude: ["README.md"]),
         // Typed Swift over WebKitGTK, beside GtkKit rather than inside it: WebKit, JavaScriptCore,
         // libsoup and GStreamer (some 80 MB of libraries) load only into programs that show a web
         // view (the app), not into every GtkKit user (GtkKit's tests, tools).
@@ -136,12 +136,12 @@ let package = Package(
         // QuireUI reaches GTK through GtkKit (and WebKit through GtkWebKit) only; CGtkSource is for
         // GtkSourceView in Editor/.
         .target(
-            name: "QuireUI", dependencies: ["GtkKit", "GtkWebKit", "Library", "Transfer", "ObjectGraph", "SyncClient", "SyncProtocol", "Spelling", "CGtkSource"],
+            name: "QuireUI", dependencies: ["Platform", "GtkKit", "GtkWebKit", "Library", "Transfer", "ObjectGraph", "SyncClient", "SyncProtocol", "Spelling", "CGtkSource"],
             exclude: ["README.md"], plugins: ["CompileGResources"]),
 
         // MARK: Executables
 
-        .executableTarget(name: "quire", dependencies: ["CommandLineArguments", "QuireUI", "GtkKit", "Library", "Transfer", "ObjectGraph", "SyncClient"]),
+        .executableTarget(name: "quire", dependencies: ["CommandLineArguments", "Platform", "QuireUI", "GtkKit", "Library", "Transfer", "ObjectGraph", "SyncClient"]),
         .executableTarget(name: "quire-server", dependencies: ["CommandLineArguments", "Platform", "SyncServer", "CSystemd"]),
         .executableTarget(
             name: "quire-bench", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "Transfer", "Spelling", "CEnchant", "CSQLite", "CPostgres"],

@@ -31,12 +31,20 @@ for file in \
   share/metainfo/$application_id.metainfo.xml \
   share/glib-2.0/schemas/$application_id.gschema.xml \
   share/icons/hicolor/scalable/apps/$application_id.svg \
-  share/icons/hicolor/symbolic/apps/$application_id-symbolic.svg; do
+  share/icons/hicolor/symbolic/apps/$application_id-symbolic.svg \
+  share/locale/de/LC_MESSAGES/quire.mo \
+  share/locale/fr/LC_MESSAGES/quire.mo; do
   [ -f "$prefix/$file" ] || fail "$file was not installed"
 done
 
 appstreamcli validate --no-net "$prefix/share/metainfo/$application_id.metainfo.xml" >/dev/null \
   || fail "the installed metainfo does not validate"
+# Both carry the translations of po/ (merged by meson's i18n module).
+desktop-file-validate "$prefix/share/applications/$application_id.desktop" || fail "the installed desktop file does not validate"
+grep -q '^GenericName\[de\]=Artikel-Editor$' "$prefix/share/applications/$application_id.desktop" \
+  || fail "the installed desktop file has no German name"
+grep -q '<summary xml:lang="fr">' "$prefix/share/metainfo/$application_id.metainfo.xml" \
+  || fail "the installed metainfo has no French summary"
 # With the address a packager serves data/screenshots/ at, the installed metainfo lists the
 # screenshots (example.org: the shape is checked here, no address is fetched).
 meson configure "$work/build" -Dscreenshot_url=https://example.org/quire/data/screenshots/ >/dev/null
@@ -52,6 +60,9 @@ version=$(meson introspect --projectinfo "$work/build" | python3 -c 'import json
   || fail "the installed quire does not report version $version"
 
 "$prefix/bin/quire-server" --help | grep -q -- "--tls-cert" || fail "the installed quire-server does not run"
+# The installed quire finds its catalogues under its own prefix (share/locale beside bin/).
+env -u DISPLAY -u WAYLAND_DISPLAY -u LC_ALL -u LC_MESSAGES -u QUIRE_LOCALE_DIR LANG=C.UTF-8 LANGUAGE=de "$prefix/bin/quire" --help \
+  | grep -q '^Aufruf:$' || fail "the installed quire does not speak German under LANGUAGE=de"
 grep -q 'Push the library' "$prefix/share/man/man1/quire.1" || fail "quire.1 does not list the verbs"
 
 # What the post-install step does on a real install (meson skips it for a DESTDIR).

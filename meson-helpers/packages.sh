@@ -10,7 +10,10 @@ SWIFT_PREREQUISITE="Quire needs Swift $SWIFT_VERSION: install swift.org's Debian
 APP_PACKAGES=(
   adwaita-icon-theme
   fonts-dejavu-core
+  fonts-noto-cjk
+  fonts-noto-color-emoji
   fonts-wqy-microhei
+  gettext
   hicolor-icon-theme
   hunspell-de-de
   hunspell-en-gb
@@ -44,6 +47,7 @@ APP_PACKAGES=(
 # Running the test suite and the install check, on top of the app's packages.
 TEST_PACKAGES=(
   appstream
+  at-spi2-core
   chrpath
   cmark-gfm
   curl
@@ -61,6 +65,7 @@ TEST_PACKAGES=(
   openssl
   poppler-utils
   postgresql
+  python3-pyatspi
   python3-yaml
   systemd
   xauth

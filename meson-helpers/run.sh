@@ -16,6 +16,10 @@ mkdir -p "$schemas"
 glib-compile-schemas --strict --targetdir "$schemas" data
 export GSETTINGS_SCHEMA_DIR="$PWD/$schemas${GSETTINGS_SCHEMA_DIR:+:$GSETTINGS_SCHEMA_DIR}"
 
+# Its translations, likewise: compiled into .build/locale, found through QUIRE_LOCALE_DIR.
+meson-helpers/compile-translations.sh .build/locale
+export QUIRE_LOCALE_DIR="$PWD/.build/locale"
+
 # A newcomer's first start: without a library yet, make one with demo articles to look at. The path
 # is the one Quire uses by default (XDG_DATA_HOME when set to an absolute path, else ~/.local/share).
 data_home="${XDG_DATA_HOME:-}"

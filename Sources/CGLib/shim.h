@@ -1,1 +1,3 @@
 #include <glib.h>
+#include <libintl.h>
+#include <locale.h>

@@ -1,7 +1,11 @@
 import Foundation
 import GtkKit
 import Library
+import Platform
 import QuireUI
+
+// The user's language, for the window and the human output of the verbs alike (never --json).
+Translation.start()
 
 // Decide what the command line asks for before anything starts: verbs, --help and --version
 // run without a display and never initialize GTK.

@@ -42,6 +42,49 @@ import QuireTestSupport
         #expect(text.contains("שלום") || text.contains("םולש"))
     }
 
+    /// Every script a writer may mix, with Debian's Noto fonts (meson-helpers/packages.sh): the
+    /// CJK text set in Noto Sans CJK, Cyrillic and Arabic kept as text, and the emoji drawn in
+    /// colour (cairo paints a colour glyph as an image, so it is looked for on the rendered page:
+    /// without a colour emoji font it came out as an empty black box).
+    @Test func mixedScriptsAndColourEmojiComeOutOfThePDF() async throws {
+        let folder = try TemporaryFolder()
+        let article = SampleArticles.article("Grüße 😀 日本", body: "Hello 😀 world. 日本語の文章。 Привет, мир! مرحبا 🎉\n")
+        let result = try await ExportJob(format: .pdf(.filePerArticle, paper: .a4), destination: folder.url)
+            .run(from: ArticleArraySource([article]))
+        let file = try #require(result.files.first)
+        let fonts = try Tool.run("pdffonts", [file.path])
+        #expect(fonts.contains("NotoSansCJK"), "the CJK text is set in Noto Sans CJK: \(fonts)")
+        let text = try Tool.run("pdftotext", [file.path, "-"])
+        for expected in ["Grüße", "日本語の文章。", "Привет, мир!", "مرحبا"] { #expect(text.contains(expected), "missing \(expected)") }
+
+        _ = try Tool.run("pdftoppm", ["-r", "40", "-f", "1", "-l", "1", file.path, folder.appending("page").path])
+        let page = try Data(contentsOf: folder.appending("page-1.ppm"))
+        #expect(Self.colouredPixels(inPPM: page) > 20, "the emoji are drawn in colour")
+    }
+
+    /// How many pixels of a binary PPM (P6, 8 bits) are clearly coloured, not grey: text and rules
+    /// are black and grey, only a colour emoji is yellow or red.
+    private static func colouredPixels(inPPM data: Data) -> Int {
+        let bytes = [UInt8](data)
+        // The header: "P6", width, height, maximum, each followed by white space.
+        var fields: [String] = []
+        var index = 0
+        while fields.count < 4, index < bytes.count {
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A { index += 1 }
+            var field = ""
+            while index < bytes.count, bytes[index] != 0x20, bytes[index] != 0x0A { field.append(Character(UnicodeScalar(bytes[index]))); index += 1 }
+            fields.append(field)
+        }
+        index += 1
+        var coloured = 0
+        while index + 2 < bytes.count {
+            let (red, green, blue) = (Int(bytes[index]), Int(bytes[index + 1]), Int(bytes[index + 2]))
+            if max(red, green, blue) - min(red, green, blue) > 80 { coloured += 1 }
+            index += 3
+        }
+        return fields.first == "P6" ? coloured : 0
+    }
+
     @Test func longArticleBreaksIntoNumberedPages() async throws {
         let folder = try TemporaryFolder()
         let paragraphs = (1...120).map { "Paragraph \($0) of the long article, which goes on for a while so that it wraps onto a second line of text." }

@@ -1,4 +1,5 @@
 import CGtk
+import Platform
 
 /// A `GtkBuilder` loaded from a `.ui` file, handing out its objects as typed wrappers.
 ///
@@ -19,6 +20,7 @@ public final class Builder {
     /// Loads a `.ui` file from the registered resources.
     public init(resource path: String) throws(GLibError) {
         builder = Object(owning: gtk_builder_new())
+        gtk_builder_set_translation_domain(builder.opaquePointer, Translation.domain)
         source = path
         try GLibError.check("loading \(path)") { error in
             gtk_builder_add_from_resource(builder.opaquePointer, path, error)
@@ -28,6 +30,7 @@ public final class Builder {
     /// Loads UI definitions from a string (for definitions generated at run time, and tests).
     public init(string: String) throws(GLibError) {
         builder = Object(owning: gtk_builder_new())
+        gtk_builder_set_translation_domain(builder.opaquePointer, Translation.domain)
         source = "a UI string"
         try GLibError.check("loading \(source)") { error in
             gtk_builder_add_from_string(builder.opaquePointer, string, -1, error)

@@ -33,6 +33,18 @@ open class Widget: Object {
         set { gtk_widget_set_tooltip_text(widgetPointer, newValue) }
     }
 
+    /// Sets what a screen reader calls the widget: an icon-only button has no text of its own,
+    /// and without a label GTK 4.8 names it by its type ("GtkImage"). Write-only: GTK 4.8 has
+    /// no getter; the accessibility tests read it back over AT-SPI.
+    public func setAccessibleLabel(_ label: String) {
+        var property = GTK_ACCESSIBLE_PROPERTY_LABEL
+        var value = GValue()
+        g_value_init(&value, String.valueType)
+        label.store(in: &value)
+        gtk_accessible_update_property_value(OpaquePointer(widgetPointer), 1, &property, &value)
+        g_value_unset(&value)
+    }
+
     /// Adds the CSS class `name` when `isOn`, removes it otherwise (a state such as `error`).
     public func setStyleClass(_ name: String, on isOn: Bool) {
         if isOn { gtk_widget_add_css_class(widgetPointer, name) } else { gtk_widget_remove_css_class(widgetPointer, name) }

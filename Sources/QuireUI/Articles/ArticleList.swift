@@ -1,6 +1,7 @@
 import GtkKit
 import Library
 import ObjectGraph
+import Platform
 
 /// The article list: the articles an ``ArticleQuery`` selects (the sidebar's filter, the search
 /// text, the sort order), as a `GtkListView` over a fetched-results controller of the view context,
@@ -172,12 +173,12 @@ final class ArticleList {
 
     /// What the list says when a query selects nothing.
     static func emptyState(for query: ArticleQuery) -> (title: String, description: String) {
-        if query.isSearching { return ("No Results", "No article contains “\(query.searchText)”.") }
+        if query.isSearching { return (gettext("No Results"), String(cFormat: gettext("No article contains “%s”."), query.searchText)) }
         switch query.filter {
-        case .trash: return ("Trash Is Empty", "Articles you move to the trash wait here until you empty it.")
-        case .favorites: return ("No Favorites", "Star an article to find it here.")
-        case .folder(let name): return ("No Articles in “\(name)”", "Move articles here from the folder menu, or press Ctrl+N.")
-        case .all, .unfiled, .tag: return ("No Articles", "Press Ctrl+N to write your first article.")
+        case .trash: return (gettext("Trash Is Empty"), gettext("Articles you move to the trash wait here until you empty it."))
+        case .favorites: return (gettext("No Favorites"), gettext("Star an article to find it here."))
+        case .folder(let name): return (String(cFormat: gettext("No Articles in “%s”"), name), gettext("Move articles here from the folder menu, or press Ctrl+N."))
+        case .all, .unfiled, .tag: return (gettext("No Articles"), gettext("Press Ctrl+N to write your first article."))
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import Platform
 import SyncProtocol
 
 /// The widgets of one row of the article list: title, status and tags (only when set: a status
@@ -57,6 +58,8 @@ final class ArticleRow: ListRowView {
         syncBadge.iconName = badge.iconName
         syncBadge.tooltipText = badge.description
         syncBadge.setStyleClass("warning", on: badge.isWarning)
+        // What a screen reader says for the row: what it shows, and the badge's state in words.
+        widget.setAccessibleLabel([titleLabel.text, dateLabel.text, details, badge.description].filter { !$0.isEmpty }.joined(separator: gettext(", ")))
     }
 
     /// The status and tags as the row shows them; Draft, every article's start, goes unsaid.

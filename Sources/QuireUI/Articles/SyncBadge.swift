@@ -1,4 +1,5 @@
 import Library
+import Platform
 
 /// How the list shows an article's standing against the server: an icon, and words for its tooltip.
 struct SyncBadge: Hashable, CustomStringConvertible {
@@ -19,10 +20,10 @@ struct SyncBadge: Hashable, CustomStringConvertible {
 
     var description: String {
         switch state {
-        case .localOnly: "Only on this device"
-        case .synced: "Synced"
-        case .modified: "Changes waiting to sync"
-        case .conflicted: "Conflict: changed here and on the server"
+        case .localOnly: gettext("Only on this device")
+        case .synced: gettext("Synced")
+        case .modified: gettext("Changes waiting to sync")
+        case .conflicted: gettext("Conflict: changed here and on the server")
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import Platform
 
 /// One row of the conflict dialog's list of changes (`conflict-change-row.ui`): what changed and
 /// where, and a linked choice of Mine, Theirs and, for the body, Both.
@@ -51,15 +52,15 @@ final class ConflictChangeRow {
     static func describe(_ change: MergeChoices.Change, merge: ArticleMerge, theirs: String) -> (String, String) {
         switch change {
         case .title(let hunk):
-            return ("Title", "“\(hunk.mine.trimmingCharacters(in: .newlines))” on this device, “\(hunk.theirs.trimmingCharacters(in: .newlines))” on \(theirs)")
+            return (gettext("Title"), String(cFormat: gettext("“%1$s” on this device, “%2$s” on %3$s"), hunk.mine.trimmingCharacters(in: .newlines), hunk.theirs.trimmingCharacters(in: .newlines), theirs))
         case .folder:
-            guard case let .conflict(_, mineFolder, theirsFolder) = merge.folder else { return ("Folder", "") }
-            return ("Folder", "\(folderName(mineFolder)) on this device, \(folderName(theirsFolder)) on \(theirs)")
+            guard case let .conflict(_, mineFolder, theirsFolder) = merge.folder else { return (gettext("Folder"), "") }
+            return (gettext("Folder"), String(cFormat: gettext("%1$s on this device, %2$s on %3$s"), folderName(mineFolder), folderName(theirsFolder), theirs))
         case .status:
-            guard case let .conflict(_, mineStatus, theirsStatus) = merge.status else { return ("Status", "") }
-            return ("Status", "\(mineStatus.rawValue.capitalized) on this device, \(theirsStatus.rawValue.capitalized) on \(theirs)")
+            guard case let .conflict(_, mineStatus, theirsStatus) = merge.status else { return (gettext("Status"), "") }
+            return (gettext("Status"), String(cFormat: gettext("%1$s on this device, %2$s on %3$s"), mineStatus.title, theirsStatus.title, theirs))
         case .body(let hunk):
-            return (excerpt(hunk), "\(lineNumbers(hunk)) · \(reason(hunk.reason))")
+            return (excerpt(hunk), String(cFormat: gettext("%1$s · %2$s"), lineNumbers(hunk), reason(hunk.reason)))
         }
     }
 
@@ -68,27 +69,27 @@ final class ConflictChangeRow {
     private static func excerpt(_ hunk: ConflictHunk) -> String {
         let text = hunk.mine.allSatisfy(\.isWhitespace) ? hunk.theirs : hunk.mine
         let line = text.split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) }
-        return line.map { "“\($0.trimmingCharacters(in: .whitespaces))”" } ?? "Blank lines"
+        return line.map { String(cFormat: gettext("“%s”"), $0.trimmingCharacters(in: .whitespaces)) } ?? gettext("Blank lines")
     }
 
     private static func folderName(_ folder: String?) -> String {
-        folder.map { "“\($0)”" } ?? "no folder"
+        folder.map { String(cFormat: gettext("“%s”"), $0) } ?? gettext("no folder")
     }
 
     /// "Line 4" or "Lines 4–7" of this device's text (of the server's where this device's side is
     /// empty), counted from 1 as the writer counts lines.
     private static func lineNumbers(_ hunk: ConflictHunk) -> String {
         let lines = hunk.mineLines.isEmpty ? hunk.theirsLines : hunk.mineLines
-        if lines.isEmpty { return "After line \(hunk.baseLines.lowerBound)" }
-        return lines.count == 1 ? "Line \(lines.lowerBound + 1)" : "Lines \(lines.lowerBound + 1)–\(lines.upperBound)"
+        if lines.isEmpty { return String(cFormat: gettext("After line %d"), hunk.baseLines.lowerBound) }
+        return lines.count == 1 ? String(cFormat: gettext("Line %d"), lines.lowerBound + 1) : String(cFormat: gettext("Lines %1$d–%2$d"), lines.lowerBound + 1, lines.upperBound)
     }
 
     private static func reason(_ reason: ConflictHunk.Reason) -> String {
         switch reason {
-        case .overlapping: "Both sides changed these lines"
-        case .adjacent: "Both sides changed neighbouring lines"
-        case .ambiguousBase: "The changes are too close to merge safely"
-        case .diffTooLarge: "Too many changes to match line by line"
+        case .overlapping: gettext("Both sides changed these lines")
+        case .adjacent: gettext("Both sides changed neighbouring lines")
+        case .ambiguousBase: gettext("The changes are too close to merge safely")
+        case .diffTooLarge: gettext("Too many changes to match line by line")
         }
     }
 }

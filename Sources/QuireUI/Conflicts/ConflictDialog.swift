@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import Platform
 
 /// The dialog in which the writer resolves one conflicted article, returning the decision as a
 /// ``ConflictResolution``. Applying it to the store is the caller's job.
@@ -149,9 +150,8 @@ public final class ConflictDialog {
         let title = displayTitle(mine.content.title)
         return try messageDialog(
             showing: mine,
-            body: "“\(title)” was deleted on \(device) \(VersionTime.phrase(for: time)), but it was changed on "
-                + "this device \(VersionTime.phrase(for: mine.time)). Restore your version on "
-                + "the server, or accept the deletion and move it to the Trash?")
+            // Translators: “Title” was deleted on the server today at 14:03, but it was changed on this device yesterday at 09:12.
+            body: String(cFormat: gettext("“%1$s” was deleted on %2$s %3$s, but it was changed on this device %4$s. Restore your version on the server, or accept the deletion and move it to the Trash?"), title, device, VersionTime.phrase(for: time), VersionTime.phrase(for: mine.time)))
     }
 
     /// Deleted here, changed on the server: Delete Anyway (this device's deletion goes over the
@@ -159,15 +159,14 @@ public final class ConflictDialog {
     /// with the server's text, shown), the default.
     private static func deletedHereDialog(theirs: Version, deleted: Date, copyOnKeepTheirs: String?) throws -> MessageDialog {
         let title = displayTitle(theirs.content.title)
-        var body = "“\(title)” was deleted on this device \(VersionTime.phrase(for: deleted)), but it was changed on the "
-            + "server \(VersionTime.phrase(for: theirs.time)). Delete it anyway, or keep the server's version shown below?"
+        var body = String(cFormat: gettext("“%1$s” was deleted on this device %2$s, but it was changed on the server %3$s. Delete it anyway, or keep the server's version shown below?"), title, VersionTime.phrase(for: deleted), VersionTime.phrase(for: theirs.time))
         if let copyOnKeepTheirs {
-            body += " Keeping it also keeps this device's text in the Trash as “\(copyOnKeepTheirs)”."
+            body += " " + String(cFormat: gettext("Keeping it also keeps this device's text in the Trash as “%s”."), copyOnKeepTheirs)
         }
         let dialog = try messageDialog(showing: theirs, body: body)
-        dialog.heading = "Article Changed Elsewhere"
-        dialog.setLabel("_Delete Anyway", ofResponse: "delete")
-        dialog.setLabel("_Keep Their Version", ofResponse: "restore")
+        dialog.heading = gettext("Article Changed Elsewhere")
+        dialog.setLabel(gettext("_Delete Anyway"), ofResponse: "delete")
+        dialog.setLabel(gettext("_Keep Their Version"), ofResponse: "restore")
         return dialog
     }
 
@@ -187,7 +186,7 @@ public final class ConflictDialog {
 
     /// How the dialog shows an article's title: "Untitled" when it has nothing visible.
     static func displayTitle(_ title: String) -> String {
-        title.allSatisfy(\.isWhitespace) ? "Untitled" : title
+        title.allSatisfy(\.isWhitespace) ? gettext("Untitled") : title
     }
 
     /// Connections that live as long as `dialog` is open.

@@ -1,5 +1,6 @@
 import GtkKit
 import Library
+import Platform
 
 /// The edit conflict's window (`conflict-dialog.ui`): this device's version and the server's side
 /// by side with their changes highlighted, the base on request, the list of changes to decide,
@@ -74,20 +75,20 @@ final class EditConflictView {
         }
         try builder.object("window_title", as: WindowTitle.self).subtitle = ConflictDialog.displayTitle(mine.content.title)
         try label(builder, "mine_device", mine.device)
-        try label(builder, "mine_time", "Edited \(VersionTime.phrase(for: mine.time))")
+        try label(builder, "mine_time", String(cFormat: gettext("Edited %s"), VersionTime.phrase(for: mine.time)))
         try label(builder, "theirs_device", theirs.device)
-        try label(builder, "theirs_time", "Edited \(VersionTime.phrase(for: theirs.time))")
-        var summary = "This article was changed on this device and on \(theirs.device)."
-        if let copyOnKeepTheirs { summary += " Keep Theirs also keeps this device’s text as “\(copyOnKeepTheirs)”." }
+        try label(builder, "theirs_time", String(cFormat: gettext("Edited %s"), VersionTime.phrase(for: theirs.time)))
+        var summary = String(cFormat: gettext("This article was changed on this device and on %s."), theirs.device)
+        if let copyOnKeepTheirs { summary += " " + String(cFormat: gettext("Keep Theirs also keeps this device’s text as “%s”."), copyOnKeepTheirs) }
         try label(builder, "summary_label", summary)
         if let copyOnKeepTheirs {
             try builder.object("keep_theirs_button", as: Button.self).tooltipText =
-                "Take the server’s version and keep this device’s text as “\(copyOnKeepTheirs)”"
+                String(cFormat: gettext("Take the server’s version and keep this device’s text as “%s”"), copyOnKeepTheirs)
         }
         let changeCount = choices.changes.count
-        try label(builder, "changes_heading", changeCount == 0 ? "No Conflicting Changes" : changeCount == 1 ? "1 Change to Decide" : "\(changeCount) Changes to Decide")
+        try label(builder, "changes_heading", changeCount == 0 ? gettext("No Conflicting Changes") : String(cFormat: ngettext("%d Change to Decide", "%d Changes to Decide", changeCount), changeCount))
         try builder.object("keep_both_button", as: Button.self).tooltipText =
-            "Keep the server’s version and save this device’s as “\(ConflictResolution.conflictedCopyTitle(of: mine.content.title))”"
+            String(cFormat: gettext("Keep the server’s version and save this device’s as “%s”"), ConflictResolution.conflictedCopyTitle(of: mine.content.title))
 
         try showVersions(builder, base: base, mine: mine.content, theirs: theirs.content, merge: merge)
         showMergedResult()

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// How the conflict dialog says when a version was made: "today at 14:02", "yesterday at
 /// 09:15", "on 3 Mar 2026 at 18:40", in the writer's locale and time zone.
@@ -12,9 +13,9 @@ enum VersionTime {
         time.dateStyle = .none
         time.timeStyle = .short
         let clock = time.string(from: date)
-        if calendar.isDate(date, inSameDayAs: now) { return "today at \(clock)" }
+        if calendar.isDate(date, inSameDayAs: now) { return String(cFormat: gettext("today at %s"), clock) }
         if let yesterday = calendar.date(byAdding: .day, value: -1, to: now), calendar.isDate(date, inSameDayAs: yesterday) {
-            return "yesterday at \(clock)"
+            return String(cFormat: gettext("yesterday at %s"), clock)
         }
         let day = DateFormatter()
         day.locale = locale
@@ -22,6 +23,6 @@ enum VersionTime {
         day.timeZone = calendar.timeZone
         day.dateStyle = .medium
         day.timeStyle = .none
-        return "on \(day.string(from: date)) at \(clock)"
+        return String(cFormat: gettext("on %1$s at %2$s"), day.string(from: date), clock)
     }
 }

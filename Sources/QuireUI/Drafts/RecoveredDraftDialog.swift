@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import Platform
 
 /// Offers back the writer's text of one article that was not saved when Quire stopped (a crash,
 /// `kill -9`, a power cut): restore it as the article's text, or discard it. Closing the dialog
@@ -40,8 +41,8 @@ final class RecoveredDraftDialog {
         let title = ConflictDialog.displayTitle(draft.title)
         let words = ArticleText.wordCount(of: draft.body)
         let time = DateFormatter.localizedString(from: draft.saved, dateStyle: .medium, timeStyle: .short)
-        return "Quire stopped before it could save your last changes to “\(title)” (\(words == 1 ? "1 word" : "\(words) words"), "
-            + "typed at \(time)). Restore them, or keep the article as it was saved?"
+        let typed = String(cFormat: ngettext("%d word", "%d words", words), words)
+        return String(cFormat: gettext("Quire stopped before it could save your last changes to “%1$s” (%2$s, typed at %3$s). Restore them, or keep the article as it was saved?"), title, typed, time)
     }
 
     /// Shows the dialog and waits for the writer's answer.

@@ -2,6 +2,7 @@ import Foundation
 import GtkKit
 import Library
 import ObjectGraph
+import Platform
 
 /// One article open in the editor: its draft object in a child context of the view context, the
 /// autosave, and the draft-recovery copy of the writer's text.
@@ -63,7 +64,7 @@ final class DraftSession {
         article = try draft.existingObject(with: objectID, as: StoredArticle.self)
         articleID = article.id
         editor.load(title: article.title, body: article.body)
-        editor.readOnlyReason = article.trashed != nil ? "This article is in the Trash." : nil
+        editor.readOnlyReason = article.trashed != nil ? gettext("This article is in the Trash.") : nil
         editor.titleChanged = { [weak self] title in self?.edited(title: title) }
         editor.bodyChanged = { [weak self] body in self?.edited(body: body) }
         connectSpelling(to: editor.spelling, library: library, report: report)
@@ -108,7 +109,7 @@ final class DraftSession {
             return false
         } catch {
             editor.saveState = .unsaved
-            report("Could not save “\(ConflictDialog.displayTitle(article.title))”", error)
+            report(String(cFormat: gettext("Could not save “%s”"), ConflictDialog.displayTitle(article.title)), error)
             return false
         }
     }
@@ -131,7 +132,7 @@ final class DraftSession {
             do {
                 try await recorder.finish(articleID: articleID)
             } catch {
-                report("Could not remove the recovery copy of an article", error)
+                report(gettext("Could not remove the recovery copy of an article"), error)
             }
         }
     }
@@ -208,12 +209,12 @@ final class DraftSession {
         let theirs = content(from: conflict.storeSnapshot, over: current)
         let dialogConflict: ConflictDialog.Conflict
         if conflict.storeSnapshot == nil {
-            dialogConflict = .deleted(mine: .init(content: current, device: "This device", time: Date()), device: "another window", time: Date())
+            dialogConflict = .deleted(mine: .init(content: current, device: gettext("This device"), time: Date()), device: gettext("another window"), time: Date())
         } else {
             let theirTime = conflict.storeSnapshot?[attribute: "updated"]?.swiftValue as? Date ?? Date()
             dialogConflict = .edited(
-                base: base, mine: .init(content: current, device: "This device", time: Date()),
-                theirs: .init(content: theirs, device: "Elsewhere", time: theirTime))
+                base: base, mine: .init(content: current, device: gettext("This device"), time: Date()),
+                theirs: .init(content: theirs, device: gettext("Elsewhere"), time: theirTime))
         }
         do {
             let dialog = try ConflictDialog(conflict: dialogConflict, over: window)
@@ -221,7 +222,7 @@ final class DraftSession {
             dialog.decided = { [weak self] decision in self?.apply(decision, theirs: theirs) }
             dialog.present()
         } catch {
-            report("Could not show the conflict", error)
+            report(gettext("Could not show the conflict"), error)
         }
     }
 
@@ -271,7 +272,7 @@ final class DraftSession {
             do {
                 try await recorder.finish(articleID: articleID)
             } catch {
-                report("Could not remove the recovery copy of an article", error)
+                report(gettext("Could not remove the recovery copy of an article"), error)
             }
         }
     }
@@ -282,7 +283,7 @@ final class DraftSession {
             do {
                 try await library.createArticle(content)
             } catch {
-                report("Could not keep your version as a new article", error)
+                report(gettext("Could not keep your version as a new article"), error)
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import Platform
 
 /// The status line's counts: words, characters and reading time of the body (the reading time as
 /// the library stores it, ``ReadingTime``), and the words of the selection while there is one.
@@ -43,10 +44,10 @@ extension EditorPane {
     }
 
     func showCounts(characters: Int) {
-        wordCountLabel.text = wordCount == 1 ? "1 word" : "\(Self.number(wordCount)) words"
-        characterCountLabel.text = characters == 1 ? "1 character" : "\(Self.number(characters)) characters"
+        wordCountLabel.text = String(cFormat: ngettext("%s word", "%s words", wordCount), Self.number(wordCount))
+        characterCountLabel.text = String(cFormat: ngettext("%s character", "%s characters", characters), Self.number(characters))
         let minutes = ReadingTime.minutes(forWords: wordCount)
-        readingTimeLabel.text = minutes == 0 ? "No reading time" : "\(Self.number(minutes)) min read"
+        readingTimeLabel.text = minutes == 0 ? gettext("No reading time") : String(cFormat: ngettext("%s min read", "%s min read", minutes), Self.number(minutes))
         let roomy = !isStatusFolded && (paneWidth == 0 || paneWidth >= Self.fullStatusWidth)
         wordCountLabel.isVisible = appearance.showsWordCount
         characterCountLabel.isVisible = appearance.showsWordCount && roomy
@@ -61,7 +62,7 @@ extension EditorPane {
             return
         }
         let words = ArticleText.wordCount(of: buffer.text(in: selection))
-        selectionLabel.text = words == 1 ? "1 word selected" : "\(Self.number(words)) words selected"
+        selectionLabel.text = String(cFormat: ngettext("%s word selected", "%s words selected", words), Self.number(words))
         selectionLabel.isVisible = true
     }
 

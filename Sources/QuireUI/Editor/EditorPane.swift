@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import Platform
 
 /// The article editor: a title, the Markdown body in a GtkSourceView, live word count, undo and
 /// redo, find and replace, and a status line saying whether the text is saved.
@@ -316,9 +317,9 @@ public final class EditorPane {
 
     private func showSaveState() {
         let text = switch saveState {
-        case .saved: "Saved"
-        case .saving: "Saving…"
-        case .unsaved: "Unsaved changes"
+        case .saved: gettext("Saved")
+        case .saving: gettext("Saving…")
+        case .unsaved: gettext("Unsaved changes")
         }
         saveStateLabel.text = text
     }

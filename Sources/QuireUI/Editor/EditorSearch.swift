@@ -1,5 +1,6 @@
 import CGtkSource
 import GtkKit
+import Platform
 
 /// The editor's find and replace: the search bar of `EditorPane.ui` over a
 /// `GtkSourceSearchContext`, which finds, counts and highlights matches as the writer types and
@@ -224,19 +225,19 @@ final class EditorSearch {
         var summary = ""
         var isError = false
         if let error = gtk_source_search_context_get_regex_error(contextPointer).map({ GLibError(consuming: $0, operation: "searching") }) {
-            summary = "Invalid pattern"
+            summary = gettext("Invalid pattern")
             entry.tooltipText = error.message
             isError = true
         } else if let count = matchCount {
             entry.tooltipText = nil
             let position = selectedMatchPosition
             if count == 0 {
-                summary = "No matches"
+                summary = gettext("No matches")
                 isError = true
             } else if position > 0 {
-                summary = "\(position) of \(count)"
+                summary = String(cFormat: gettext("%1$d of %2$d"), position, count)
             } else {
-                summary = count == 1 ? "1 match" : "\(count) matches"
+                summary = String(cFormat: ngettext("%d match", "%d matches", count), count)
             }
         }
         matchLabel.text = summary
@@ -285,7 +286,7 @@ final class EditorSearch {
 
     /// Shows why the replacement pattern is wrong: GLib's sentence about the regular expression.
     private func showReplaceError(_ error: GLibError) {
-        matchLabel.text = "Invalid replacement"
+        matchLabel.text = gettext("Invalid replacement")
         replaceEntry.tooltipText = error.message
     }
 }

@@ -1,13 +1,14 @@
 import GtkKit
+import Platform
 import SyncProtocol
 
 extension ArticleStatus {
     /// The status as the writer reads it (the editor's drop-down, the list's rows, the sidebar).
     var title: String {
         switch self {
-        case .draft: "Draft"
-        case .ready: "Ready"
-        case .published: "Published"
+        case .draft: gettext("Draft")
+        case .ready: gettext("Ready")
+        case .published: gettext("Published")
         }
     }
 }
@@ -23,7 +24,8 @@ final class StatusDropDown {
     private var isShowing = false
 
     init() {
-        dropDown.tooltipText = "Status"
+        dropDown.tooltipText = gettext("Status")
+        dropDown.setAccessibleLabel(dropDown.tooltipText ?? "")
         dropDown.connect(.notify("selected")) { [weak self] _ in
             guard let self, !isShowing else { return }
             statusChosen?(status)

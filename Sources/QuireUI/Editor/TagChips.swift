@@ -1,4 +1,5 @@
 import GtkKit
+import Platform
 
 /// The open article's tags as chips, each with a button that removes it, and an entry that adds
 /// one: typing offers the library's tags that begin with the text (Tab takes the first), Return
@@ -26,9 +27,9 @@ final class TagChips {
         widget = Box(.horizontal, spacing: 6)
         widget.setStyleClass("quire-tag-chips", on: true)
         entry = Entry()
-        entry.setProperty("placeholder-text", "Add a tag")
+        entry.setProperty("placeholder-text", gettext("Add a tag"))
         entry.setProperty("width-chars", Int32(12))
-        entry.tooltipText = "Return adds the tag; Tab completes one the library has"
+        entry.tooltipText = gettext("Return adds the tag; Tab completes one the library has")
         chips.maximumChildrenPerLine = 30
         chips.expandsHorizontally = true
         entry.centersVertically = true
@@ -105,7 +106,7 @@ final class TagChips {
 
     private func showSuggestion() {
         let first = suggestions.first
-        hint.text = first.map { "Tab: \($0)" } ?? ""
+        hint.text = first.map { String(cFormat: gettext("Tab: %s"), $0) } ?? ""
         hint.isVisible = first != nil
     }
 
@@ -119,7 +120,8 @@ final class TagChips {
         remove.setProperty("icon-name", "window-close-symbolic")
         remove.setStyleClass("flat", on: true)
         remove.setStyleClass("circular", on: true)
-        remove.tooltipText = "Remove the tag “\(tag)”"
+        remove.tooltipText = String(cFormat: gettext("Remove the tag “%s”"), tag)
+        remove.setAccessibleLabel(remove.tooltipText ?? "")
         remove.isSensitive = isEditable
         remove.connect(.clicked) { [weak self] in self?.tagRemoved?(tag) }
         chip.append(remove)

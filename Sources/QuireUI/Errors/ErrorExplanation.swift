@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import Platform
 import Transfer
 import ObjectGraph
 import SyncClient
@@ -26,7 +27,7 @@ struct ErrorExplanation: Equatable, Sendable {
     /// The explanation of `error`. `libraryPath` names the library in sentences about its store
     /// (without it they say "the library").
     init(_ error: any Error, libraryPath: String? = nil) {
-        sentence = Self.sentence(for: error, libraryPath: libraryPath ?? "the library")
+        sentence = Self.sentence(for: error, libraryPath: libraryPath ?? gettext("the library"))
         details = String(describing: error)
     }
 
@@ -49,7 +50,7 @@ struct ErrorExplanation: Equatable, Sendable {
         case let error as ExportError:
             return sentence(for: error)
         case let error as ImportError:
-            return "“\(fileName(error.path))” could not be read: " + ImportPreview.reason(error) + "."
+            return String(cFormat: gettext("“%1$s” could not be read: %2$s."), fileName(error.path), ImportPreview.reason(error))
         case let error as DraftRescueError:
             return sentence(for: error)
         case let error as ExternalBinaryError:
@@ -57,7 +58,7 @@ struct ErrorExplanation: Equatable, Sendable {
                 ? "An attachment’s file changed after it was saved, so Quire cannot show it as it was. “quire check” lists the articles it belongs to."
                 : "An attachment’s file is missing or cannot be read. “quire check” lists the articles it belongs to."
         case let error as FileOperationError:
-            return "Quire could not change “\(fileName(error.path))”: \(systemMessage(error.code))."
+            return String(cFormat: gettext("Quire could not change “%1$s”: %2$s."), fileName(error.path), systemMessage(error.code))
         case let error as AccountError:
             return sentence(for: error)
         case let error as TransportError:
@@ -69,150 +70,150 @@ struct ErrorExplanation: Equatable, Sendable {
         case let error as GLibError:
             return capitalized(error.message) + (error.message.hasSuffix(".") ? "" : ".")
         case is CancellationError:
-            return "The work was stopped before it finished."
+            return gettext("The work was stopped before it finished.")
         case let error as NSError where error.domain == NSPOSIXErrorDomain:
             return capitalized(systemMessage(Int32(error.code))) + "."
         default:
-            return "Something went wrong that Quire cannot explain. The details below say what the program saw."
+            return gettext("Something went wrong that Quire cannot explain. The details below say what the program saw.")
         }
     }
 
     private static let concurrentChange =
-        "Another change to the same article was saved at the same moment, so nothing was changed. Try again."
+        gettext("Another change to the same article was saved at the same moment, so nothing was changed. Try again.")
 
     private static func sentence(for error: TagError) -> String {
         switch error {
         case .tagNotFound(let name):
-            "There is no tag named “\(name)” any more: it was renamed or deleted, here or on another device."
+            String(cFormat: gettext("There is no tag named “%s” any more: it was renamed or deleted, here or on another device."), name)
         }
     }
 
     private static func sentence(for error: HistoryError) -> String {
         switch error {
         case .versionNotFound:
-            "That earlier version is no longer kept: Quire thins out old versions to keep the library small."
+            gettext("That earlier version is no longer kept: Quire thins out old versions to keep the library small.")
         case .noVersionMatching:
-            "No earlier version of the article has that ID."
+            gettext("No earlier version of the article has that ID.")
         case .ambiguousVersionID(_, let matches):
-            "\(matches.count) earlier versions have IDs that begin that way. Give more of the ID."
+            String(cFormat: ngettext("%d earlier version has an ID that begins that way. Give more of the ID.", "%d earlier versions have IDs that begin that way. Give more of the ID.", matches.count), matches.count)
         }
     }
 
     private static func sentence(for error: ConflictLookupError) -> String {
         switch error {
         case .noMatch:
-            "No article has an open conflict with that ID: it may have been resolved already."
+            gettext("No article has an open conflict with that ID: it may have been resolved already.")
         case .ambiguous(_, let matches):
-            "\(matches.count) conflicts or articles have IDs that begin that way. Give more of the ID."
+            String(cFormat: ngettext("%d conflict or article has an ID that begins that way. Give more of the ID.", "%d conflicts or articles have IDs that begin that way. Give more of the ID.", matches.count), matches.count)
         case .severalConflicts(_, let conflicts):
-            "The article has \(conflicts.count) open conflicts. Choose one of them by its own ID."
+            String(cFormat: ngettext("The article has %d open conflict. Choose it by its own ID.", "The article has %d open conflicts. Choose one of them by its own ID.", conflicts.count), conflicts.count)
         }
     }
 
     private static func sentence(for error: LibraryError) -> String {
         switch error {
         case .noLibrary(let path):
-            return "There is no Quire library at \(path)."
+            return String(cFormat: gettext("There is no Quire library at %s."), path)
         case .articleNotFound, .noArticleMatching, .ambiguousArticleID:
-            return "The article is no longer in the library: it was deleted, here or on another device."
+            return gettext("The article is no longer in the library: it was deleted, here or on another device.")
         case .folderNotFound(let name):
-            return "There is no folder named “\(name)” any more."
+            return String(cFormat: gettext("There is no folder named “%s” any more."), name)
         case .folderExists(let name):
-            return "A folder named “\(name)” exists already. Choose another name."
+            return String(cFormat: gettext("A folder named “%s” exists already. Choose another name."), name)
         case .invalidName(let kind, let name, let reason):
-            return "“\(name)” cannot be a \(kind) name: it \(reason)."
+            return String(cFormat: gettext("“%1$s” cannot be a %2$s name: it %3$s."), name, kind, reason)
         case .invalidContent(_, let field, let reason):
-            return "The article cannot be saved as it is: its \(field) \(reason)."
+            return String(cFormat: gettext("The article cannot be saved as it is: its %1$s %2$s."), field, reason)
         case .conflictNotFound, .conflictAlreadyResolved:
-            return "This conflict was resolved already, in this window or another."
+            return gettext("This conflict was resolved already, in this window or another.")
         case .resolutionNotApplicable(_, let reason):
-            return "That choice does not fit this conflict: \(reason)."
+            return String(cFormat: gettext("That choice does not fit this conflict: %s."), reason)
         case .draftNotFound:
-            return "The unsaved text was restored or discarded already."
+            return gettext("The unsaved text was restored or discarded already.")
         case .revisionChanged:
-            return "The article changed after Quire read it, so nothing was overwritten. Try again."
+            return gettext("The article changed after Quire read it, so nothing was overwritten. Try again.")
         case .attachmentTooLarge(let fileName, let size, let limit):
             let format = { (bytes: Int) in ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file) }
-            return "“\(fileName)” is \(format(size)); a library takes files of up to \(format(limit)). Nothing was added."
+            return String(cFormat: gettext("“%1$s” is %2$s; a library takes files of up to %3$s. Nothing was added."), fileName, format(size), format(limit))
         }
     }
 
     private static func sentence(for error: ObjectGraphError) -> String {
         switch error {
         case .mergeConflicts: concurrentChange
-        case .objectNotFound: "The article is no longer in the library: it was deleted, here or on another device."
-        default: "Quire met a problem in its own code. The details below say what it was; please report them."
+        case .objectNotFound: gettext("The article is no longer in the library: it was deleted, here or on another device.")
+        default: gettext("Quire met a problem in its own code. The details below say what it was; please report them.")
         }
     }
 
     private static func sentence(for error: ExportError) -> String {
         switch error {
         case .destinationExists(let path):
-            return "“\(fileName(path))” already exists."
+            return String(cFormat: gettext("“%s” already exists."), fileName(path))
         case .invalidDestination(let path, let reason):
-            return "Quire cannot export to “\(fileName(path))”: \(reason)."
+            return String(cFormat: gettext("Quire cannot export to “%1$s”: %2$s."), fileName(path), reason)
         case .fileSystem(_, let path, let code):
-            return "Quire could not write “\(fileName(path))”: \(systemMessage(code))."
+            return String(cFormat: gettext("Quire could not write “%1$s”: %2$s."), fileName(path), systemMessage(code))
         case .pdfFailed(let path, _):
-            return "Quire could not make the PDF “\(fileName(path))”."
+            return String(cFormat: gettext("Quire could not make the PDF “%s”."), fileName(path))
         }
     }
 
     private static func sentence(for error: DraftRescueError) -> String {
         switch error {
         case .fileSystem(_, _, let code):
-            return "Quire could not keep a spare copy of your unsaved text: \(systemMessage(code))."
+            return String(cFormat: gettext("Quire could not keep a spare copy of your unsaved text: %s."), systemMessage(code))
         case .tooLarge:
-            return "Your unsaved text is too large for its spare copy; the editor still holds it. Free some disk space."
+            return gettext("Your unsaved text is too large for its spare copy; the editor still holds it. Free some disk space.")
         }
     }
 
     private static func sentence(for error: AccountError) -> String {
         switch error {
         case .keyring(let operation, _):
-            return "The keyring could not \(operation)."
+            return String(cFormat: gettext("The keyring could not %s."), operation)
         case .keyringTimedOut(let operation, _):
-            return "The keyring did not \(operation) in time. Try again."
+            return String(cFormat: gettext("The keyring did not %s in time. Try again."), operation)
         case .settingsFile(let path, _):
-            return "Quire could not read or write its sync settings in “\(fileName(path))”."
+            return String(cFormat: gettext("Quire could not read or write its sync settings in “%s”."), fileName(path))
         case .invalidSettings(let path, _):
-            return "The sync settings in “\(fileName(path))” are damaged. Sign in again."
+            return String(cFormat: gettext("The sync settings in “%s” are damaged. Sign in again."), fileName(path))
         case .invalidServer(let text):
-            return "“\(text)” is not an http or https URL."
+            return String(cFormat: gettext("“%s” is not an http or https URL."), text)
         case .tokenMissing(let server):
-            return "The token for \(server) is no longer in the keyring. Sign in again."
+            return String(cFormat: gettext("The token for %s is no longer in the keyring. Sign in again."), server)
         case .tokenRefused:
-            return "The server refused the account’s token. Sign in again."
+            return gettext("The server refused the account’s token. Sign in again.")
         case .insecureServer:
-            return "Quire does not send your token and articles unencrypted to another computer. Use https://, or turn on Allow Unencrypted HTTP."
+            return gettext("Quire does not send your token and articles unencrypted to another computer. Use https://, or turn on Allow Unencrypted HTTP.")
         case .certificateAuthority(let path):
-            return "“\(fileName(path))” cannot be read or holds no certificate (-----BEGIN CERTIFICATE-----)."
+            return String(cFormat: gettext("“%s” cannot be read or holds no certificate (-----BEGIN CERTIFICATE-----)."), fileName(path))
         }
     }
 
     private static func sentence(for error: TransportError) -> String {
         switch error {
-        case .notSent: "The server cannot be reached."
-        case .outcomeUnknown: "The server did not answer in time."
-        case .invalidAnswer: "The server’s answer could not be used."
+        case .notSent: gettext("The server cannot be reached.")
+        case .outcomeUnknown: gettext("The server did not answer in time.")
+        case .invalidAnswer: gettext("The server’s answer could not be used.")
         }
     }
 
     private static func sentence(for rejection: RequestRejection) -> String {
         switch rejection.reason {
-        case .invalidRequest: "The server refused the change as invalid."
-        case .tooLarge: "The article is larger than the server accepts."
-        case .idempotencyKeyReused: "The server had this change already, with other content, so Quire does not send it again."
-        case .refusedBeforeSending: "Quire did not send the change: it breaks the rules of the sync protocol."
-        case .unexpectedStatus: "The server refused the change" + (rejection.status.map { " (status \($0))" } ?? "") + "."
+        case .invalidRequest: gettext("The server refused the change as invalid.")
+        case .tooLarge: gettext("The article is larger than the server accepts.")
+        case .idempotencyKeyReused: gettext("The server had this change already, with other content, so Quire does not send it again.")
+        case .refusedBeforeSending: gettext("Quire did not send the change: it breaks the rules of the sync protocol.")
+        case .unexpectedStatus: rejection.status.map { String(cFormat: gettext("The server refused the change (status %d)."), $0) } ?? gettext("The server refused the change.")
         }
     }
 
     private static func sentence(for error: SyncStoreError) -> String {
         switch error {
-        case .leaseHeldElsewhere: "Another Quire program is syncing this library now."
-        case .damagedOperation: "A change waiting to be sent is damaged, and Quire cannot send it."
-        case .keptConflicting: "The library was too busy to sync. Quire tries again by itself."
+        case .leaseHeldElsewhere: gettext("Another Quire program is syncing this library now.")
+        case .damagedOperation: gettext("A change waiting to be sent is damaged, and Quire cannot send it.")
+        case .keptConflicting: gettext("The library was too busy to sync. Quire tries again by itself.")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GtkKit
+import Platform
 
 /// Tells the writer what failed, the one way QuireUI does it: an ``ErrorDialog`` over a window
 /// with a heading that says what did not happen ("Could not create the folder “Notes”"), the
@@ -49,7 +50,7 @@ final class ErrorPresenter {
         FileHandle.standardError.write(Data("quire: \(entry)\n".utf8))
         do {
             let dialog = try ErrorDialog(heading: heading, explanation: explanation, over: parent)
-            dialog.window.addResponse("close", label: "_Close")
+            dialog.window.addResponse("close", label: gettext("_Close"))
             dialog.window.defaultResponse = "close"
             let shownWindow = dialog.window.objectPointer
             dialog.window.onDestroyed { [weak self] in

@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import Platform
 
 /// The History panel of the open article: its earlier versions listed newest first, each with
 /// its time, where it came from (this device, synced, before a conflict, an import or a restore)
@@ -64,7 +65,7 @@ final class HistoryPanel {
             list.append(row)
         }
         if versions.isEmpty {
-            heading.text = "No earlier versions yet. Quire keeps one each time you leave an article after editing it."
+            heading.text = gettext("No earlier versions yet. Quire keeps one each time you leave an article after editing it.")
         }
         list.connect(.rowSelected) { [weak self] row in
             guard let self, let row else { return }
@@ -95,7 +96,7 @@ final class HistoryPanel {
             for range in highlights.words { buffer.applyTag(EditConflictView.changedWordTag, to: range) }
             restore?.isEnabled = version.body != current.body || version.title != current.title
         } catch {
-            report("Could not show the version", error)
+            report(gettext("Could not show the version"), error)
         }
     }
 
@@ -107,15 +108,15 @@ final class HistoryPanel {
 
     /// “Today at 14:03 · this device”: when and where from.
     static func describe(_ version: ArticleVersionSummary) -> String {
-        "\(VersionTime.phrase(for: version.recorded)) · \(version.source.label)"
+        String(cFormat: gettext("%1$s · %2$s"), VersionTime.phrase(for: version.recorded), version.source.label)
     }
 
     /// How many words a version added or removed against the one before it (“+12 words”).
     nonisolated static func wordChange(_ version: ArticleVersionSummary, older: ArticleVersionSummary?) -> String {
-        guard let older else { return "\(version.wordCount) words" }
+        guard let older else { return String(cFormat: ngettext("%d word", "%d words", version.wordCount), version.wordCount) }
         let change = version.wordCount - older.wordCount
-        if change == 0 { return "same length" }
-        return (change > 0 ? "+" : "−") + "\(abs(change)) word" + (abs(change) == 1 ? "" : "s")
+        if change == 0 { return gettext("same length") }
+        return String(cFormat: change > 0 ? ngettext("+%d word", "+%d words", change) : ngettext("−%d word", "−%d words", -change), abs(change))
     }
 
     private static func makeRowContent(_ version: ArticleVersionSummary, older: ArticleVersionSummary?) -> Widget {
@@ -125,7 +126,7 @@ final class HistoryPanel {
         let time = Label(VersionTime.phrase(for: version.recorded))
         time.horizontalAlignment = 0
         time.setStyleClass("heading", on: true)
-        let detail = Label("\(version.source.label.prefix(1).uppercased() + version.source.label.dropFirst()) · \(wordChange(version, older: older))")
+        let detail = Label(String(cFormat: gettext("%1$s · %2$s"), version.source.label.prefix(1).uppercased() + version.source.label.dropFirst(), wordChange(version, older: older)))
         detail.horizontalAlignment = 0
         detail.setStyleClass("caption", on: true)
         detail.setStyleClass("dim-label", on: true)

@@ -1,4 +1,5 @@
 import GtkKit
+import Platform
 
 /// How the editor shows text: the writer's choices on the Editor page of Preferences.
 struct EditorAppearance: Equatable {
@@ -13,10 +14,10 @@ struct EditorAppearance: Equatable {
         /// What the Preferences page calls it.
         var label: String {
             switch self {
-            case .document: "Document Font"
-            case .serif: "Serif"
-            case .sans: "Sans Serif"
-            case .monospace: "Monospace"
+            case .document: gettext("Document Font")
+            case .serif: gettext("Serif")
+            case .sans: gettext("Sans Serif")
+            case .monospace: gettext("Monospace")
             }
         }
     }
@@ -58,9 +59,9 @@ enum StyleChoice: String, CaseIterable {
 
     var label: String {
         switch self {
-        case .system: "Follow System"
-        case .light: "Light"
-        case .dark: "Dark"
+        case .system: gettext("Follow System")
+        case .light: gettext("Light")
+        case .dark: gettext("Dark")
         }
     }
 

@@ -1,5 +1,6 @@
 import GtkKit
 import Library
+import Platform
 
 /// Preferences › Editor: font, size, line spacing and column width of the text, the status
 /// line's counts, typewriter scrolling and dimming, spell checking and the default language
@@ -60,7 +61,7 @@ final class EditorPreferencesPage {
         if !chosen.isEmpty && !installed.contains(chosen) { installed.insert(chosen, at: 0) }
         languageChoices = [""] + installed
         languageRow.setItems(
-            ["Same as the System (\(LanguageName.of(ArticleLanguage.preferred)))"] + installed.map(LanguageName.of),
+            [String(cFormat: gettext("Same as the System (%s)"), LanguageName.of(ArticleLanguage.preferred))] + installed.map(LanguageName.of),
             selected: languageChoices.firstIndex(of: chosen) ?? 0)
         let styles = StyleChoice.allCases
         styleRow.setItems(styles.map(\.label), selected: styles.firstIndex(of: preferences.style) ?? 0)

@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import Platform
 
 /// A message dialog about a library that cannot be used as it is (a ``LibraryProblem``): an
 /// ``ErrorDialog`` with its title, its message, the technical detail under "Details", and one
@@ -22,13 +23,13 @@ final class LibraryProblemDialog {
         /// The button's label.
         var label: String {
             switch self {
-            case .quit: return "_Quit"
-            case .dismiss: return "_Keep Writing"
-            case .retry: return "_Try Again"
-            case .openReadOnly: return "_Open Read-Only"
-            case .export: return "_Export…"
-            case .recover: return "_Recover Articles"
-            case .continueReadOnly: return "_Continue Read-Only"
+            case .quit: return gettext("_Quit")
+            case .dismiss: return gettext("_Keep Writing")
+            case .retry: return gettext("_Try Again")
+            case .openReadOnly: return gettext("_Open Read-Only")
+            case .export: return gettext("_Export…")
+            case .recover: return gettext("_Recover Articles")
+            case .continueReadOnly: return gettext("_Continue Read-Only")
             }
         }
     }

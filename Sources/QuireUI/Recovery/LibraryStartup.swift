@@ -2,6 +2,7 @@ import Foundation
 import GtkKit
 import Library
 import ObjectGraph
+import Platform
 
 /// A library the app may use, and what the writer was told while opening it.
 @MainActor
@@ -143,9 +144,8 @@ public enum LibraryStartup {
     private static func recover(_ url: URL, over parent: Window?) async -> Result<LibraryRecovery.Report, LibraryProblem> {
         let progressWindow = built { try UpgradeProgressWindow(over: parent) }
         progressWindow.showWorking(
-            heading: "Recovering Your Articles",
-            explanation: "Quire is moving the damaged library to the quarantine folder, where it is kept unchanged, and "
-                + "copying everything it can read into a new library.")
+            heading: gettext("Recovering Your Articles"),
+            explanation: gettext("Quire is moving the damaged library to the quarantine folder, where it is kept unchanged, and copying everything it can read into a new library."))
         let result: Result<LibraryRecovery.Report, LibraryProblem>
         do throws(LibraryProblem) {
             result = .success(try await LibraryRecovery.recover(libraryAt: url))

@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import Platform
 
 /// Tells the writer what the recovery of a damaged library saved: how many articles (and drafts,
 /// outbox operations and conflicts), what could not be read, where the damaged file is kept
@@ -25,7 +26,7 @@ final class RecoveryReportDialog {
         try builder.object("report_quarantine", as: Label.self).text = report.quarantine.path
         let count = report.articleTitles.count
         try builder.object("report_articles_heading", as: Label.self).text =
-            count == 1 ? "1 article in the recovered library" : "\(count) articles in the recovered library"
+            String(cFormat: ngettext("%d article in the recovered library", "%d articles in the recovered library", count), count)
         try builder.object("report_articles", as: Label.self).text =
             report.articleTitles.map(ConflictDialog.displayTitle).joined(separator: "\n")
         let quarantine = report.quarantine

@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import Platform
 import SyncProtocol
 
 /// The sidebar: All Articles, Favorites, the library's folders, a Tags section with the library's
@@ -20,7 +21,7 @@ final class Sidebar {
     /// Called when the writer chooses a status in the filter under the places (nil: any).
     var statusChosen: (@MainActor (ArticleStatus?) -> Void)?
     /// The status filter, the sidebar's last row: Any Status, then each status.
-    let statusFilter = DropDown(choices: ["Any Status"] + ArticleStatus.allCases.map(\.title))
+    let statusFilter = DropDown(choices: [gettext("Any Status")] + ArticleStatus.allCases.map(\.title))
     /// Called when an article is dropped on a place; returns whether the drop did something.
     var articleDropped: (@MainActor (UUID, SidebarItem) -> Bool)?
 
@@ -46,7 +47,8 @@ final class Sidebar {
         self.acceptsArticleDrops = acceptsArticleDrops
         StyleSheet.addToDisplay(resource: Quire.resourcePath + "sidebar/sidebar.css")
         listBox.connect(.rowSelected) { [weak self] row in self?.rowSelected(row) }
-        statusFilter.tooltipText = "Show only the articles of one status"
+        statusFilter.tooltipText = gettext("Show only the articles of one status")
+        statusFilter.setAccessibleLabel(statusFilter.tooltipText ?? "")
         statusFilter.connect(.notify("selected")) { [weak self] _ in
             guard let self else { return }
             statusChosen?(filteredStatus)
@@ -69,7 +71,7 @@ final class Sidebar {
         for item in rowItems {
             let row = ListBoxRow()
             guard let item else {
-                row.child = Self.makeHeading("Tags")
+                row.child = Self.makeHeading(gettext("Tags"))
                 row.setProperty("selectable", false)
                 row.setProperty("activatable", false)
                 listBox.append(row)
@@ -162,7 +164,8 @@ final class Sidebar {
             let button = MenuButton()
             button.setProperty("icon-name", "view-more-symbolic")
             button.setStyleClass("flat", on: true)
-            button.tooltipText = "\(item.title) Menu"
+            button.tooltipText = String(cFormat: gettext("%s Menu"), item.title)
+            button.setAccessibleLabel(button.tooltipText ?? "")
             button.menuModel = menu
             box.append(button)
         }
@@ -174,11 +177,11 @@ final class Sidebar {
         let menu = Menu()
         switch item {
         case .folder(let name):
-            menu.append("_Rename Folder…", action: "win.rename-folder-named", target: name)
-            menu.append("_Delete Folder", action: "win.delete-folder", target: name)
+            menu.append(gettext("_Rename Folder…"), action: "win.rename-folder-named", target: name)
+            menu.append(gettext("_Delete Folder"), action: "win.delete-folder", target: name)
         case .tag(let name):
-            menu.append("_Rename Tag…", action: "win.rename-tag", target: name)
-            menu.append("_Delete Tag", action: "win.delete-tag", target: name)
+            menu.append(gettext("_Rename Tag…"), action: "win.rename-tag", target: name)
+            menu.append(gettext("_Delete Tag"), action: "win.delete-tag", target: name)
         case .all, .favorites, .trash:
             return nil
         }

@@ -1,4 +1,5 @@
 import Library
+import Platform
 
 /// One place in the sidebar: a way of filtering the article list.
 enum SidebarItem: Hashable, Sendable {
@@ -22,10 +23,10 @@ enum SidebarItem: Hashable, Sendable {
     /// The name the sidebar and the window title show.
     var title: String {
         switch self {
-        case .all: "All Articles"
-        case .favorites: "Favorites"
+        case .all: gettext("All Articles")
+        case .favorites: gettext("Favorites")
         case .folder(let name), .tag(let name): name
-        case .trash: "Trash"
+        case .trash: gettext("Trash")
         }
     }
 

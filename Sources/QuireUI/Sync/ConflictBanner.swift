@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import Platform
 import SyncClient
 
 /// The banner under the main window's header bar while conflicts wait: "2 articles have
@@ -81,7 +82,7 @@ public final class ConflictBanner {
         do {
             show(count: try await session.library.openConflicts().count)
         } catch {
-            fail("Conflicts could not be read.", error)
+            fail(gettext("Conflicts could not be read."), error)
             show(count: count)
         }
     }
@@ -110,7 +111,7 @@ public final class ConflictBanner {
         do {
             conflicts = try await session.library.openConflicts()
         } catch {
-            fail("Conflicts could not be read.", error)
+            fail(gettext("Conflicts could not be read."), error)
             await refresh()
             return
         }
@@ -131,7 +132,7 @@ public final class ConflictBanner {
                 resolved?(outcome)
             } catch {
                 dialog = nil
-                fail("“\(ConflictDialog.displayTitle(listed.title))” could not be resolved.", error)
+                fail(String(cFormat: gettext("“%s” could not be resolved."), ConflictDialog.displayTitle(listed.title)), error)
             }
         }
         await refresh()
@@ -152,14 +153,14 @@ public final class ConflictBanner {
         }
         let empty = ArticleContent(title: conflict.title, body: "")
         guard let remote = conflict.remote else {
-            let mine = ConflictDialog.Version(content: conflict.local ?? empty, device: "This device", time: article?.updated ?? conflict.detected)
-            return .deleted(mine: mine, device: "the server", time: conflict.detected)
+            let mine = ConflictDialog.Version(content: conflict.local ?? empty, device: gettext("This device"), time: article?.updated ?? conflict.detected)
+            return .deleted(mine: mine, device: gettext("the server"), time: conflict.detected)
         }
-        let theirs = ConflictDialog.Version(content: remote, device: "Server", time: conflict.detected)
+        let theirs = ConflictDialog.Version(content: remote, device: gettext("Server"), time: conflict.detected)
         guard let local = conflict.local else {
             return .deletedHere(theirs: theirs, time: article?.trashed ?? conflict.detected)
         }
-        let mine = ConflictDialog.Version(content: local, device: "This device", time: article?.updated ?? conflict.detected)
+        let mine = ConflictDialog.Version(content: local, device: gettext("This device"), time: article?.updated ?? conflict.detected)
         return .edited(base: conflict.base ?? empty, mine: mine, theirs: theirs)
     }
 
@@ -172,14 +173,14 @@ public final class ConflictBanner {
     /// Records what failed: `what`, then why as the writer reads it (``ErrorExplanation``).
     private func fail(_ what: String, _ error: any Error) {
         let explanation = ErrorExplanation(error, libraryPath: session.library.url.path)
-        failure = "\(what) \(explanation.sentence)"
+        failure = String(cFormat: gettext("%1$s %2$s"), what, explanation.sentence)
         failureDetails = explanation.details
     }
 
     private func show(count: Int) {
         self.count = count
-        var text = count == 1 ? "1 article has conflicting changes" : "\(count) articles have conflicting changes"
-        if let failure { text += " — \(failure)" }
+        var text = String(cFormat: ngettext("%d article has conflicting changes", "%d articles have conflicting changes", count), count)
+        if let failure { text += String(cFormat: gettext(" — %s"), failure) }
         label.text = text
         label.tooltipText = failure == nil ? nil : failureDetails
         widget.revealsChild = count > 0 || failure != nil

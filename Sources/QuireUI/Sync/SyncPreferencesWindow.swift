@@ -1,5 +1,6 @@
 import Foundation
 import GtkKit
+import Platform
 import SyncClient
 
 /// Preferences for sync: the server's URL and the account's token, where the token is kept (the
@@ -91,22 +92,22 @@ public final class SyncPreferencesWindow {
     private func signIn() {
         let server = serverText.trimmingCharacters(in: .whitespaces)
         let token = tokenText.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let url = URL(string: server), !server.isEmpty else { return say("Type the server’s URL, such as https://sync.example.org.") }
-        guard !token.isEmpty else { return say("Type the account’s token (quire-server account add prints it).") }
+        guard let url = URL(string: server), !server.isEmpty else { return say(gettext("Type the server’s URL, such as https://sync.example.org.")) }
+        guard !token.isEmpty else { return say(gettext("Type the account’s token (quire-server account add prints it).")) }
         let authority = authorityText.trimmingCharacters(in: .whitespaces)
         let account = SyncAccount(server: url, token: token, allowsInsecureHTTP: allowsInsecureHTTP,
                                   certificateAuthority: authority.isEmpty ? nil : URL(fileURLWithPath: authority))
         run {
             let storage = try await self.session.signIn(account)
             self.tokenText = ""
-            self.say("Signed in. The token is kept in \(storage).")
+            self.say(String(cFormat: gettext("Signed in. The token is kept in %s."), storage))
         }
     }
 
     private func signOut() {
         run {
             try await self.session.signOut()
-            self.say("Signed out. This library keeps all its articles; changes not sent yet wait for the next sign-in.")
+            self.say(gettext("Signed out. This library keeps all its articles; changes not sent yet wait for the next sign-in."))
         }
     }
 
@@ -126,7 +127,7 @@ public final class SyncPreferencesWindow {
 
     private func showAccount() {
         let account = session.account
-        accountRow.subtitle = account.map { "Signed in to \($0.server.absoluteString)" } ?? "Not signed in"
+        accountRow.subtitle = account.map { String(cFormat: gettext("Signed in to %s"), $0.server.absoluteString) } ?? gettext("Not signed in")
         actions.action(named: "sign-out")?.isEnabled = account != nil
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GtkKit
+import Platform
 import SyncClient
 
 /// The header bar's sync status: synced, syncing, offline, "N changes waiting", an error or
@@ -72,30 +73,30 @@ public final class SyncStatusButton {
     static func presentation(of status: SyncStatus) -> Presentation {
         switch status.headline {
         case .synced:
-            return Presentation(word: "Synced", iconName: "emblem-ok-symbolic", heading: "Everything is synced",
-                                detail: "This library has the server’s changes and the server has this library’s.", isError: false)
+            return Presentation(word: gettext("Synced"), iconName: "emblem-ok-symbolic", heading: gettext("Everything is synced"),
+                                detail: gettext("This library has the server’s changes and the server has this library’s."), isError: false)
         case .syncing:
-            return Presentation(word: "Syncing…", iconName: nil, heading: "Syncing",
-                                detail: waitingPhrase(status.waitingChanges) ?? "Fetching the server’s changes.", isError: false)
+            return Presentation(word: gettext("Syncing…"), iconName: nil, heading: gettext("Syncing"),
+                                detail: waitingPhrase(status.waitingChanges) ?? gettext("Fetching the server’s changes."), isError: false)
         case .offline:
             return Presentation(
-                word: "Offline", iconName: "network-offline-symbolic", heading: "The server cannot be reached",
-                detail: waitingPhrase(status.waitingChanges).map { $0 + " Your edits are kept and sent when the server is back." } ?? "",
+                word: gettext("Offline"), iconName: "network-offline-symbolic", heading: gettext("The server cannot be reached"),
+                detail: waitingPhrase(status.waitingChanges).map { $0 + " " + gettext("Your edits are kept and sent when the server is back.") } ?? "",
                 details: status.lastProblem?.detail ?? "", isError: false)
         case let .waiting(count):
-            return Presentation(word: changesPhrase(count) + " waiting", iconName: "document-send-symbolic",
-                                heading: changesPhrase(count) + " waiting", detail: waitingPhrase(count) ?? "", isError: false)
+            return Presentation(word: changesPhrase(count), iconName: "document-send-symbolic",
+                                heading: changesPhrase(count), detail: waitingPhrase(count) ?? "", isError: false)
         case let .error(summary):
             let lines = status.failures.map { failure in
-                "“\(failure.articleTitle ?? "An article")”: \(ErrorExplanation(failure.rejection).sentence)"
+                String(cFormat: gettext("“%1$s”: %2$s"), failure.articleTitle ?? gettext("An article"), ErrorExplanation(failure.rejection).sentence)
             }
             var details = status.failures.map { "\($0.id): \($0.rejection)" }
             if let problem = status.lastProblem, !problem.isNetwork { details.append(problem.detail) }
-            return Presentation(word: "Sync Error", iconName: "dialog-warning-symbolic", heading: summary,
+            return Presentation(word: gettext("Sync Error"), iconName: "dialog-warning-symbolic", heading: summary,
                                 detail: lines.joined(separator: "\n"), details: details.joined(separator: "\n"), isError: true)
         case .off:
-            return Presentation(word: "Sync Off", iconName: "network-offline-symbolic", heading: "Sync is off",
-                                detail: "Sign in to a Quire server in Preferences to sync this library.", isError: false)
+            return Presentation(word: gettext("Sync Off"), iconName: "network-offline-symbolic", heading: gettext("Sync is off"),
+                                detail: gettext("Sign in to a Quire server in Preferences to sync this library."), isError: false)
         }
     }
 
@@ -108,7 +109,7 @@ public final class SyncStatusButton {
         detailLabel.isVisible = !presentation.detail.isEmpty
         detailsLabel.text = presentation.details
         detailsExpander.isVisible = !presentation.details.isEmpty
-        lastSyncedLabel.text = status.lastSynced.map { "Last synced \(VersionTime.phrase(for: $0))" } ?? "Not synced yet"
+        lastSyncedLabel.text = status.lastSynced.map { String(cFormat: gettext("Last synced %s"), VersionTime.phrase(for: $0)) } ?? gettext("Not synced yet")
         if let iconName = presentation.iconName {
             icon.iconName = iconName
             spinner.isSpinning = false
@@ -120,13 +121,15 @@ public final class SyncStatusButton {
         widget.setStyleClass("error", on: presentation.isError)
         actions.action(named: "sync-now")?.isEnabled = status.activity != .stopped
         widget.tooltipText = presentation.heading
+        // What a screen reader says for the button: the status, as the tooltip says it.
+        widget.setAccessibleLabel(presentation.heading)
     }
 
     private static func changesPhrase(_ count: Int) -> String {
-        count == 1 ? "1 change" : "\(count) changes"
+        String(cFormat: ngettext("%d change waiting", "%d changes waiting", count), count)
     }
 
     private static func waitingPhrase(_ count: Int) -> String? {
-        count == 0 ? nil : (count == 1 ? "1 change waits to be sent." : "\(count) changes wait to be sent.")
+        count == 0 ? nil : String(cFormat: ngettext("%d change waits to be sent.", "%d changes wait to be sent.", count), count)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import Platform
 import Transfer
 
 /// What the writer picked in the export dialog, and what it means for the export engine: the
@@ -19,11 +20,11 @@ struct ExportChoices: Sendable, Hashable {
         /// The label in the scope list.
         var label: String {
             switch self {
-            case .selected(let count): count == 1 ? "Selected Article" : "Selected Articles (\(count))"
-            case .folder: "Folder"
-            case .drafts: "Drafts"
-            case .unsynced: "Unsynced Edits"
-            case .library: "Whole Library"
+            case .selected(let count): count == 1 ? gettext("Selected Article") : String(cFormat: ngettext("Selected Articles (%d)", "Selected Articles (%d)", count), count)
+            case .folder: gettext("Folder")
+            case .drafts: gettext("Drafts")
+            case .unsynced: gettext("Unsynced Edits")
+            case .library: gettext("Whole Library")
             }
         }
     }
@@ -35,10 +36,10 @@ struct ExportChoices: Sendable, Hashable {
         /// The label in the format list.
         var label: String {
             switch self {
-            case .markdown: "Markdown"
-            case .html: "HTML"
-            case .pdf: "PDF"
-            case .jsonArchive: "JSON Archive"
+            case .markdown: gettext("Markdown")
+            case .html: gettext("HTML")
+            case .pdf: gettext("PDF")
+            case .jsonArchive: gettext("JSON Archive")
             }
         }
 
@@ -118,11 +119,11 @@ struct ExportChoices: Sendable, Hashable {
     /// destination name the file chooser suggests.
     var title: String {
         switch scope {
-        case .selected: "Selected Articles"
-        case .folder: folder ?? "Folder"
-        case .drafts: "Drafts"
-        case .unsynced: "Unsynced Edits"
-        case .library: "Quire Library"
+        case .selected: gettext("Selected Articles")
+        case .folder: folder ?? gettext("Folder")
+        case .drafts: gettext("Drafts")
+        case .unsynced: gettext("Unsynced Edits")
+        case .library: gettext("Quire Library")
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import Platform
 import Transfer
 
 /// The Export dialog: which articles (the selection, a folder, drafts, unsynced edits or the whole
@@ -143,8 +144,8 @@ public final class ExportDialog {
         combinedRow.isVisible = choices.offersCombined
         metadataRow.isVisible = choices.offersSyncMetadata
         destinationNote.text = choices.writesFolder
-            ? "Next, choose a folder: each article becomes one .\(choices.format.fileExtension) file in it."
-            : "Next, choose the name and place of the .\(choices.format.fileExtension) file."
+            ? String(cFormat: gettext("Next, choose a folder: each article becomes one .%s file in it."), choices.format.fileExtension)
+            : String(cFormat: gettext("Next, choose the name and place of the .%s file."), choices.format.fileExtension)
         actions.action(named: "export")?.isEnabled = running == nil && choices.exportScope != nil
     }
 
@@ -162,8 +163,8 @@ public final class ExportDialog {
     private func chooseDestination() {
         guard running == nil, choices.exportScope != nil else { return }
         let request = choices.writesFolder
-            ? FileRequest(title: "Export to Folder", acceptLabel: "_Export", kind: .folder)
-            : FileRequest(title: "Export As", acceptLabel: "_Export", kind: .saveFile(suggestedName: choices.suggestedName))
+            ? FileRequest(title: gettext("Export to Folder"), acceptLabel: gettext("_Export"), kind: .folder)
+            : FileRequest(title: gettext("Export As"), acceptLabel: gettext("_Export"), kind: .saveFile(suggestedName: choices.suggestedName))
         actions.action(named: "export")?.isEnabled = false
         Task { [weak self, fileChooser, window] in
             let chosen = await fileChooser.choose(request, window)
@@ -185,7 +186,7 @@ public final class ExportDialog {
         let library = self.library
         messageLabel.showMessage(nil)
         progressBar.fraction = 0
-        progressLabel.text = "Preparing…"
+        progressLabel.text = gettext("Preparing…")
         pages.visibleChildName = "progress"
         actions.action(named: "export")?.isEnabled = false
         let relay = ProgressRelay<ExportProgress> { [weak self] progress in self?.show(progress) }
@@ -210,7 +211,7 @@ public final class ExportDialog {
     private func show(_ progress: ExportProgress) {
         guard running != nil else { return }
         progressBar.fraction = progress.fractionCompleted
-        progressLabel.text = "\(progress.completed) of \(progress.total) steps"
+        progressLabel.text = String(cFormat: ngettext("%1$d of %2$d step", "%1$d of %2$d steps", progress.total), progress.completed, progress.total)
     }
 
     private func finish(_ result: Result<ExportResult, any Error>, destination: URL) {
@@ -221,23 +222,22 @@ public final class ExportDialog {
         switch result {
         case .success(let exported):
             outcome = .exported(exported)
-            let noun = exported.articleCount == 1 ? "article" : "articles"
             let toast = TransferToast(
-                title: "Exported \(exported.articleCount) \(noun) to “\(exported.folder.lastPathComponent)”",
+                title: String(cFormat: ngettext("Exported %1$d article to “%2$s”", "Exported %1$d articles to “%2$s”", exported.articleCount), exported.articleCount, exported.folder.lastPathComponent),
                 folder: exported.folder, openFolder: openFolder)
             toast.show(on: toastOverlay)
             self.toast = toast
         case .failure(is CancellationError):
             outcome = .cancelled
-            messageLabel.showMessage("Export cancelled. No files were written.")
+            messageLabel.showMessage(gettext("Export cancelled. No files were written."))
         case .failure(let error):
             if case ExportError.destinationExists(let path)? = error as? ExportError, window.isOpen {
                 askToReplace(path, destination: destination)
                 return
             }
             outcome = .failed(errors.explain(error).sentence)
-            messageLabel.showMessage("Could not export. No files were written.", isError: true)
-            errors.present("Could not export", error)
+            messageLabel.showMessage(gettext("Could not export. No files were written."), isError: true)
+            errors.present(gettext("Could not export"), error)
         }
         self.outcome = outcome
         finished?(outcome)
@@ -250,15 +250,13 @@ public final class ExportDialog {
     /// be replaced; exports again, replacing, only if the writer agrees.
     private func askToReplace(_ path: String, destination: URL) {
         let existing = URL(fileURLWithPath: path)
-        let heading = choices.writesFolder ? "Replace Existing Files?" : "Replace “\(existing.lastPathComponent)”?"
+        let heading = choices.writesFolder ? gettext("Replace Existing Files?") : String(cFormat: gettext("Replace “%s”?"), existing.lastPathComponent)
         let body = choices.writesFolder
-            ? "“\(existing.lastPathComponent)” already exists in “\(existing.deletingLastPathComponent().lastPathComponent)”, "
-                + "and other exported files may too. Replacing overwrites them with the exported articles."
-            : "A file with this name already exists in “\(existing.deletingLastPathComponent().lastPathComponent)”. "
-                + "Replacing overwrites its contents."
+            ? String(cFormat: gettext("“%1$s” already exists in “%2$s”, and other exported files may too. Replacing overwrites them with the exported articles."), existing.lastPathComponent, existing.deletingLastPathComponent().lastPathComponent)
+            : String(cFormat: gettext("A file with this name already exists in “%s”. Replacing overwrites its contents."), existing.deletingLastPathComponent().lastPathComponent)
         let dialog = MessageDialog(heading: heading, body: body, over: window)
-        dialog.addResponse("cancel", label: "_Cancel")
-        dialog.addResponse("replace", label: "_Replace", appearance: .destructive)
+        dialog.addResponse("cancel", label: gettext("_Cancel"))
+        dialog.addResponse("replace", label: gettext("_Replace"), appearance: .destructive)
         dialog.defaultResponse = "cancel"
         dialog.closeResponse = "cancel"
         dialog.connect(.response) { [weak self] response in
@@ -267,7 +265,7 @@ public final class ExportDialog {
             if response == "replace" {
                 self.export(to: destination, overwriting: true)
             } else {
-                self.messageLabel.showMessage("Nothing was exported: “\(existing.lastPathComponent)” already exists.")
+                self.messageLabel.showMessage(String(cFormat: gettext("Nothing was exported: “%s” already exists."), existing.lastPathComponent))
             }
         }
         replaceConfirmation = dialog

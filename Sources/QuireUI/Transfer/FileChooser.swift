@@ -1,5 +1,6 @@
 import Foundation
 import GtkKit
+import Platform
 
 /// What a transfer dialog asks the writer to pick.
 struct FileRequest: Sendable, Hashable {
@@ -57,7 +58,7 @@ struct FileChooser {
             chooser.currentName = name
         case .openFiles(let extensions):
             chooser.selectsMultiple = true
-            chooser.addFilter(named: "Markdown Files and Quire Archives", suffixes: extensions)
+            chooser.addFilter(named: gettext("Markdown Files and Quire Archives"), suffixes: extensions)
         }
         chooser.show { paths in chosen(paths.map { URL(fileURLWithPath: $0) }) }
     }

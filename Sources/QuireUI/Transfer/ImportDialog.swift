@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import Platform
 import Transfer
 
 /// The Import dialog: the writer chooses Markdown files, folders of them or a JSON archive; the
@@ -106,10 +107,10 @@ public final class ImportDialog {
         existingRow.setItems(ExistingArticlePolicy.allCases.map(\.choiceLabel))
         existingRow.connect(.notify("selected")) { [weak self] _ in self?.replan() }.store(in: connections)
         actions.addAction("choose-files") { [weak self] in
-            self?.choose(FileRequest(title: "Import Files", acceptLabel: "_Open", kind: .openFiles(fileExtensions: ["md", "markdown", "json"])))
+            self?.choose(FileRequest(title: gettext("Import Files"), acceptLabel: gettext("_Open"), kind: .openFiles(fileExtensions: ["md", "markdown", "json"])))
         }
         actions.addAction("choose-folder") { [weak self] in
-            self?.choose(FileRequest(title: "Import Folder", acceptLabel: "_Open", kind: .folder))
+            self?.choose(FileRequest(title: gettext("Import Folder"), acceptLabel: gettext("_Open"), kind: .folder))
         }
         actions.addAction("import", accelerators: ["<Control>Return"]) { [weak self] in self?.importPlan() }
         actions.addCancelAndClose(for: window) { [weak self] in self?.running?.cancel() }
@@ -144,7 +145,7 @@ public final class ImportDialog {
     func read(_ urls: [URL]) {
         guard running == nil else { return }
         let library = self.library
-        showProgress(title: "Reading Files…", detail: urls.count == 1 ? urls[0].lastPathComponent : "\(urls.count) files and folders")
+        showProgress(title: gettext("Reading Files…"), detail: urls.count == 1 ? urls[0].lastPathComponent : String(cFormat: ngettext("%d file or folder", "%d files and folders", urls.count), urls.count))
         progressBar.isVisible = false
         running = Task { [weak self] in
             let result: Result<(ImportScan, LibraryContents), any Error>
@@ -165,7 +166,7 @@ public final class ImportDialog {
             case .failure(is CancellationError):
                 self.pages.visibleChildName = self.plan == nil ? "start" : "preview"
             case .failure(let error):
-                self.fail("Could not read the files", error, saved: 0)
+                self.fail(gettext("Could not read the files"), error, saved: 0)
             }
             self.updateActions()
         }
@@ -187,14 +188,14 @@ public final class ImportDialog {
         self.preview = preview
         existingGroup.isVisible = preview.asksAboutExisting
         existingGroup.groupDescription = preview.existingCount == 1
-            ? "One imported article is already in the library, with other content."
-            : "\(preview.existingCount) imported articles are already in the library, with other content."
+            ? gettext("One imported article is already in the library, with other content.")
+            : String(cFormat: ngettext("%d imported article is already in the library, with other content.", "%d imported articles are already in the library, with other content.", preview.existingCount), preview.existingCount)
         messageLabel.showMessage(preview.headline)
         for row in articleRows { articlesList.remove(row) }
         for row in failureRows { failuresList.remove(row) }
         articleRows = preview.lines.map(makeRow)
         if preview.moreLines > 0 {
-            articleRows.append(makeRow(ImportPreview.Line(kind: .unchanged, title: "And \(preview.moreLines) more", detail: "")))
+            articleRows.append(makeRow(ImportPreview.Line(kind: .unchanged, title: String(cFormat: ngettext("And %d more", "And %d more", preview.moreLines), preview.moreLines), detail: "")))
         }
         failureRows = preview.failures.map(makeRow)
         for row in articleRows { articlesList.append(row) }
@@ -224,13 +225,13 @@ public final class ImportDialog {
         guard running == nil, let plan, !plan.writes.isEmpty || !plan.foldersToCreate.isEmpty else { return }
         let library = self.library
         let writes = plan.writes
-        showProgress(title: "Importing…", detail: "0 of \(writes.count) articles")
+        showProgress(title: gettext("Importing…"), detail: String(cFormat: ngettext("%1$d of %2$d article", "%1$d of %2$d articles", writes.count), 0, writes.count))
         progressBar.isVisible = true
         progressBar.fraction = 0
         let relay = ProgressRelay<Int> { [weak self] saved in
             guard let self, self.running != nil else { return }
             self.progressBar.fraction = writes.isEmpty ? 1 : Double(saved) / Double(writes.count)
-            self.progressLabel.text = "\(saved) of \(writes.count) articles"
+            self.progressLabel.text = String(cFormat: ngettext("%1$d of %2$d article", "%1$d of %2$d articles", writes.count), saved, writes.count)
         }
         running = Task { [weak self] in
             var saved = 0
@@ -256,7 +257,7 @@ public final class ImportDialog {
             } catch {
                 guard let self else { return }
                 self.running = nil
-                self.fail("Could not import", error, saved: saved)
+                self.fail(gettext("Could not import"), error, saved: saved)
                 return
             }
             guard let self else { return }
@@ -278,8 +279,8 @@ public final class ImportDialog {
         let outcome = Outcome.failed(errors.explain(error).sentence)
         self.outcome = outcome
         pages.visibleChildName = "preview"
-        let kept = saved > 0 ? ImportPreview.count(saved, "article was", "articles were") + " imported before it stopped." : "Nothing was imported."
-        messageLabel.showMessage("\(heading). \(kept)", isError: true)
+        let kept = saved > 0 ? String(cFormat: ngettext("%d article was imported before it stopped.", "%d articles were imported before it stopped.", saved), saved) : gettext("Nothing was imported.")
+        messageLabel.showMessage(String(cFormat: gettext("%1$s. %2$s"), heading, kept), isError: true)
         updateActions()
         finished?(outcome)
         errors.present(heading, error)
@@ -291,10 +292,11 @@ public final class ImportDialog {
         self.outcome = outcome
         let title = switch outcome {
         case .imported(let articles, let failures):
-            "Imported " + ImportPreview.count(articles, "article", "articles")
-                + (failures > 0 ? "; " + ImportPreview.count(failures, "file", "files") + " could not be imported" : "")
+            failures > 0
+                ? String(cFormat: ngettext("Imported %d article", "Imported %d articles", articles), articles) + String(cFormat: ngettext("; %d file could not be imported", "; %d files could not be imported", failures), failures)
+                : String(cFormat: ngettext("Imported %d article", "Imported %d articles", articles), articles)
         case .cancelled(let articles):
-            "Import cancelled after " + ImportPreview.count(articles, "article", "articles")
+            String(cFormat: ngettext("Import cancelled after %d article", "Import cancelled after %d articles", articles), articles)
         case .failed(let sentence):
             sentence
         }
@@ -310,9 +312,9 @@ extension ExistingArticlePolicy {
     /// The policy as the import dialog offers it.
     var choiceLabel: String {
         switch self {
-        case .skip: "Skip Them"
-        case .replace: "Replace Them"
-        case .copy: "Import as Copies"
+        case .skip: gettext("Skip Them")
+        case .replace: gettext("Replace Them")
+        case .copy: gettext("Import as Copies")
         }
     }
 }

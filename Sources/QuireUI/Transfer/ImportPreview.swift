@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import Platform
 import Transfer
 
 /// What the import dialog shows of an ``ImportPlan`` before anything is written: a summary, one
@@ -57,17 +58,13 @@ struct ImportPreview: Sendable, Hashable {
     /// The summary sentence over the lists.
     var headline: String {
         var parts: [String] = []
-        if summary.created > 0 { parts.append(Self.count(summary.created, "new article", "new articles")) }
-        if summary.replaced > 0 { parts.append(Self.count(summary.replaced, "article replaced", "articles replaced")) }
-        if summary.copied > 0 { parts.append(Self.count(summary.copied, "copy", "copies")) }
-        if summary.skipped > 0 { parts.append(Self.count(summary.skipped, "skipped", "skipped")) }
-        if summary.unchanged > 0 { parts.append(Self.count(summary.unchanged, "unchanged", "unchanged")) }
-        if summary.failed > 0 { parts.append(Self.count(summary.failed, "cannot be imported", "cannot be imported")) }
-        return parts.isEmpty ? "Nothing to import" : parts.joined(separator: ", ")
-    }
-
-    static func count(_ number: Int, _ singular: String, _ plural: String) -> String {
-        "\(number) \(number == 1 ? singular : plural)"
+        if summary.created > 0 { parts.append(String(cFormat: ngettext("%d new article", "%d new articles", summary.created), summary.created)) }
+        if summary.replaced > 0 { parts.append(String(cFormat: ngettext("%d article replaced", "%d articles replaced", summary.replaced), summary.replaced)) }
+        if summary.copied > 0 { parts.append(String(cFormat: ngettext("%d copy", "%d copies", summary.copied), summary.copied)) }
+        if summary.skipped > 0 { parts.append(String(cFormat: ngettext("%d skipped", "%d skipped", summary.skipped), summary.skipped)) }
+        if summary.unchanged > 0 { parts.append(String(cFormat: ngettext("%d unchanged", "%d unchanged", summary.unchanged), summary.unchanged)) }
+        if summary.failed > 0 { parts.append(String(cFormat: ngettext("%d cannot be imported", "%d cannot be imported", summary.failed), summary.failed)) }
+        return parts.isEmpty ? gettext("Nothing to import") : parts.joined(separator: gettext(", "))
     }
 
     @MainActor
@@ -75,17 +72,17 @@ struct ImportPreview: Sendable, Hashable {
         let title = ConflictDialog.displayTitle(item.imported.article.title)
         switch item.action {
         case .create:
-            let place = item.article.folder.map { "in “\($0)”" } ?? "outside any folder"
-            return Line(kind: .create, title: title, detail: "New article \(place)")
+            let detail = item.article.folder.map { String(cFormat: gettext("New article in “%s”"), $0) } ?? gettext("New article outside any folder")
+            return Line(kind: .create, title: title, detail: detail)
         case .replace(let changes):
             let fields = ArticleField.allCases.filter(changes.contains).map(\.label)
-            return Line(kind: .replace, title: title, detail: "Replaces the library’s version: \(fields.joined(separator: ", "))")
+            return Line(kind: .replace, title: title, detail: String(cFormat: gettext("Replaces the library’s version: %s"), fields.joined(separator: ", ")))
         case .copy:
-            return Line(kind: .copy, title: title, detail: "Imported as a copy beside the library’s article")
+            return Line(kind: .copy, title: title, detail: gettext("Imported as a copy beside the library’s article"))
         case .skip:
-            return Line(kind: .skip, title: title, detail: "Skipped: the library has another version")
+            return Line(kind: .skip, title: title, detail: gettext("Skipped: the library has another version"))
         case .unchanged:
-            return Line(kind: .unchanged, title: title, detail: "Already in the library as it is")
+            return Line(kind: .unchanged, title: title, detail: gettext("Already in the library as it is"))
         }
     }
 
@@ -102,13 +99,13 @@ extension ArticleField {
     /// The field as the preview names it.
     var label: String {
         switch self {
-        case .title: "title"
-        case .body: "text"
-        case .folder: "folder"
-        case .tags: "tags"
-        case .status: "status"
-        case .favorite: "favorite"
-        case .trashed: "trash"
+        case .title: gettext("title")
+        case .body: gettext("text")
+        case .folder: gettext("folder")
+        case .tags: gettext("tags")
+        case .status: gettext("status")
+        case .favorite: gettext("favorite")
+        case .trashed: gettext("trash")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GtkKit
+import Platform
 
 /// The toast a finished export or import leaves on the main window's `AdwToastOverlay`; after an
 /// export it offers "Open Folder", which opens the folder holding the output. Without a folder it
@@ -24,7 +25,7 @@ final class TransferToast {
         self.openFolder = openFolder
         toast.timeout = 8
         guard folder != nil else { return }
-        toast.buttonLabel = "Open Folder"
+        toast.buttonLabel = gettext("Open Folder")
     }
 
     /// Shows the toast on `overlay`.
@@ -55,7 +56,7 @@ final class TransferToast {
             // A toast has room for a sentence only; the details go to standard error.
             FileHandle.standardError.write(Data("quire: cannot open \(folder.path): \(error)\n".utf8))
             let sentence = ErrorExplanation(error).sentence
-            TransferToast(title: "Could not open “\(folder.lastPathComponent)”. \(sentence)", folder: nil).show(on: overlay)
+            TransferToast(title: String(cFormat: gettext("Could not open “%1$s”. %2$s"), folder.lastPathComponent, sentence), folder: nil).show(on: overlay)
         }
     }
 

@@ -1,4 +1,5 @@
 import GtkKit
+import Platform
 
 /// The window from 360 pixels wide up. Below ``narrowWidth`` the header bar keeps only what a
 /// narrow window needs (back, new, search, the sync status's icon, one menu): the article's own
@@ -32,16 +33,16 @@ extension MainWindow {
     func showArticleMenu(moving moveMenu: Menu) {
         let menu = Menu()
         let article = Menu()
-        article.append("Favorite", action: "win.favorite")
-        article.appendSubmenu("Move to Folder", moveMenu)
-        article.append("Move to Trash", action: "win.trash-article")
-        article.append("Restore from Trash", action: "win.restore-article")
+        article.append(gettext("Favorite"), action: "win.favorite")
+        article.appendSubmenu(gettext("Move to Folder"), moveMenu)
+        article.append(gettext("Move to Trash"), action: "win.trash-article")
+        article.append(gettext("Restore from Trash"), action: "win.restore-article")
         menu.appendSection(article)
         let order = Menu()
-        order.append("Last Changed", action: "win.sort", target: "updated")
-        order.append("Created", action: "win.sort", target: "created")
-        order.append("Title", action: "win.sort", target: "title")
-        menu.appendSection(order, label: "Sort By")
+        order.append(gettext("Last Changed"), action: "win.sort", target: "updated")
+        order.append(gettext("Created"), action: "win.sort", target: "created")
+        order.append(gettext("Title"), action: "win.sort", target: "title")
+        menu.appendSection(order, label: gettext("Sort By"))
         menu.appendSection(primaryMenu)
         articleMenuButton.menuModel = menu
     }

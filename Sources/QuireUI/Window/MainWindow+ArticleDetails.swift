@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import Platform
 
 /// The open article's tags and status (``ArticleDetailsBar``): each change the writer makes is
 /// one save in the view context with its outbox operation (Library's `…InViewContext`
@@ -8,13 +9,13 @@ import Library
 extension MainWindow {
     func connectArticleDetails() {
         details.tagChips.tagAdded = { [weak self] name in
-            self?.editOpenArticle("Could not add the tag “\(name)”") { library, id in try library.tagArticlesInViewContext([id], with: name) }
+            self?.editOpenArticle(String(cFormat: gettext("Could not add the tag “%s”"), name)) { library, id in try library.tagArticlesInViewContext([id], with: name) }
         }
         details.tagChips.tagRemoved = { [weak self] name in
-            self?.editOpenArticle("Could not remove the tag “\(name)”") { library, id in try library.untagArticlesInViewContext([id], from: name) }
+            self?.editOpenArticle(String(cFormat: gettext("Could not remove the tag “%s”"), name)) { library, id in try library.untagArticlesInViewContext([id], from: name) }
         }
         details.status.statusChosen = { [weak self] status in
-            self?.editOpenArticle("Could not change the status") { library, id in try library.setStatusInViewContext(status, for: [id]) }
+            self?.editOpenArticle(gettext("Could not change the status")) { library, id in try library.setStatusInViewContext(status, for: [id]) }
         }
     }
 
@@ -38,7 +39,7 @@ extension MainWindow {
                 tags: article.tagNames, status: article.status, known: try library.tagNamesInViewContext(),
                 isEditable: readOnlyReason == nil && article.trashed == nil)
         } catch {
-            showError("Could not read the article's tags", error)
+            showError(gettext("Could not read the article's tags"), error)
         }
     }
 }

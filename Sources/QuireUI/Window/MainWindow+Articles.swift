@@ -2,6 +2,7 @@ import Foundation
 import GtkKit
 import Library
 import ObjectGraph
+import Platform
 
 /// The article open in the editor, and what the writer does to one article: create it, star it,
 /// file it, drop it on the sidebar.
@@ -25,7 +26,7 @@ extension MainWindow {
             leaflet.showChild(editorStack)
             feltSpeed?.report("article-shown-ms", since: started, afterNextFrameOf: window)
         } catch {
-            showError("Could not open the article", error)
+            showError(gettext("Could not open the article"), error)
         }
         updateActions()
     }
@@ -37,7 +38,7 @@ extension MainWindow {
         do {
             try session.showStoredContent()
         } catch {
-            showError("Could not show the changes to “\(ConflictDialog.displayTitle(session.article.title))”", error)
+            showError(String(cFormat: gettext("Could not show the changes to “%s”"), ConflictDialog.displayTitle(session.article.title)), error)
         }
     }
 
@@ -65,7 +66,7 @@ extension MainWindow {
             articleList.select(created)
             editor.focusTitle()
         } catch {
-            showError("Could not create an article", error)
+            showError(gettext("Could not create an article"), error)
         }
     }
 
@@ -73,7 +74,7 @@ extension MainWindow {
         guard let session else { return }
         session.save()
         let id = session.articleID
-        run("Could not change the favorite") { [library] in
+        run(gettext("Could not change the favorite")) { [library] in
             try await library.setFavorite(isFavorite, for: [id])
             return {}
         }
@@ -91,7 +92,7 @@ extension MainWindow {
             session.save()
             articleList.selectNeighbour(whenLeaving: session.objectID)
         }
-        run("Could not move the article") { [library] in
+        run(gettext("Could not move the article")) { [library] in
             try await library.moveArticles([id], toFolder: name)
             return {}
         }
@@ -107,7 +108,7 @@ extension MainWindow {
             guard let found = try viewArticle(id), found.trashed == nil else { return false }
             article = found
         } catch {
-            showError("Could not read the dropped article", error)
+            showError(gettext("Could not read the dropped article"), error)
             return false
         }
         switch item {

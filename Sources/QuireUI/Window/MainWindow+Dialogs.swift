@@ -1,5 +1,6 @@
 import GtkKit
 import Library
+import Platform
 
 /// The window's other dialogs: recovered drafts at start, preferences, export and import.
 extension MainWindow {
@@ -11,7 +12,7 @@ extension MainWindow {
         do {
             drafts = try await library.unrecoveredDrafts()
         } catch {
-            showError("Could not look for unsaved text", error)
+            showError(gettext("Could not look for unsaved text"), error)
             return
         }
         for draft in drafts {
@@ -27,7 +28,7 @@ extension MainWindow {
                     break
                 }
             } catch {
-                showError("Could not recover the text of “\(ConflictDialog.displayTitle(draft.title))”", error)
+                showError(String(cFormat: gettext("Could not recover the text of “%s”"), ConflictDialog.displayTitle(draft.title)), error)
             }
         }
     }
@@ -44,7 +45,7 @@ extension MainWindow {
             shownEditorPreferences = editorPage
             preferencesWindow.window.present()
         } catch {
-            showError("Could not open the preferences", error)
+            showError(gettext("Could not open the preferences"), error)
         }
     }
 
@@ -57,7 +58,7 @@ extension MainWindow {
             do {
                 try await ExportDialog.present(library: library, over: window, toastOverlay: toastOverlay, selection: selection)
             } catch {
-                showError("Could not open the export dialog", error)
+                showError(gettext("Could not open the export dialog"), error)
             }
         }
     }
@@ -66,7 +67,7 @@ extension MainWindow {
         do {
             try ImportDialog.present(library: library, over: window, toastOverlay: toastOverlay)
         } catch {
-            showError("Could not open the import dialog", error)
+            showError(gettext("Could not open the import dialog"), error)
         }
     }
 }

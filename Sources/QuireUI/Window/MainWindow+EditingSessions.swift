@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import Platform
 
 /// Versions of the open article (Library's history): an editing session ends, and a version of
 /// the saved text is recorded, when the writer switches to another article, closes the window or
@@ -31,7 +32,7 @@ extension MainWindow {
         do {
             _ = try library.endEditingSessionInViewContext(of: id)
         } catch {
-            showError("Could not keep a version of the article", error)
+            showError(gettext("Could not keep a version of the article"), error)
         }
     }
 }

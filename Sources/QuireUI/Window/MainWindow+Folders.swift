@@ -1,25 +1,26 @@
 import GtkKit
 import Library
+import Platform
 
 /// Folders: creating, renaming and deleting them (with an Undo toast), and the sidebar's places
 /// with their counts (All Articles, Favorites, folders, tags), which follow every save.
 extension MainWindow {
     func askForNewFolder() {
-        presentFolderDialog(heading: "New Folder", action: "_Create", name: "") { [weak self] name in
+        presentFolderDialog(heading: gettext("New Folder"), action: gettext("_Create"), name: "") { [weak self] name in
             self?.createFolder(named: name)
         }
     }
 
     func askToRenameFolder(_ name: String? = nil) {
         guard let old = name ?? sidebar.selected.folderName else { return }
-        presentFolderDialog(heading: "Rename Folder", action: "_Rename", name: old) { [weak self] name in
+        presentFolderDialog(heading: gettext("Rename Folder"), action: gettext("_Rename"), name: old) { [weak self] name in
             self?.renameFolder(old, to: name)
         }
     }
 
     /// Creates a folder and selects it.
     func createFolder(named name: String) {
-        run("Could not create the folder “\(name)”") { [library] in
+        run(String(cFormat: gettext("Could not create the folder “%s”"), name)) { [library] in
             try await library.createFolder(named: name)
             let counts = try await library.counts()
             return { [weak self] in self?.show(SidebarCounts(counts), selecting: .folder(name)) }
@@ -29,7 +30,7 @@ extension MainWindow {
     /// Renames a folder and keeps it selected under its new name.
     func renameFolder(_ old: String, to name: String) {
         session?.save()
-        run("Could not rename the folder “\(old)”") { [library] in
+        run(String(cFormat: gettext("Could not rename the folder “%s”"), old)) { [library] in
             try await library.renameFolder(old, to: name)
             let counts = try await library.counts()
             return { [weak self] in self?.show(SidebarCounts(counts), selecting: .folder(name)) }
@@ -42,18 +43,18 @@ extension MainWindow {
         session?.save()
         do {
             let articles = try library.deleteFolderInViewContext(named: name)
-            offerUndo(of: "Folder “\(name)” deleted") { [weak self] in
+            offerUndo(of: String(cFormat: gettext("Folder “%s” deleted"), name)) { [weak self] in
                 guard let self else { return }
                 do {
                     try library.createFolderInViewContext(named: name)
                     try library.moveArticlesInViewContext(articles, toFolder: name)
                 } catch {
-                    showError("Could not bring back the folder “\(name)”", error)
+                    showError(String(cFormat: gettext("Could not bring back the folder “%s”"), name), error)
                 }
                 refreshFolders(selecting: .folder(name))
             }
         } catch {
-            showError("Could not delete the folder “\(name)”", error)
+            showError(String(cFormat: gettext("Could not delete the folder “%s”"), name), error)
         }
         refreshFolders()
     }
@@ -63,7 +64,7 @@ extension MainWindow {
     func offerUndo(of title: String, _ undo: @escaping @MainActor () -> Void) {
         undoToast?.dismiss()
         let toast = Toast(title: Markup.escape(title))
-        toast.buttonLabel = "_Undo"
+        toast.buttonLabel = gettext("_Undo")
         toast.setAction("win.undo-delete", target: title)
         toast.timeout = 8
         let shown = toast.objectPointer
@@ -90,7 +91,7 @@ extension MainWindow {
         do {
             try FolderNameDialog(heading: heading, action: action, name: name, over: window, answered: answered).present()
         } catch {
-            showError("Could not ask for the folder's name", error)
+            showError(gettext("Could not ask for the folder's name"), error)
         }
     }
 
@@ -103,7 +104,7 @@ extension MainWindow {
     /// Reads the counts off the main thread (at 100,000 articles they take longer than a frame)
     /// and shows them; the open article's tags follow too (a tag renamed or deleted).
     func refreshFolders(selecting item: SidebarItem? = nil) {
-        run("Could not read the folders") { [library] in
+        run(gettext("Could not read the folders")) { [library] in
             let counts = try await library.counts()
             return { [weak self] in
                 self?.show(SidebarCounts(counts), selecting: item)
@@ -118,7 +119,7 @@ extension MainWindow {
         sidebar.show(counts, selecting: item)
         showTitle()
         let menu = Menu()
-        menu.append("No Folder", action: "win.move-to-folder", target: "")
+        menu.append(gettext("No Folder"), action: "win.move-to-folder", target: "")
         for folder in folders { menu.append(folder.name, action: "win.move-to-folder", target: folder.name) }
         moveButton.menuModel = menu
         showArticleMenu(moving: menu)

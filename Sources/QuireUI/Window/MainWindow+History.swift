@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import Platform
 
 /// The open article's History panel (`win.history`, Ctrl+Shift+H) and Restore This Version: one
 /// save with its outbox operation through Library (which first records the text it replaces),
@@ -21,7 +22,7 @@ extension MainWindow {
             historyPanel = panel
             panel.present()
         } catch {
-            showError("Could not read the article’s history", error)
+            showError(gettext("Could not read the article’s history"), error)
         }
     }
 
@@ -33,7 +34,7 @@ extension MainWindow {
             try session.draft.refresh(session.article, mergeChanges: false)
             editor.showRestored(title: restored.title, body: restored.body)
         } catch {
-            showError("Could not restore the version", error)
+            showError(gettext("Could not restore the version"), error)
         }
     }
 }

@@ -1,5 +1,6 @@
 import GtkKit
 import Library
+import Platform
 
 /// Moving around the window: the sidebar's places, the search bar, the folded leaflet's panes.
 extension MainWindow {
@@ -8,7 +9,7 @@ extension MainWindow {
         sidebar.statusChosen = { [weak self] status in self?.articleList.query.status = status }
         sidebar.articleDropped = { [weak self] id, item in self?.drop(id, on: item) ?? false }
         articleList.selectionChanged = { [weak self] objectID in self?.open(objectID) }
-        articleList.failed = { [weak self] error in self?.showError("Could not read the library", error) }
+        articleList.failed = { [weak self] error in self?.showError(gettext("Could not read the library"), error) }
         searchEntry.connect(.changed) { [weak self] in
             if self?.feltSpeed?.searchTyped == nil { self?.feltSpeed?.searchTyped = .now }
         }

@@ -1,12 +1,13 @@
 import Foundation
 import GtkKit
 import Library
+import Platform
 
 /// Tags from the sidebar's menu: renaming one (onto an existing tag merges them, as Library
 /// does) and deleting one from every article, with an Undo toast.
 extension MainWindow {
     func askToRenameTag(_ name: String) {
-        presentFolderDialog(heading: "Rename Tag", action: "_Rename", name: name) { [weak self] newName in
+        presentFolderDialog(heading: gettext("Rename Tag"), action: gettext("_Rename"), name: name) { [weak self] newName in
             self?.renameTag(name, to: newName)
         }
     }
@@ -17,7 +18,7 @@ extension MainWindow {
         do {
             try library.renameTagInViewContext(name, to: newName)
         } catch {
-            showError("Could not rename the tag “\(name)”", error)
+            showError(String(cFormat: gettext("Could not rename the tag “%s”"), name), error)
         }
         refreshFolders(selecting: sidebar.selected == .tag(name) ? .tag(newName) : nil)
     }
@@ -27,17 +28,17 @@ extension MainWindow {
         session?.save()
         do {
             let articles = try library.deleteTagInViewContext(name)
-            offerUndo(of: "Tag “\(name)” deleted") { [weak self] in
+            offerUndo(of: String(cFormat: gettext("Tag “%s” deleted"), name)) { [weak self] in
                 guard let self else { return }
                 do {
                     try library.tagArticlesInViewContext(articles, with: name)
                 } catch {
-                    showError("Could not bring back the tag “\(name)”", error)
+                    showError(String(cFormat: gettext("Could not bring back the tag “%s”"), name), error)
                 }
                 refreshFolders(selecting: .tag(name))
             }
         } catch {
-            showError("Could not delete the tag “\(name)”", error)
+            showError(String(cFormat: gettext("Could not delete the tag “%s”"), name), error)
         }
         refreshFolders()
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import Platform
 
 /// The Trash: moving the open article there (with an Undo toast), restoring it, emptying it.
 extension MainWindow {
@@ -14,7 +15,7 @@ extension MainWindow {
     func moveToTrash(_ id: UUID, title: String) {
         let wasOpen = session?.articleID == id
         if wasOpen { leaveOpenArticle() }
-        run("Could not move “\(ConflictDialog.displayTitle(title))” to the Trash") { [library] in
+        run(String(cFormat: gettext("Could not move “%s” to the Trash"), ConflictDialog.displayTitle(title))) { [library] in
             try await library.moveToTrash([id])
             return { [weak self] in self?.offerUndo(trashing: id, title: title, reopening: wasOpen) }
         }
@@ -40,14 +41,14 @@ extension MainWindow {
         trashToast?.dismiss()
         trashToast = nil
         let reopens = reopenedByUndo == id
-        run("Could not take the article out of the Trash") { [library] in
+        run(gettext("Could not take the article out of the Trash")) { [library] in
             try await library.restore([id])
             return { [weak self] in
                 guard let self, reopens else { return }
                 do {
                     if let article = try viewArticle(id) { articleList.selectWhenListed(article.objectID) }
                 } catch {
-                    showError("Could not open the article again", error)
+                    showError(gettext("Could not open the article again"), error)
                 }
             }
         }
@@ -59,7 +60,7 @@ extension MainWindow {
         guard let session, sidebar.selected == .trash else { return }
         let (id, title) = (session.articleID, session.article.title)
         leaveOpenArticle()
-        run("Could not restore “\(ConflictDialog.displayTitle(title))”") { [library] in
+        run(String(cFormat: gettext("Could not restore “%s”"), ConflictDialog.displayTitle(title))) { [library] in
             try await library.restore([id])
             return {}
         }
@@ -75,7 +76,7 @@ extension MainWindow {
 
     func emptyTrash() {
         closeArticle()
-        run("Could not empty the trash") { [library] in
+        run(gettext("Could not empty the trash")) { [library] in
             _ = try await library.emptyTrash()
             return {}
         }

@@ -2,6 +2,7 @@ import Foundation
 import GtkKit
 import Library
 import ObjectGraph
+import Platform
 
 /// Quire's library window: the sidebar (All Articles, Favorites, folders, tags, Trash, with counts,
 /// and a status filter), the article list and the editor (under the open article's tags and
@@ -226,7 +227,7 @@ public final class MainWindow {
         do {
             try await sync.start()
         } catch {
-            showError("Could not start syncing", error)
+            showError(gettext("Could not start syncing"), error)
         }
         await conflictBanner.refresh()
     }

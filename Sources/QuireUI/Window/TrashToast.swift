@@ -1,5 +1,6 @@
 import Foundation
 import GtkKit
+import Platform
 
 /// The toast a move to the Trash leaves on the main window: “Title” moved to Trash, with Undo,
 /// as GNOME Files and Notes do. Undo activates `win.undo-trash` with the article's ID as its
@@ -14,8 +15,8 @@ struct TrashToast {
 
     /// A toast for the article with `id` and `title`, just moved to the Trash.
     init(articleID id: UUID, title: String) {
-        toast = Toast(title: "“\(ConflictDialog.displayTitle(title))” moved to Trash")
-        toast.buttonLabel = "_Undo"
+        toast = Toast(title: String(cFormat: gettext("“%s” moved to Trash"), ConflictDialog.displayTitle(title)))
+        toast.buttonLabel = gettext("_Undo")
         toast.setAction("win.\(Self.undoAction)", target: id.uuidString)
         toast.timeout = 8
     }

@@ -1,3 +1,4 @@
+import Platform
 import QuireUI
 
 /// What `quire --help`, `quire help VERB` and `quire VERB --help` print.
@@ -9,44 +10,37 @@ enum HelpText {
         let verbLines = verbs.map { verb in
             "  " + verb.name.padding(toLength: width, withPad: " ", startingAt: 0) + verb.summary
         }
-        return """
-            Usage:
-              quire [OPTION...]          Open the \(Quire.name) window
-              quire VERB [ARGUMENT...]   Work with a library from the command line
-
-            \(Quire.name) is an offline-first article editor.
-
-            Verbs:
-            \(verbLines.joined(separator: "\n"))
-
-            Options:
-              -h, --help                 Show this help
-              --version                  Show the version
-              --help-gapplication        Show the options of the window's process
-
-            Every verb that takes an article ID also takes the start of one (at least four
-            characters), and every verb that prints takes --json.
-
-            Exit status:
-              0   success
-              1   failure (the message says what went wrong; nothing was changed)
-              2   usage: the command line was wrong (an unknown verb or option, a missing
-                  argument, the start of an ID that begins several; the message lists them)
-              'quire sync' adds 69, 75 and 76 ('quire help sync'); 'quire edit --if-revision'
-              adds 75.
-
-            'quire help VERB' shows how to use a verb.
-            """
+        return [
+            gettext("Usage:"),
+            "  quire [OPTION...]          " + String(cFormat: gettext("Open the %s window"), Quire.name),
+            "  quire VERB [ARGUMENT...]   " + gettext("Work with a library from the command line"),
+            "",
+            String(cFormat: gettext("%s is an offline-first article editor."), Quire.name),
+            "",
+            gettext("Verbs:"),
+            verbLines.joined(separator: "\n"),
+            "",
+            gettext("Options:"),
+            "  -h, --help                 " + gettext("Show this help"),
+            "  --version                  " + gettext("Show the version"),
+            "  --help-gapplication        " + gettext("Show the options of the window's process"),
+            "",
+            gettext("Every verb that takes an article ID also takes the start of one (at least four\ncharacters), and every verb that prints takes --json."),
+            "",
+            gettext("Exit status:"),
+            "  0   " + gettext("success"),
+            "  1   " + gettext("failure (the message says what went wrong; nothing was changed)"),
+            "  2   " + gettext("usage: the command line was wrong (an unknown verb or option, a missing\n      argument, the start of an ID that begins several; the message lists them)"),
+            "  " + gettext("'quire sync' adds 69, 75 and 76 ('quire help sync'); 'quire edit --if-revision'\n  adds 75."),
+            "",
+            gettext("'quire help VERB' shows how to use a verb."),
+        ].joined(separator: "\n")
     }
 
     /// One verb's usage line and summary, and its details unless `briefly` (after a usage error).
     static func usage(of verb: any Verb.Type, briefly: Bool = false) -> String {
         let usage = verb.usage.isEmpty ? "" : " \(verb.usage)"
         let details = verb.details.isEmpty || briefly ? "" : "\n\n" + verb.details
-        return """
-            Usage: quire \(verb.name)\(usage)
-
-            \(verb.summary).
-            """ + details
+        return String(cFormat: gettext("Usage: quire %1$s%2$s"), verb.name, usage) + "\n\n" + verb.summary + "." + details
     }
 }

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Library
 import ObjectGraph
+import Platform
 
 /// Runs one verb to the end and exits the process with its status.
 enum VerbRunner {
@@ -75,7 +76,7 @@ enum VerbRunner {
         switch error {
         case is LibraryProblem, is StoreError, is MigrationError, is FileOperationError:
             let problem = LibraryProblem.classify(error, path: (error as? LibraryProblem)?.path ?? (error as? StoreError)?.path ?? "")
-            let hint = problem.remedies.contains(.recover) ? "\nRun 'quire check --recover' to move it aside and recover what can be read." : ""
+            let hint = problem.remedies.contains(.recover) ? "\n" + gettext("Run 'quire check --recover' to move it aside and recover what can be read.") : ""
             return problem.message + (problem.detail.isEmpty ? "" : "\n(\(problem.detail))") + hint
         default:
             return "\(error)"

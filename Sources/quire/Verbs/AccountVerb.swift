@@ -1,13 +1,14 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Platform
 import SyncClient
 
 /// `quire account set|show|sign-out`: the library's sync account. The token goes to the Secret
 /// Service keyring when one runs, otherwise to a file only the writer can read; `show` says which.
 struct AccountVerb: Verb {
     static let name = "account"
-    static let summary = "Set, show or sign out of the library's sync account"
+    static let summary = gettext("Set, show or sign out of the library's sync account")
     static let usage = "[--library PATH] [--json] set --server URL (--token T | --token-file F|-) [--allow-insecure] [--ca-file FILE] "
         + "| show | sign-out"
     static let details = """
@@ -76,15 +77,15 @@ struct AccountVerb: Verb {
             let account = SyncAccount(server: server, token: token, allowsInsecureHTTP: allowsInsecureHTTP,
                                       certificateAuthority: authority)
             let storage = try settings.save(account)
-            try report(account, storage, else: "server \(SyncWorkerConfiguration.feedName(of: server)); the token is kept in \(storage)")
+            try report(account, storage, else: String(cFormat: gettext("server %1$s; the token is kept in %2$s"), SyncWorkerConfiguration.feedName(of: server), storage))
         case .show:
             let loaded = try settings.load()
             let storage = loaded?.storage ?? settings.storage
-            try report(loaded?.account, storage, else: loaded.map { "server \(SyncWorkerConfiguration.feedName(of: $0.account.server)); "
-                + "the token is kept in \(storage)" } ?? "no sync account (tokens would be kept in \(storage))")
+            try report(loaded?.account, storage, else: loaded.map { String(cFormat: gettext("server %1$s; the token is kept in %2$s"), SyncWorkerConfiguration.feedName(of: $0.account.server), storage) }
+                ?? String(cFormat: gettext("no sync account (tokens would be kept in %s)"), storage))
         case .signOut:
             try settings.signOut()
-            try report(nil, settings.storage, else: "signed out; the library keeps its articles and unsent changes")
+            try report(nil, settings.storage, else: gettext("signed out; the library keeps its articles and unsent changes"))
         }
     }
 

@@ -1,12 +1,13 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Platform
 import SyncProtocol
 
 /// `quire favorite ID [--off]`: stars (or unstars) an article.
 struct FavoriteVerb: Verb {
     static let name = "favorite"
-    static let summary = "Star an article, or unstar it with --off"
+    static let summary = gettext("Star an article, or unstar it with --off")
     static let usage = "[--library PATH] [--json] [--off] ID"
     static let details = """
         Prints the article's ID and whether it is a favorite; with --json the article as 'quire
@@ -30,14 +31,14 @@ struct FavoriteVerb: Verb {
         let id = try await library.articleID(matching: articleID)
         try await library.setFavorite(isFavorite, for: [id])
         let article = try await library.article(id)
-        try ChangedArticle.print(article, field: article.isFavorite ? "favorite" : "not a favorite", asJSON: emitsJSON)
+        try ChangedArticle.print(article, field: article.isFavorite ? gettext("favorite") : gettext("not a favorite"), asJSON: emitsJSON)
     }
 }
 
 /// `quire status ID draft|ready|published`: sets an article's workflow status.
 struct StatusVerb: Verb {
     static let name = "status"
-    static let summary = "Set an article's status: draft, ready or published"
+    static let summary = gettext("Set an article's status: draft, ready or published")
     static let usage = "[--library PATH] [--json] ID draft|ready|published"
     static let details = """
         Prints the article's ID and its status; with --json the article as 'quire show --json'
@@ -69,14 +70,14 @@ struct StatusVerb: Verb {
         let id = try await library.articleID(matching: articleID)
         try await library.setStatus(status, for: [id])
         let article = try await library.article(id)
-        try ChangedArticle.print(article, field: "status: \(article.status.rawValue)", asJSON: emitsJSON)
+        try ChangedArticle.print(article, field: String(cFormat: gettext("status: %s"), article.status.rawValue), asJSON: emitsJSON)
     }
 }
 
 /// `quire move ID --folder NAME|--none`: files an article in a folder, or in none.
 struct MoveVerb: Verb {
     static let name = "move"
-    static let summary = "Move an article to a folder, or out of every folder with --none"
+    static let summary = gettext("Move an article to a folder, or out of every folder with --none")
     static let usage = "[--library PATH] [--json] ID --folder NAME|--none"
     static let details = """
         The folder must exist ('quire folder add NAME' creates one). Prints the article's ID and
@@ -106,6 +107,6 @@ struct MoveVerb: Verb {
         let id = try await library.articleID(matching: articleID)
         try await library.moveArticles([id], toFolder: folder)
         let article = try await library.article(id)
-        try ChangedArticle.print(article, field: "folder: \(article.folder ?? "none")", asJSON: emitsJSON)
+        try ChangedArticle.print(article, field: String(cFormat: gettext("folder: %s"), article.folder ?? gettext("none")), asJSON: emitsJSON)
     }
 }

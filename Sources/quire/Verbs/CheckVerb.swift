@@ -2,6 +2,7 @@ import CommandLineArguments
 import Foundation
 import Library
 import ObjectGraph
+import Platform
 
 /// `quire check`: SQLite's integrity check on a copy of a library and its classification (`ok`,
 /// `needs-upgrade`, `upgrade-interrupted`, or a problem such as `damaged`, `not-a-database`,
@@ -9,7 +10,7 @@ import ObjectGraph
 /// what is readable salvaged into a new library. Exits with 1 when the library has a problem.
 struct CheckVerb: Verb {
     static let name = "check"
-    static let summary = "Check a library's integrity and say what state it is in (--recover salvages a damaged one)"
+    static let summary = gettext("Check a library's integrity and say what state it is in (--recover salvages a damaged one)")
     static let usage = "[--library PATH] [--recover] [--json]"
 
     let library: LibraryOption
@@ -47,39 +48,38 @@ struct CheckVerb: Verb {
 
     static func text(_ check: LibraryCheck, recovery: LibraryRecovery.Report?) -> String {
         var lines = ["library: \(check.url.path)", "classification: \(check.classification.code)"]
-        let current = "format \(check.currentVersion.version)"
+        let current = check.currentVersion.version
         switch check.classification {
         case .ok:
-            lines.append("format: \(check.version.map { "\($0.version)" } ?? "?") (this Quire writes \(current))")
+            lines.append(String(cFormat: gettext("format: %1$s (this Quire writes format %2$d)"), check.version.map { "\($0.version)" } ?? "?", current))
         case .needsUpgrade(let from, _):
-            lines.append("format: \(from); this Quire writes \(current): 'quire migrate' (or any verb) upgrades it, keeping a backup")
+            lines.append(String(cFormat: gettext("format: %1$s; this Quire writes format %2$d: 'quire migrate' (or any verb) upgrades it, keeping a backup"), "\(from)", current))
         case .upgradeInterrupted(let from, let state):
-            lines.append("format: \(from); an upgrade to \(current) was interrupted (\(state)): 'quire migrate' resumes it")
+            lines.append(String(cFormat: gettext("format: %1$s; an upgrade to format %2$d was interrupted (%3$s): 'quire migrate' resumes it"), "\(from)", current, "\(state)"))
         case .problem(let problem):
-            lines.append("problem: \(problem.message)")
-            if !problem.detail.isEmpty { lines.append("detail: \(problem.detail)") }
+            lines.append(String(cFormat: gettext("problem: %s"), problem.message))
+            if !problem.detail.isEmpty { lines.append(String(cFormat: gettext("detail: %s"), problem.detail)) }
             if problem.remedies.contains(.recover) && recovery == nil {
-                lines.append("'quire check --recover' moves the file to quarantine (nothing is deleted) and recovers what it can")
+                lines.append(gettext("'quire check --recover' moves the file to quarantine (nothing is deleted) and recovers what it can"))
             }
         }
         switch check.integrity {
-        case .ok?: lines.append("integrity: ok\(check.checkedCopy ? " (checked on a copy)" : "")")
-        case .damaged(let messages)?: lines += ["integrity: damaged"] + messages.prefix(10).map { "  \($0)" }
-        case .notADatabase(let reason)?: lines.append("integrity: not a database (\(reason))")
+        case .ok?: lines.append(check.checkedCopy ? gettext("integrity: ok (checked on a copy)") : gettext("integrity: ok"))
+        case .damaged(let messages)?: lines += [gettext("integrity: damaged")] + messages.prefix(10).map { "  \($0)" }
+        case .notADatabase(let reason)?: lines.append(String(cFormat: gettext("integrity: not a database (%s)"), reason))
         case nil: break
         }
         if !check.rowCounts.isEmpty {
-            lines.append("rows: " + check.rowCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            lines.append(gettext("rows: ") + check.rowCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
         for problem in check.attachmentProblems {
             lines.append("attachment: \(problem)")
         }
         for backup in check.backups {
-            lines.append("backup: \(backup.file) (format \(backup.fromVersion), used on \(backup.daysUsed.count) of "
-                + "\(StoreBackups.Retention.default.daysUsed) days before it goes)")
+            lines.append(String(cFormat: gettext("backup: %1$s (format %2$d, used on %3$d of %4$d days before it goes)"), backup.file, backup.fromVersion, backup.daysUsed.count, StoreBackups.Retention.default.daysUsed))
         }
         if let recovery {
-            lines += ["recovered: \(recovery.summary)", "new library: \(recovery.library.path)", "quarantine: \(recovery.quarantine.path)"]
+            lines += [String(cFormat: gettext("recovered: %s"), recovery.summary), String(cFormat: gettext("new library: %s"), recovery.library.path), String(cFormat: gettext("quarantine: %s"), recovery.quarantine.path)]
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -88,7 +88,7 @@ struct CheckVerb: Verb {
 /// `quire check` found a problem (its report is printed already).
 struct CheckFailure: Error, CustomStringConvertible {
     let code: String
-    var description: String { "the library is not usable as it is (\(code))" }
+    var description: String { String(cFormat: gettext("the library is not usable as it is (%s)"), code) }
 }
 
 /// `quire check --json`.

@@ -1,10 +1,11 @@
 import CommandLineArguments
 import Library
+import Platform
 
 /// `quire demo`: fills a library with realistic demo articles.
 struct DemoVerb: Verb {
     static let name = "demo"
-    static let summary = "Add realistic demo articles to a library (created if missing)"
+    static let summary = gettext("Add realistic demo articles to a library (created if missing)")
     static let usage = "[--library PATH] [--json] --articles N [--seed N]"
     static let details = "--json prints one object: library (its path), added and present (already there)."
 
@@ -34,7 +35,7 @@ struct DemoVerb: Verb {
             try VerbOutput.printJSON(["library": .string(library.url.path), "added": .number(added), "present": .number(present)] as [String: JSONValue])
             return
         }
-        let note = present == 0 ? "" : " (\(present) were there already; --seed gives other articles)"
-        print("Added \(added) demo articles to \(library.url.path)\(note)")
+        let note = present == 0 ? "" : " " + String(cFormat: ngettext("(%d was there already; --seed gives other articles)", "(%d were there already; --seed gives other articles)", present), present)
+        print(String(cFormat: ngettext("Added %1$d demo article to %2$s", "Added %1$d demo articles to %2$s", added), added, library.url.path) + note)
     }
 }

@@ -1,11 +1,12 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Platform
 
 /// `quire empty-trash`: deletes the articles in the trash for good.
 struct EmptyTrashVerb: Verb {
     static let name = "empty-trash"
-    static let summary = "Delete the articles in the trash for good"
+    static let summary = gettext("Delete the articles in the trash for good")
     static let usage = "[--library PATH] [--json]"
     static let details = "--json prints one object: deleted, and kept (articles whose conflict waits for a decision)."
 
@@ -23,14 +24,10 @@ struct EmptyTrashVerb: Verb {
             try VerbOutput.printJSON(["deleted": .number(result.deleted), "kept": .number(result.kept)] as [String: JSONValue])
             return
         }
-        var report = "Deleted \(Self.articles(result.deleted)) for good."
+        var report = String(cFormat: ngettext("Deleted %d article for good.", "Deleted %d articles for good.", result.deleted), result.deleted)
         if result.kept > 0 {
-            report += " Kept \(Self.articles(result.kept)) with a conflict to resolve first (quire conflicts)."
+            report += " " + String(cFormat: ngettext("Kept %d article with a conflict to resolve first (quire conflicts).", "Kept %d articles with a conflict to resolve first (quire conflicts).", result.kept), result.kept)
         }
         FileHandle.standardOutput.write(Data((report + "\n").utf8))
-    }
-
-    private static func articles(_ count: Int) -> String {
-        count == 1 ? "1 article" : "\(count) articles"
     }
 }

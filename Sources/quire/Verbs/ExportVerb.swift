@@ -1,12 +1,13 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Platform
 import Transfer
 
 /// `quire export`: articles to Markdown, HTML, PDF or a JSON archive.
 struct ExportVerb: Verb {
     static let name = "export"
-    static let summary = "Export articles as Markdown, HTML, PDF or a JSON archive"
+    static let summary = gettext("Export articles as Markdown, HTML, PDF or a JSON archive")
     static let usage = """
         [--library PATH] --format md|html|pdf|json [--scope selected:ID,...|folder:NAME|drafts|unsynced|all] \
         [--combined] [--with-history] --out PATH [--force] [--json]
@@ -74,7 +75,7 @@ struct ExportVerb: Verb {
         let result: ExportResult
         do {
             result = try await library.export(
-                scope, with: job, includingHistory: includesHistory, progress: VerbOutput.progress("Exporting"))
+                scope, with: job, includingHistory: includesHistory, progress: VerbOutput.progress(gettext("Exporting")))
         } catch ExportError.destinationExists(let path) {
             throw ExportVerbError.destinationExists(path)
         }
@@ -82,18 +83,17 @@ struct ExportVerb: Verb {
             return try VerbOutput.printJSON(
                 ["articles": .number(result.articleCount), "destination": .string(destination.standardizedFileURL.path)] as [String: JSONValue])
         }
-        let noun = result.articleCount == 1 ? "article" : "articles"
-        print("Exported \(result.articleCount) \(noun) to \(destination.standardizedFileURL.path)")
+        print(String(cFormat: ngettext("Exported %1$d article to %2$s", "Exported %1$d articles to %2$s", result.articleCount), result.articleCount, destination.standardizedFileURL.path))
     }
 
     /// The heading of a combined document.
     private var title: String {
         switch scope {
-        case .selected: "Selected articles"
+        case .selected: gettext("Selected articles")
         case .folder(let name): name
-        case .drafts: "Drafts"
-        case .unsynced: "Unsynced articles"
-        case .library: "Library"
+        case .drafts: gettext("Drafts")
+        case .unsynced: gettext("Unsynced articles")
+        case .library: gettext("Library")
         }
     }
 }
@@ -105,7 +105,7 @@ enum ExportVerbError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .destinationExists(let path): "\(path) already exists (add --force to replace it)"
+        case .destinationExists(let path): String(cFormat: gettext("%s already exists (add --force to replace it)"), path)
         }
     }
 }

@@ -1,12 +1,13 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Platform
 
 /// `quire folder add|rename|delete|list …`: the library's folders. `quire folders` is the older
 /// spelling of `quire folder list`, kept for scripts.
 struct FolderVerb: Verb {
     static let name = "folder"
-    static let summary = "Add, rename, delete or list folders"
+    static let summary = gettext("Add, rename, delete or list folders")
     static let usage = "[--library PATH] [--json] add NAME | rename OLD NEW | delete NAME | list"
     static let details = """
         add NAME          Creates an empty folder.

@@ -1,12 +1,13 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Platform
 
 /// `quire folders`: the folders with their article counts (the older spelling of `quire folder
 /// list`, kept for scripts).
 struct FoldersVerb: Verb {
     static let name = "folders"
-    static let summary = "List the folders and how many articles each holds (= 'folder list')"
+    static let summary = gettext("List the folders and how many articles each holds (= 'folder list')")
     static let usage = "[--library PATH] [--json]"
 
     let library: LibraryOption

@@ -1,9 +1,10 @@
 import CommandLineArguments
+import Platform
 
 /// `quire help [VERB]`: the overview, or how to use one verb.
 struct HelpVerb: Verb {
     static let name = "help"
-    static let summary = "Show how to use quire or one of its verbs"
+    static let summary = gettext("Show how to use quire or one of its verbs")
     static let usage = "[VERB]"
 
     /// The verb asked about, or nil for the overview.

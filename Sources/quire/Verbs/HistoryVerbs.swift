@@ -1,11 +1,12 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Platform
 
 /// `quire history ID`: an article's earlier versions, newest first.
 struct HistoryVerb: Verb {
     static let name = "history"
-    static let summary = "List an article's earlier versions, newest first"
+    static let summary = gettext("List an article's earlier versions, newest first")
     static let usage = "[--library PATH] [--json] ID"
     static let details = """
         Quire records a version when an editing session ends (leaving an article in the window,
@@ -54,7 +55,7 @@ struct HistoryVerb: Verb {
 /// `quire restore-version ID VERSION`: gives an article the text of one of its versions.
 struct RestoreVersionVerb: Verb {
     static let name = "restore-version"
-    static let summary = "Give an article the title and body of an earlier version"
+    static let summary = gettext("Give an article the title and body of an earlier version")
     static let usage = "[--library PATH] [--json] ID VERSION"
     static let details = """
         VERSION is a version's ID or its start, as 'quire history ID' lists them. The restore is an
@@ -80,7 +81,7 @@ struct RestoreVersionVerb: Verb {
         let id = try await library.articleID(matching: articleID)
         let version = try await library.versionID(matching: versionID, of: id)
         let article = try await library.restoreVersion(version)
-        try ChangedArticle.print(article, field: "restored version \(version.uuidString.lowercased().prefix(8))", asJSON: emitsJSON)
+        try ChangedArticle.print(article, field: String(cFormat: gettext("restored version %s"), version.uuidString.lowercased().prefix(8)), asJSON: emitsJSON)
     }
 }
 

@@ -1,12 +1,13 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Platform
 import Transfer
 
 /// `quire import`: Markdown files, folders of them and JSON archives, as local edits.
 struct ImportVerb: Verb {
     static let name = "import"
-    static let summary = "Import Markdown files or folders and JSON archives (created if missing)"
+    static let summary = gettext("Import Markdown files or folders and JSON archives (created if missing)")
     static let usage = "[--library PATH] [--json] [--on-existing skip|replace|copy] PATH..."
     static let details = """
         Reads Markdown files (front matter kept), folders of them and JSON archives (with the
@@ -47,8 +48,7 @@ struct ImportVerb: Verb {
                 "skipped": .number(summary.skipped), "unchanged": .number(summary.unchanged),
             ] as [String: JSONValue])
         } else {
-            print("Imported \(summary.created) new, \(summary.replaced) replaced, \(summary.copied) copied; "
-                + "\(summary.skipped) skipped, \(summary.unchanged) unchanged")
+            print(String(cFormat: gettext("Imported %1$d new, %2$d replaced, %3$d copied; %4$d skipped, %5$d unchanged"), summary.created, summary.replaced, summary.copied, summary.skipped, summary.unchanged))
         }
         for failure in plan.failures { VerbRunner.printError("quire import: \(failure)") }
         if !plan.failures.isEmpty { throw ImportVerbError.failures(plan.failures.count) }
@@ -64,8 +64,8 @@ enum ImportVerbError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .missing(let path): "\(path) does not exist"
-        case .failures(let count): "\(count) \(count == 1 ? "file" : "files") could not be imported (the others were)"
+        case .missing(let path): String(cFormat: gettext("%s does not exist"), path)
+        case .failures(let count): String(cFormat: ngettext("%d file could not be imported (the others were)", "%d files could not be imported (the others were)", count), count)
         }
     }
 }

@@ -1,12 +1,13 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Platform
 import SyncProtocol
 
 /// `quire list`: the articles of a library, a folder, a search or the trash.
 struct ListVerb: Verb {
     static let name = "list"
-    static let summary = "List the articles of a library, a folder, a tag, a status, a search or the trash"
+    static let summary = gettext("List the articles of a library, a folder, a tag, a status, a search or the trash")
     static let usage = "[--library PATH] [--folder NAME | --tag NAME | --favorites | --trash] [--status S] [--search WORDS] [--json]"
     static let details = """
         --folder, --tag, --favorites and --trash choose the articles (one of them; all outside the
@@ -54,7 +55,7 @@ struct ListVerb: Verb {
         }
         var text = ""
         for article in articles {
-            let title = article.title.isEmpty ? "(untitled)" : article.title.replacingOccurrences(of: "\n", with: " ")
+            let title = article.title.isEmpty ? gettext("(untitled)") : article.title.replacingOccurrences(of: "\n", with: " ")
             let folder = article.folder.map { "  [\($0)]" } ?? ""
             let star = article.isFavorite ? "★ " : ""
             text += "\(article.id.uuidString.lowercased())  \(VerbOutput.date(article.updated))  "

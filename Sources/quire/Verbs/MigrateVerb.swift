@@ -2,13 +2,14 @@ import CommandLineArguments
 import Foundation
 import Library
 import ObjectGraph
+import Platform
 
 /// `quire migrate`: upgrades a library an older Quire wrote, printing progress; resumes an
 /// interrupted upgrade. (Every other verb upgrades too when it opens a library; this one says
 /// what it did even when there was nothing to do.)
 struct MigrateVerb: Verb {
     static let name = "migrate"
-    static let summary = "Upgrade a library written by an older Quire (a backup is kept)"
+    static let summary = gettext("Upgrade a library written by an older Quire (a backup is kept)")
     static let usage = "[--library PATH] [--json] [--batch-size N]"
     static let details = "--json prints one object: library (its path), upgraded (true or false) and format (its version now)."
 
@@ -36,9 +37,9 @@ struct MigrateVerb: Verb {
             return
         }
         if let upgrade = opened.upgrade, upgrade.stagesRun > 0 {
-            print("Upgraded \(opened.url.path) to format \(upgrade.to.version).")
+            print(String(cFormat: gettext("Upgraded %1$s to format %2$d."), opened.url.path, upgrade.to.version))
         } else {
-            print("\(opened.url.path) is up to date (format \(version)).")
+            print(String(cFormat: gettext("%1$s is up to date (format %2$d)."), opened.url.path, version))
         }
     }
 }

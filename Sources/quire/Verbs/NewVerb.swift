@@ -1,12 +1,13 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Platform
 import Transfer
 
 /// `quire new`: a new article, its body from a file or standard input; prints its ID.
 struct NewVerb: Verb {
     static let name = "new"
-    static let summary = "Create an article and print its ID"
+    static let summary = gettext("Create an article and print its ID")
     static let usage = "[--library PATH] [--json] --title TITLE [--body-file FILE|-] [--folder NAME] [--language TAG]"
     static let details = """
         Prints the new article's ID; --json prints the article as 'quire show --json' does.

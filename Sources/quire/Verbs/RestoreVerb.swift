@@ -1,11 +1,12 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Platform
 
 /// `quire restore ID`: takes an article out of the trash, back into its folder.
 struct RestoreVerb: Verb {
     static let name = "restore"
-    static let summary = "Take an article out of the trash"
+    static let summary = gettext("Take an article out of the trash")
     static let usage = "[--library PATH] ID"
 
     let library: LibraryOption
@@ -34,7 +35,7 @@ enum RestoreVerbError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case let .notInTrash(title, id):
-            "'\(title.isEmpty ? "Untitled" : title)' (\(id.uuidString.lowercased())) is not in the trash"
+            String(cFormat: gettext("'%1$s' (%2$s) is not in the trash"), title.isEmpty ? gettext("Untitled") : title, id.uuidString.lowercased())
         }
     }
 }

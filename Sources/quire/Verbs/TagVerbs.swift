@@ -1,11 +1,12 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Platform
 
 /// `quire tag ID NAME…`: adds tags to an article (new tags are created).
 struct TagVerb: Verb {
     static let name = "tag"
-    static let summary = "Add tags to an article (ID or the start of one)"
+    static let summary = gettext("Add tags to an article (ID or the start of one)")
     static let usage = "[--library PATH] [--json] ID NAME..."
     static let details = """
         Each NAME is one tag (quote a name with spaces); a tag the library lacks is created. The
@@ -27,7 +28,7 @@ struct TagVerb: Verb {
 /// `quire untag ID NAME…`: removes tags from an article.
 struct UntagVerb: Verb {
     static let name = "untag"
-    static let summary = "Remove tags from an article"
+    static let summary = gettext("Remove tags from an article")
     static let usage = TagVerb.usage
     static let details = """
         A NAME the article does not carry changes nothing. The tag stays in the library ('quire
@@ -75,7 +76,7 @@ struct TagNames: Sendable {
 /// to a tag across every article.
 struct TagsVerb: Verb {
     static let name = "tags"
-    static let summary = "List the tags and how many articles carry each; rename or delete one"
+    static let summary = gettext("List the tags and how many articles carry each; rename or delete one")
     static let usage = "[--library PATH] [--json] [rename OLD NEW | delete NAME]"
     static let details = """
         Without a subcommand, lists every tag with the number of its articles outside the trash;

@@ -1,10 +1,11 @@
 import CommandLineArguments
 import Library
+import Platform
 
 /// `quire trash ID`: moves an article to the trash.
 struct TrashVerb: Verb {
     static let name = "trash"
-    static let summary = "Move an article to the trash"
+    static let summary = gettext("Move an article to the trash")
     static let usage = "[--library PATH] ID"
 
     let library: LibraryOption

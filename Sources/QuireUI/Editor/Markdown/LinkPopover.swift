@@ -1,5 +1,6 @@
 import Foundation
 import GtkKit
+import Platform
 
 /// The small popover of Ctrl+K and of the status line's link button: an address field; Return
 /// makes the link of the selection, Escape or a click elsewhere closes it without a change.
@@ -15,7 +16,7 @@ final class LinkPopover {
     init(button: MenuButton, prepare: @escaping @MainActor () -> (@MainActor (String) -> Void)?) {
         self.button = button
         let box = Box(.vertical, spacing: 6)
-        let label = Label("Link Address")
+        let label = Label(gettext("Link Address"))
         label.horizontalAlignment = 0
         label.setStyleClass("heading", on: true)
         box.append(label)

@@ -1,5 +1,6 @@
 import GtkKit
 import Library
+import Platform
 
 /// The outline of the article: its headings in a popover under the status line's Outline button,
 /// indented by level, read afresh each time it opens; activating one jumps there.
@@ -37,7 +38,7 @@ final class OutlinePopover {
         self.headings = headings
         list.removeAll()
         if headings.isEmpty {
-            let label = Label("No headings")
+            let label = Label(gettext("No headings"))
             label.setStyleClass("dim-label", on: true)
             label.marginStart = 12
             label.marginEnd = 12

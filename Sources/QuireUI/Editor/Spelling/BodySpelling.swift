@@ -1,5 +1,6 @@
 import Foundation
 import GtkKit
+import Platform
 import Spelling
 
 /// Spell checking of the editor's body: misspelled words underlined as the writer types, and in
@@ -187,11 +188,11 @@ final class BodySpelling {
             }
             menu.appendSection(suggestions)
             let choices = Menu()
-            choices.append("Add to Dictionary", action: "editor.spelling-add")
-            choices.append("Ignore", action: "editor.spelling-ignore")
+            choices.append(gettext("Add to Dictionary"), action: "editor.spelling-add")
+            choices.append(gettext("Ignore"), action: "editor.spelling-ignore")
             menu.appendSection(choices)
         }
-        menu.appendSubmenu("Language", Self.languageMenu(current: language))
+        menu.appendSubmenu(gettext("Language"), Self.languageMenu(current: language))
     }
 
     /// Every installed dictionary as a radio item; when the article's own language has none, an
@@ -202,7 +203,7 @@ final class BodySpelling {
         if !installed.contains(current) {
             let missing = Menu()
             missing.append(
-                "No dictionary for \(LanguageName.of(current)): install \(DictionaryPackage.name(for: current))",
+                String(cFormat: gettext("No dictionary for %1$s: install %2$s"), LanguageName.of(current), DictionaryPackage.name(for: current)),
                 action: "editor.spelling-missing")
             languages.appendSection(missing)
         }

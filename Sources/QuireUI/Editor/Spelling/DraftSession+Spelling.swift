@@ -1,5 +1,6 @@
 import GtkKit
 import Library
+import Platform
 
 /// The article's side of spell checking: its language, its ignored words and the library's
 /// personal dictionary go to the editor's checker; the language the writer picks and the words
@@ -12,7 +13,7 @@ extension DraftSession {
         do {
             spelling.personalWords = try library.personalWordsInViewContext().mapValues(Set.init)
         } catch {
-            report("The personal dictionary could not be read.", error)
+            report(gettext("The personal dictionary could not be read."), error)
         }
         spelling.language = article.language
         spelling.articleLoaded(ignoring: Set(article.ignoredWords.map(\.word)))
@@ -26,14 +27,14 @@ extension DraftSession {
             do {
                 try library.ignoreWordInViewContext(word, in: articleID)
             } catch {
-                report("“\(word)” could not be kept as ignored in this article.", error)
+                report(String(cFormat: gettext("“%s” could not be kept as ignored in this article."), word), error)
             }
         }
         spelling.wordAdded = { word, language in
             do {
                 try library.addPersonalWordInViewContext(word, language: language)
             } catch {
-                report("“\(word)” could not be added to the dictionary.", error)
+                report(String(cFormat: gettext("“%s” could not be added to the dictionary."), word), error)
             }
         }
     }

@@ -1,6 +1,7 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Platform
 import SyncClient
 
 /// `--server URL --token T`: an account given on the command line for one run; without them the
@@ -59,7 +60,7 @@ enum AccountVerbError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case let .noAccount(library):
-            return "the library \(library) has no sync account; give --server URL --token T, or save one with 'quire account set'"
+            return String(cFormat: gettext("the library %s has no sync account; give --server URL --token T, or save one with 'quire account set'"), library)
         }
     }
 }

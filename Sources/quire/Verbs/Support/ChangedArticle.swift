@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import Platform
 import Transfer
 
 /// What the verbs that change one article's tags, star, status or folder print: the article's
@@ -16,6 +17,6 @@ enum ChangedArticle {
 
     /// The article's tags for a person: comma-separated, or "no tags".
     static func tags(_ article: ArticleSnapshot) -> String {
-        article.tags.isEmpty ? "no tags" : "tags: " + article.tags.joined(separator: ", ")
+        article.tags.isEmpty ? gettext("no tags") : String(cFormat: gettext("tags: %s"), article.tags.joined(separator: ", "))
     }
 }

@@ -2,6 +2,7 @@ import CommandLineArguments
 import Foundation
 import Library
 import ObjectGraph
+import Platform
 
 /// The `--library PATH` option every library verb takes: the library to work on, by default the
 /// writer's own (`Library.defaultURL()`).
@@ -37,24 +38,23 @@ struct LibraryOption: Sendable {
         }
         do {
             for removed in try library.recordUseForBackups() {
-                VerbOutput.note("Removed the upgrade backup \(removed.path), no longer needed.")
+                VerbOutput.note(String(cFormat: gettext("Removed the upgrade backup %s, no longer needed."), removed.path))
             }
         } catch {
             // The library itself is fine; keeping a backup longer than needed is harmless.
-            VerbOutput.note("Could not update the list of upgrade backups: \(error)")
+            VerbOutput.note(String(cFormat: gettext("Could not update the list of upgrade backups: %s"), "\(error)"))
         }
         return library
     }
 
     /// What an upgrade did, for the writer.
     static func upgradeNote(_ upgrade: MigrationOutcome, library: Library) -> String {
-        let from = upgrade.from.map { "format \($0.version)" } ?? "an older format"
-        var text = "Upgraded \(library.url.path) from \(from) to format \(upgrade.to.version)"
-        if upgrade.resumed { text += " (an interrupted upgrade was resumed)" }
+        var text = upgrade.from.map { String(cFormat: gettext("Upgraded %1$s from format %2$d to format %3$d"), library.url.path, $0.version, upgrade.to.version) }
+            ?? String(cFormat: gettext("Upgraded %1$s from an older format to format %2$d"), library.url.path, upgrade.to.version)
+        if upgrade.resumed { text += " " + gettext("(an interrupted upgrade was resumed)") }
         if let backup = upgrade.backup {
             let retention = StoreBackups.Retention.default
-            text += ". The old library is kept at \(backup.path) until you have used this one on \(retention.daysUsed) days"
-                + " over at least \(retention.age) days."
+            text += ". " + String(cFormat: gettext("The old library is kept at %1$s until you have used this one on %2$d days over at least %3$d days."), backup.path, retention.daysUsed, retention.age)
         }
         return text
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// Text a verb reads from a file, or from standard input for `-`: `--body-file F|-`.
 enum TextInput {
@@ -10,17 +11,17 @@ enum TextInput {
         } else {
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
-                throw TextInputError(message: "cannot read \(option) \(path): \(String(cString: strerror(errno)))")
+                throw TextInputError(message: String(cFormat: gettext("cannot read %1$s %2$s: %3$s"), option, path, String(cString: strerror(errno))))
             }
             let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             do {
                 data = try handle.readToEnd() ?? Data()
             } catch {
-                throw TextInputError(message: "cannot read \(option) \(path): \((error as NSError).localizedDescription)")
+                throw TextInputError(message: String(cFormat: gettext("cannot read %1$s %2$s: %3$s"), option, path, (error as NSError).localizedDescription))
             }
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw TextInputError(message: "\(option) \(path == "-" ? "standard input" : path) is not UTF-8 text")
+            throw TextInputError(message: String(cFormat: gettext("%1$s %2$s is not UTF-8 text"), option, path == "-" ? gettext("standard input") : path))
         }
         return text
     }

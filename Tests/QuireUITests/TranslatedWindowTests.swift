@@ -1,0 +1,92 @@
+import CGtk
+import Foundation
+import GtkKit
+import Library
+import Platform
+import XCTest
+
+@testable import QuireUI
+
+/// The window in another language, end to end: `po/de.po` compiled as `run.sh` compiles it, a
+/// process started with `LANGUAGE=de` (GLib decides once per process, on the first translated
+/// string, whether to translate at all, so this needs a process of its own), and the strings of
+/// the `.ui` files (GtkBuilder) and of the Swift code (gettext) both German on screen.
+final class TranslatedWindowTests: MainWindowTestCase, @unchecked Sendable {
+    private static let entryVariable = "QUIRE_TRANSLATED_WINDOW_SCREENSHOT"
+
+    func testTheWindowSpeaksTheLanguageOfLANGUAGE() throws {
+        let folder = try screenshotFolder()
+        let locale = try makeTemporaryFolder().appending(path: "locale")
+        try Self.runTool([Self.packageRoot.appending(path: "meson-helpers/compile-translations.sh").path, locale.path])
+        // Hebrew has no Quire catalogue; GTK's own (Debian's gtk40.mo) makes the layout right to left.
+        for (language, shot) in [("de", "window-de.png"), ("fr", "window-fr.png"), ("he", "window-rtl.png")] {
+            let screenshot = folder.appending(path: shot)
+            let child = try Self.run(
+                URL(filePath: "/proc/self/exe").resolvingSymlinksInPath(),
+                ["QuireUITests.TranslatedWindowTests/testEntryPointShowsTheWindowInItsLanguage"],
+                environment: [
+                    Self.entryVariable: screenshot.path, "LANGUAGE": language, "LANG": "C.UTF-8", "LC_ALL": nil, "LC_MESSAGES": nil,
+                    "QUIRE_LOCALE_DIR": locale.path,
+                ])
+            XCTAssertEqual(child.status, 0, child.output + child.errors)
+            XCTAssertTrue((child.output + child.errors).contains("Executed 1 test, with 0 failures"), child.output + child.errors)
+            XCTAssertTrue(try PNGCheck.hasSignature(screenshot.path), "\(language): the window was saved")
+        }
+    }
+
+    /// In the child: the main window over a small library, its visible labels read from the widget
+    /// tree. Only its language's strings may show where the English ones would; under a right to
+    /// left language the window mirrors, the sidebar right of the article list.
+    func testEntryPointShowsTheWindowInItsLanguage() throws {
+        guard let screenshot = ProcessInfo.processInfo.environment[Self.entryVariable] else {
+            throw XCTSkip("entry point of the child process that testTheWindowSpeaksTheLanguageOfLANGUAGE starts")
+        }
+        Translation.start()
+        let language = ProcessInfo.processInfo.environment["LANGUAGE"] ?? ""
+        // One string from a .ui file (GtkBuilder's domain), two from Swift (gettext, ngettext).
+        let expected: [String: [String]] = [
+            "de": ["Kein Artikel ausgewählt", "Alle Artikel", "Papierkorb"],
+            "fr": ["Aucun article sélectionné", "Tous les articles", "Corbeille"],
+        ]
+        let english = ["No Article Selected", "All Articles", "Trash"]
+        let url = try makeLibrary { library in
+            _ = try await library.createArticle(ArticleContent(title: "Grüße", body: "Ein kurzer Text."))
+        }
+        drive(url) { window in
+            try await self.resize(window, to: 1200)
+            if language == "he" {
+                XCTAssertEqual(gtk_widget_get_direction(window.window.widgetPointer), GTK_TEXT_DIR_RTL)
+                // The sidebar right of the list, once the rows are laid out (it fails after the wait).
+                try await self.until {
+                    guard let sidebar = Self.left(of: "All Articles", in: window.window), let list = Self.left(of: "Grüße", in: window.window)
+                    else { return false }
+                    return sidebar > list
+                }
+            } else {
+                try await self.until {
+                    let labels = Self.labels(of: window.window)
+                    return (expected[language] ?? ["?"]).allSatisfy(labels.contains)
+                }
+                let labels = Self.labels(of: window.window)
+                for word in english { XCTAssertFalse(labels.contains(word), "“\(word)” is still English in \(labels)") }
+            }
+            try await self.renderWhenDrawn(window.window, to: screenshot)
+        }
+    }
+
+    /// Where the label showing `text` starts, from the window's left edge.
+    @MainActor
+    private static func left(of text: String, in window: Window) -> Double? {
+        guard let label = window.descendants(ofType: gtk_label_get_type()).first(where: { String(cString: gtk_label_get_label($0.opaquePointer)) == text })
+        else { return nil }
+        var x = 0.0
+        var y = 0.0
+        guard gtk_widget_translate_coordinates(label.widgetPointer, window.widgetPointer, 0, 0, &x, &y) != 0 else { return nil }
+        return x
+    }
+
+    @MainActor
+    private static func labels(of window: Window) -> Set<String> {
+        Set(window.descendants(ofType: gtk_label_get_type()).map { String(cString: gtk_label_get_label($0.opaquePointer)) })
+    }
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/python3
+"""Reads Quire's window as a screen reader does, over AT-SPI, and names its unnamed controls.
+
+    accessibility-names.py QUIRE LIBRARY
+
+Starts QUIRE over LIBRARY with GTK's accessibility on (without GTK_A11Y=none, NO_AT_BRIDGE), waits
+for it on the accessibility bus (at-spi2-core starts the bus through the session bus), walks its
+tree and prints one JSON object: how many nodes it read, every visible focusable button with no
+name of its own (GTK 4.8 names an unlabelled button by its type, "GtkImage"), and how many list
+rows there are and which say nothing (GTK 4.8 cannot name a list item itself; a row is described
+when a widget inside it has a name). A drop-down's inner button is left to its combo box, which a
+screen reader announces. Exits 1 when a button has no name or a row says nothing, 2 when Quire
+never appeared on the bus.
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+import gi
+
+gi.require_version("Atspi", "2.0")
+from gi.repository import Atspi  # noqa: E402
+
+
+def unnamed(node):
+    name = (node.get_name() or "").strip()
+    return not name or name.startswith(("Gtk", "Adw"))
+
+
+def described(node, depth=0):
+    """Whether `node` or a widget close inside it has a name a person can hear."""
+    if node is None or depth > 2:
+        return False
+    if depth > 0 and not unnamed(node):
+        return True
+    return any(described(node.get_child_at_index(index), depth + 1) for index in range(node.get_child_count()))
+
+
+def main():
+    quire, library = sys.argv[1], sys.argv[2]
+    environment = dict(os.environ)
+    environment.pop("GTK_A11Y", None)
+    environment.pop("NO_AT_BRIDGE", None)
+    process = subprocess.Popen([quire, "--library", library], env=environment, stderr=subprocess.DEVNULL)
+    try:
+        application = None
+        for _ in range(600):
+            desktop = Atspi.get_desktop(0)
+            for index in range(desktop.get_child_count()):
+                child = desktop.get_child_at_index(index)
+                if child is not None and (child.get_name() or "").lower().startswith("quire") and child.get_child_count() > 0:
+                    application = child
+            if application is not None:
+                break
+            time.sleep(0.1)
+        if application is None:
+            print(json.dumps({"error": "quire never appeared on the accessibility bus"}))
+            return 2
+        # The window's widgets come with its first frames.
+        time.sleep(2)
+        nodes = 0
+        buttons = []
+        rows = 0
+        silent_rows = []
+        pending = [(application, 0)]
+        while pending:
+            node, depth = pending.pop()
+            if node is None or depth > 80:
+                continue
+            nodes += 1
+            role = node.get_role_name()
+            states = node.get_state_set()
+            parent = node.get_parent()
+            in_combo_box = parent is not None and parent.get_role_name() == "combo box" and not unnamed(parent)
+            if ("button" in role and states.contains(Atspi.StateType.FOCUSABLE) and states.contains(Atspi.StateType.VISIBLE)
+                    and unnamed(node) and not in_combo_box):
+                buttons.append({"role": role, "name": node.get_name(), "parent": parent.get_role_name() if parent else None})
+            if role == "list item" and parent is not None and parent.get_role_name() == "list":
+                rows += 1
+                if not described(node):
+                    silent_rows.append(parent.get_name())
+            for index in range(node.get_child_count()):
+                pending.append((node.get_child_at_index(index), depth + 1))
+        print(json.dumps({"nodes": nodes, "unnamedButtons": buttons, "rows": rows, "silentRows": silent_rows}))
+        return 1 if buttons or silent_rows else 0
+    finally:
+        process.terminate()
+        process.wait()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
