@@ -37,6 +37,7 @@ extension MainWindow {
         article.append("Move to Trash", action: "win.trash-article")
         article.append("Restore from Trash", action: "win.restore-article")
         menu.appendSection(article)
+        articleList.rowMenu = article
         let order = Menu()
         order.append("Last Changed", action: "win.sort", target: "updated")
         order.append("Created", action: "win.sort", target: "created")
