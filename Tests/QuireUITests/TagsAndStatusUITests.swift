@@ -241,24 +241,12 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
         try driveWideWindow { window, folder in
             let sidebar = window.sidebar
             try await self.until { sidebar.countText(ofFolder: "Notes") == "2" && window.articleList.count == 3 }
-            window.window.present()
-            try await self.until { gtk_window_is_active(window.window.windowPointer) != 0 }
 
-            // A right click on a folder's row opens its menu; Escape closes it.
-            try self.rightClick(try XCTUnwrap(sidebar.row(of: .folder("Notes"))), in: window)
-            let folderMenu = try XCTUnwrap(sidebar.menu(of: .folder("Notes"))?.popover)
-            try await self.until { folderMenu.isVisible }
-            try press(["key", "Escape"])
-            try await self.until { !folderMenu.isVisible }
-
-            // Rename Folder…: the dialog offers the name, selected; typing replaces it, Return renames.
-            try XCTUnwrap(window.window.action(named: "rename-folder-named")).activate(with: "Notes")
-            let folderDialog = try XCTUnwrap(window.nameDialog)
-            XCTAssertEqual(folderDialog.entry.text, "Notes")
-            try await self.until { gtk_window_is_active(folderDialog.window.windowPointer) != 0 }
-            try press(["key", "ctrl+a"])
-            try press(["type", "--delay", "20", "Field notes"])
-            try await self.until { folderDialog.entry.text == "Field notes" }
+            // A right click on a folder's row opens its menu. Rename Folder…: the dialog offers
+            // the name; Ctrl+A and typing replace it, Return renames.
+            try await self.rightClickOpensTheMenu(of: .folder("Notes"), in: window)
+            let folderDialog = try await self.nameDialog(of: "rename-folder-named", for: "Notes", in: window)
+            try await self.typeName("Field notes", into: folderDialog)
             try await self.renderWhenDrawn(folderDialog.window, to: folder.appending(path: "rename-folder-dialog.png").path)
             try press(["key", "Return"])
             try await self.until { sidebar.countText(ofFolder: "Field notes") == "2" }
@@ -266,29 +254,14 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
             let harbourFolder = try await window.library.article(self.harbour).folder
             XCTAssertEqual(harbourFolder, "Field notes")
 
-            // The same for a tag; Escape in its dialog first leaves the tag as it was. (Without a
-            // window manager nothing gives the window back the keyboard when a dialog closes.)
-            window.window.present()
-            try await self.until { gtk_window_is_active(window.window.windowPointer) != 0 }
-            try self.rightClick(try XCTUnwrap(sidebar.row(of: .tag("essay"))), in: window)
-            let tagMenu = try XCTUnwrap(sidebar.menu(of: .tag("essay"))?.popover)
-            try await self.until { tagMenu.isVisible }
-            try press(["key", "Escape"])
-            try await self.until { !tagMenu.isVisible }
-            try XCTUnwrap(window.window.action(named: "rename-tag")).activate(with: "essay")
-            let cancelled = try XCTUnwrap(window.nameDialog)
-            try await self.until { gtk_window_is_active(cancelled.window.windowPointer) != 0 }
-            try press(["type", "--delay", "20", "x"])
+            // The same for a tag; Escape in its dialog first leaves the tag as it was.
+            try await self.rightClickOpensTheMenu(of: .tag("essay"), in: window)
+            let cancelled = try await self.nameDialog(of: "rename-tag", for: "essay", in: window)
+            try await self.typeName("x", into: cancelled)
             try press(["key", "Escape"])
             try await self.until { !cancelled.window.isVisible }
             XCTAssertEqual(sidebar.countText(of: .tag("essay")), "2")
-            try XCTUnwrap(window.window.action(named: "rename-tag")).activate(with: "essay")
-            let tagDialog = try XCTUnwrap(window.nameDialog)
-            XCTAssertEqual(tagDialog.entry.text, "essay")
-            try await self.until { gtk_window_is_active(tagDialog.window.windowPointer) != 0 }
-            try press(["key", "ctrl+a"])
-            try press(["type", "--delay", "20", "essays"])
-            try await self.until { tagDialog.entry.text == "essays" }
+            try await self.typeName("essays", into: try await self.nameDialog(of: "rename-tag", for: "essay", in: window))
             try press(["key", "Return"])
             try await self.until { sidebar.countText(of: .tag("essays")) == "2" }
             let walkingTags = try await window.library.article(self.walking).tags
@@ -313,6 +286,38 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
     }
 
     // MARK: Helpers
+
+    /// Gives the window the keyboard (without a window manager nothing gives it back when a
+    /// dialog closes), right-clicks a sidebar row and checks that its menu opens; Escape closes it.
+    @MainActor
+    private func rightClickOpensTheMenu(of item: SidebarItem, in window: MainWindow) async throws {
+        window.window.present()
+        try await until { gtk_window_is_active(window.window.windowPointer) != 0 }
+        try rightClick(try XCTUnwrap(window.sidebar.row(of: item)), in: window)
+        let menu = try XCTUnwrap(window.sidebar.menu(of: item)?.popover)
+        try await until { menu.isVisible }
+        try press(["key", "Escape"])
+        try await until { !menu.isVisible }
+    }
+
+    /// Runs the menu's rename action (`win.NAME` with the name as target) and returns its
+    /// dialog once it has the keyboard, offering the old name.
+    @MainActor
+    private func nameDialog(of action: String, for name: String, in window: MainWindow) async throws -> FolderNameDialog {
+        try XCTUnwrap(window.window.action(named: action)).activate(with: name)
+        let dialog = try XCTUnwrap(window.nameDialog)
+        XCTAssertEqual(dialog.entry.text, name)
+        try await until { gtk_window_is_active(dialog.window.windowPointer) != 0 }
+        return dialog
+    }
+
+    /// Replaces the dialog's name with real keys: Ctrl+A, then `text` typed.
+    @MainActor
+    private func typeName(_ text: String, into dialog: FolderNameDialog) async throws {
+        try press(["key", "ctrl+a"])
+        try press(["type", "--delay", "20", text])
+        try await until { dialog.entry.text == text }
+    }
 
     /// A real right click (xdotool) at the middle of `widget`: without a window manager Xvfb puts
     /// the window's surface at the screen's corner, and the window sits inside it at the
