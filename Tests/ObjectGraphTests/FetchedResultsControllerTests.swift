@@ -222,6 +222,43 @@ import Testing
         #expect(titles == ["article 0", "article 1", "article 2"])
     }
 
+    @Test @MainActor func aBatchLoadsTheRelationshipsTheRequestPrefetches() throws {
+        let stack = try TestStack()
+        try stack.run { context in
+            let tags = (0..<3).map { index -> Tag in
+                let tag = Tag(context: context)
+                tag.name = "tag \(index)"
+                return tag
+            }
+            for index in 0..<250 {
+                let article = Article(context: context)
+                article.title = "article \(index)"
+                article.wordCount = index
+                article.tags = [tags[index % 3]]
+            }
+            try context.save()
+        }
+        var request = byWordCount()
+        request.prefetch(\.tags)
+        let controller = try FetchedResultsController(fetchRequest: request, context: stack.container.viewContext)
+        try controller.performFetch()
+
+        // A list's rows: a prefetched range, then each row's title and tags read as it is bound.
+        stack.statements.reset()
+        controller.prefetch(0..<150)
+        func rowShows(_ index: Int) -> Bool {
+            let article = controller.object(at: index)
+            return article.title == "article \(index)" && article.tags.map(\.name) == ["tag \(index % 3)"]
+        }
+        #expect((0..<150).allSatisfy(rowShows))
+        let rows = stack.statements.selects.count
+        #expect(rows <= 4, "150 rows and their tags in a few queries, not one a row: \(rows)")
+        // A batch the first read makes loads the tags with its rows too.
+        stack.statements.reset()
+        #expect((200..<250).allSatisfy(rowShows))
+        #expect(stack.statements.selects.count <= 2, "\(stack.statements.selects.count)")
+    }
+
     @Test @MainActor func eachKindOfChangeIsReportedWithItsPositions() throws {
         let stack = try TestStack()
         let ids = try saveArticles(["a", "b", "c", "d"], in: stack)

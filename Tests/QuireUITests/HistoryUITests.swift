@@ -65,6 +65,33 @@ final class HistoryUITests: MainWindowTestCase, @unchecked Sendable {
         }
     }
 
+    func testTheHistorySizeLimitIsAPreferenceTheTrimmingFollows() throws {
+        let url = try library()
+        let harbour = harbour
+        drive(url) { window in
+            XCTAssertEqual(window.library.historySizeLimit, .standard)
+            window.showPreferences()
+            let page = try XCTUnwrap(window.shownEditorPreferences)
+            XCTAssertEqual(page.historyPercentSpin.value, 10, "10 % of the library")
+            XCTAssertEqual(page.historyMegabytesSpin.value, 200, "or 200 MB")
+            // A second version, then a limit that holds only each article's latest one.
+            try await window.library.endEditingSession(of: harbour)
+            let before = try await window.library.history(of: harbour)
+            XCTAssertEqual(before.count, 2)
+            page.historyPercentSpin.value = 0
+            page.historyMegabytesSpin.value = 0
+            XCTAssertEqual(window.library.historySizeLimit, HistorySizeLimit(fractionOfLibrary: 0, bytes: 0))
+            XCTAssertEqual(window.preferences.historySizeLimit, window.library.historySizeLimit)
+
+            // The next session's end trims the history to the limit: the oldest version goes.
+            _ = try await window.library.editArticle(harbour, body: "The tide was out at six.\n")
+            try await window.library.endEditingSession(of: harbour)
+            let after = try await window.library.history(of: harbour)
+            XCTAssertEqual(after.map(\.id), [try XCTUnwrap(after.first?.id)])
+            XCTAssertEqual(after.first?.wordCount, 6, "the latest version stays")
+        }
+    }
+
     func testSwitchingArticleAndALongPauseEachRecordAVersionOfTheSavedText() throws {
         let url = try library()
         drive(url) { window in

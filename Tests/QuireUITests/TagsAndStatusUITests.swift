@@ -214,7 +214,125 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
         }
     }
 
+    func testTypingInTheEditorDoesNotRecountTheSidebarWhileTaggingDoes() throws {
+        try driveWideWindow { window, _ in
+            try await self.until { window.articleList.count == 3 && window.sidebar.countText(of: .tag("essay")) == "2" }
+            try self.open("Harbour", in: window)
+            let id = try XCTUnwrap(window.session?.articleID)
+            try await self.until { window.folderRefresh?.isPending != true && !window.errors.hasPendingWork }
+            let reads = window.countReads
+
+            // Typing, then the autosave (the article, its outbox operation and recovery copies):
+            // a recount would be scheduled as the save is seen, before the store shows it.
+            window.editor.buffer.insertAtCursor(" High tide at noon.")
+            try await self.until { try await window.library.article(id).body.contains("High tide at noon.") }
+            XCTAssertNotEqual(window.folderRefresh?.isPending, true, "no recount is scheduled after an autosave")
+            XCTAssertEqual(window.countReads, reads, "typing read no counts")
+
+            // A tag added in the editor moves the counts: the sidebar recounts and shows them.
+            try window.library.tagArticlesInViewContext([id], with: "essay")
+            try await self.until { window.sidebar.countText(of: .tag("essay")) == "3" }
+            XCTAssertEqual(window.countReads, reads + 1, "one recount for the one change")
+        }
+    }
+
+    func testRightClicksOpenTheRowMenusAndTheRenameDialogsTakeTheKeyboard() throws {
+        try requireXdotool()
+        try driveWideWindow { window, folder in
+            let sidebar = window.sidebar
+            try await self.until { sidebar.countText(ofFolder: "Notes") == "2" && window.articleList.count == 3 }
+
+            // A right click on a folder's row opens its menu. Rename Folder…: the dialog offers
+            // the name; Ctrl+A and typing replace it, Return renames.
+            try await self.rightClickOpensTheMenu(of: .folder("Notes"), in: window)
+            let folderDialog = try await self.nameDialog(of: "rename-folder-named", for: "Notes", in: window)
+            try await self.typeName("Field notes", into: folderDialog)
+            try await self.renderWhenDrawn(folderDialog.window, to: folder.appending(path: "rename-folder-dialog.png").path)
+            try press(["key", "Return"])
+            try await self.until { sidebar.countText(ofFolder: "Field notes") == "2" }
+            XCTAssertFalse(sidebar.items.contains(.folder("Notes")))
+            let harbourFolder = try await window.library.article(self.harbour).folder
+            XCTAssertEqual(harbourFolder, "Field notes")
+
+            // The same for a tag; Escape in its dialog first leaves the tag as it was.
+            try await self.rightClickOpensTheMenu(of: .tag("essay"), in: window)
+            let cancelled = try await self.nameDialog(of: "rename-tag", for: "essay", in: window)
+            try await self.typeName("x", into: cancelled)
+            try press(["key", "Escape"])
+            try await self.until { !cancelled.window.isVisible }
+            XCTAssertEqual(sidebar.countText(of: .tag("essay")), "2")
+            try await self.typeName("essays", into: try await self.nameDialog(of: "rename-tag", for: "essay", in: window))
+            try press(["key", "Return"])
+            try await self.until { sidebar.countText(of: .tag("essays")) == "2" }
+            let walkingTags = try await window.library.article(self.walking).tags
+            XCTAssertEqual(walkingTags, ["essays"])
+
+            // A right click on a list row selects its article and opens the article's menu there.
+            sidebar.select(.all)
+            window.window.present()
+            try await self.until { gtk_window_is_active(window.window.windowPointer) != 0 }
+            let titles = { window.articleList.listView.widget.descendants(ofType: Label.self).filter { $0.text == "Lists" && $0.isMapped } }
+            try await self.until { !titles().isEmpty }
+            let listsTitle = try XCTUnwrap(titles().first)
+            try self.rightClick(listsTitle, in: window)
+            try await self.until { window.session?.articleID == self.lists }
+            let rowMenu = try XCTUnwrap(window.articleList.openedRowMenu)
+            try await self.until { rowMenu.isVisible }
+            XCTAssertEqual(rowMenu.menuModel?.items.first?.action, "win.favorite")
+            XCTAssertTrue(rowMenu.menuModel?.items.contains { $0.action == "win.trash-article" } == true)
+            try press(["key", "Escape"])
+            try await self.until { !rowMenu.isVisible }
+        }
+    }
+
     // MARK: Helpers
+
+    /// Gives the window the keyboard (without a window manager nothing gives it back when a
+    /// dialog closes), right-clicks a sidebar row and checks that its menu opens; Escape closes it.
+    @MainActor
+    private func rightClickOpensTheMenu(of item: SidebarItem, in window: MainWindow) async throws {
+        window.window.present()
+        try await until { gtk_window_is_active(window.window.windowPointer) != 0 }
+        try rightClick(try XCTUnwrap(window.sidebar.row(of: item)), in: window)
+        let menu = try XCTUnwrap(window.sidebar.menu(of: item)?.popover)
+        try await until { menu.isVisible }
+        try press(["key", "Escape"])
+        try await until { !menu.isVisible }
+    }
+
+    /// Runs the menu's rename action (`win.NAME` with the name as target) and returns its
+    /// dialog once it has the keyboard, offering the old name.
+    @MainActor
+    private func nameDialog(of action: String, for name: String, in window: MainWindow) async throws -> FolderNameDialog {
+        try XCTUnwrap(window.window.action(named: action)).activate(with: name)
+        let dialog = try XCTUnwrap(window.nameDialog)
+        XCTAssertEqual(dialog.entry.text, name)
+        try await until { gtk_window_is_active(dialog.window.windowPointer) != 0 }
+        return dialog
+    }
+
+    /// Replaces the dialog's name with real keys: Ctrl+A, then `text` typed.
+    @MainActor
+    private func typeName(_ text: String, into dialog: FolderNameDialog) async throws {
+        try press(["key", "ctrl+a"])
+        try press(["type", "--delay", "20", text])
+        try await until { dialog.entry.text == text }
+    }
+
+    /// A real right click (xdotool) at the middle of `widget`: without a window manager Xvfb puts
+    /// the window's surface at the screen's corner, and the window sits inside it at the
+    /// surface's transform (its shadow).
+    @MainActor
+    private func rightClick(_ widget: Widget, in window: MainWindow) throws {
+        var x = 0.0
+        var y = 0.0
+        let middle = (Double(gtk_widget_get_width(widget.widgetPointer)) / 2, Double(gtk_widget_get_height(widget.widgetPointer)) / 2)
+        XCTAssertNotEqual(gtk_widget_translate_coordinates(widget.widgetPointer, window.window.widgetPointer, middle.0, middle.1, &x, &y), 0)
+        var surfaceX = 0.0
+        var surfaceY = 0.0
+        gtk_native_get_surface_transform(OpaquePointer(window.window.widgetPointer), &surfaceX, &surfaceY)
+        try press(["mousemove", "\(Int(x + surfaceX))", "\(Int(y + surfaceY))", "click", "3"])
+    }
 
     /// Return in a text field: its `activate` keybinding signal, which the entry passes on.
     @MainActor

@@ -53,16 +53,10 @@ extension TextView {
     /// view opens its context menu there: the moment to change the menu's extra items.
     @discardableResult
     public func onSecondaryClick(_ handler: @escaping @MainActor (Int) -> Void) -> Object {
-        let gesture = Object(owning: UnsafeMutableRawPointer(gtk_gesture_click_new()))
-        gtk_gesture_single_set_button(OpaquePointer(gesture.objectPointer), UInt32(GDK_BUTTON_SECONDARY))
-        gtk_event_controller_set_propagation_phase(gesture.opaquePointer, GTK_PHASE_CAPTURE)
-        gesture.connect(Signal<(Int32, Double, Double) -> Void>("pressed")) { [weak self] _, x, y in
+        // The widget's method of the same base name, which this one's shadows.
+        (self as Widget).onSecondaryClick(atPoint: { [weak self] (x: Double, y: Double) in
             guard let self else { return }
             handler(self.offset(atX: x, y: y))
-        }
-        // gtk_widget_add_controller takes over a reference: give it one besides the wrapper's.
-        g_object_ref(gesture.objectPointer)
-        gtk_widget_add_controller(widgetPointer, gesture.opaquePointer)
-        return gesture
+        })
     }
 }

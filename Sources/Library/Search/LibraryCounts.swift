@@ -7,8 +7,8 @@ import ObjectGraph
 ///
 /// Counted in SQL, each place served by an index that covers it (a count that read the articles'
 /// rows would read their bodies' pages too): one count per place, and for the tags one grouped
-/// count of their join rows (``ManagedObjectContext/countsGrouped(_:by:)``) less the tagged
-/// articles in the trash, which are read once for all tags (the trash is small).
+/// count of their join rows (``ManagedObjectContext/countsGrouped(_:by:)``) less the trash's, counted
+/// the same way (its join rows found through the trash's index, no article row read).
 public struct LibraryCounts: Sendable, Hashable, Codable {
     /// Articles outside the trash.
     public var all: Int
@@ -48,7 +48,7 @@ public struct LibraryCounts: Sendable, Hashable, Codable {
     }
 
     /// Every tag with its articles outside the trash, by name: the tag's join rows counted in one
-    /// grouped query, less the tagged articles in the trash (read once for all tags).
+    /// grouped query, less those of the articles in the trash (a second grouped count).
     static func tags(in context: ManagedObjectContext) throws -> [TagSummary] {
         let tags = try context.fetch(FetchRequest<Tag>(sortDescriptors: [.ascending(\.name, order: .localized)]))
         guard !tags.isEmpty else { return [] }
@@ -56,10 +56,8 @@ public struct LibraryCounts: Sendable, Hashable, Codable {
         for group in try context.countsGrouped(FetchRequest<StoredArticle>(), by: "tags") {
             if let tag = group.value as? ManagedObjectID { counts[tag] = group.count }
         }
-        var inTrash = FetchRequest<StoredArticle>(predicate: .isNotNil(\.trashed))
-        inTrash.prefetch(\.tags)
-        for article in try context.fetch(inTrash) {
-            for tag in article.tags { counts[tag.objectID, default: 0] -= 1 }
+        for group in try context.countsGrouped(FetchRequest<StoredArticle>(predicate: .isNotNil(\.trashed)), by: "tags") {
+            if let tag = group.value as? ManagedObjectID { counts[tag, default: 0] -= group.count }
         }
         return tags.map { TagSummary(name: $0.name, articleCount: counts[$0.objectID, default: 0]) }
     }

@@ -31,6 +31,16 @@ extension QueryBuilder {
                 // destination without a look at the objects' rows (which, long ones, cost pages).
                 let sql = "SELECT \(otherColumn), count(*) FROM \(table) GROUP BY \(otherColumn)"
                 return (sql, [], .destination(destination))
+            case .joinTable(let table, let ownColumn, let otherColumn) where path.count == 1:
+                // The join rows of the objects the predicate selects, found through a subquery on
+                // the objects' table (an index of the predicate's columns answers it without their
+                // rows) and looked up by the join table's key. Joined from the objects instead,
+                // SQLite scanned every join row and read each owner's row (a long one costs
+                // pages): 172 ms against about 2 for the trash's tags at 100,000 articles.
+                var sql = "SELECT \(otherColumn), count(*) FROM \(table) WHERE \(ownColumn) IN (SELECT \(scope.alias)._pk FROM \(scope.fromClause)"
+                if let condition { sql += " WHERE \(condition)" }
+                sql += ") GROUP BY \(otherColumn)"
+                return (sql, builder.bindings, .destination(destination))
             case .joinTable(let table, let ownColumn, let otherColumn):
                 scope.joins.append("JOIN \(table) AS \(alias) ON \(alias).\(ownColumn) = \(owner)._pk")
                 keySQL = "\(alias).\(otherColumn)"

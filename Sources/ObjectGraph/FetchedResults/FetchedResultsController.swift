@@ -246,8 +246,9 @@ public final class FetchedResultsController<Result: ManagedObject> {
         indexPath(forObjectWith: object.objectID)
     }
 
-    /// Makes the objects at `range` faults that load together, in one query, when one of them is
-    /// read, and keeps them until the next prefetch. Reads nothing from the store itself, so a list
+    /// Makes the objects at `range` faults that load together, in one query (and the request's
+    /// `relationshipKeyPathsForPrefetching` with them), when one of them is read, and keeps them
+    /// until the next prefetch. Reads nothing from the store itself, so a list
     /// can call it for the rows it is about to show.
     public func prefetch(_ range: Range<Int>) {
         let results = fetched()
@@ -268,7 +269,10 @@ public final class FetchedResultsController<Result: ManagedObject> {
             if object.flags.contains(.fault) && object.faultGroup == nil && object.key > 0 { faults.append(object.key) }
         }
         if !faults.isEmpty {
-            let group = FaultGroup(entity: results.plan.entity, keys: faults, prefetch: [])
+            // The request's prefetched relationships load with the group: a list row that shows
+            // an article's tags then reads no row of its own.
+            let prefetch = fetchRequest.relationshipKeyPathsForPrefetching.map { $0.split(separator: ".").map(String.init) }
+            let group = FaultGroup(entity: results.plan.entity, keys: faults, prefetch: prefetch)
             for object in objects where object.flags.contains(.fault) && object.faultGroup == nil && object.key > 0 {
                 object.faultGroup = group
             }

@@ -29,6 +29,11 @@ final class ArticleList {
     var selectionChanged: (@MainActor (ManagedObjectID?) -> Void)?
     /// Called when the list cannot read the store; the list keeps showing what it had.
     var failed: (@MainActor (any Error) -> Void)?
+    /// A row's context menu (a right click selects the row's article, then opens it there); its
+    /// actions act on the selected article.
+    var rowMenu: MenuModel?
+    /// The context menu last opened on a row (tests read it).
+    private(set) weak var openedRowMenu: PopoverMenu?
 
     let controller: FetchedResultsController<StoredArticle>
     let source: FetchedResultsListSource<StoredArticle>
@@ -61,7 +66,12 @@ final class ArticleList {
         let model = ListModel(source: source)
         let selection = SelectionModel(model: model, mode: .single)
         let source = source
-        let makeRow: @MainActor () -> ArticleRow = { ArticleRow(draggable: rowsAreDraggable) }
+        var openMenu: (@MainActor (ArticleRow, Double, Double) -> Void)?
+        let makeRow: @MainActor () -> ArticleRow = {
+            let row = ArticleRow(draggable: rowsAreDraggable)
+            row.menuRequested = { row, x, y in openMenu?(row, x, y) }
+            return row
+        }
         rowFactory = ListRowFactory(model: model, rowHeight: ArticleRow.height, makeRow: makeRow) { row, _, index in
             guard index < source.count else { return }
             row.show(source.object(at: index))
@@ -70,6 +80,7 @@ final class ArticleList {
         // Rows would hold back the window's first frame; they arrive just after it.
         listView.makeRowsAfterNextFrame()
         reportFailure = { [weak self] error in self?.failed?(error) }
+        openMenu = { [weak self] row, x, y in self?.openMenu(of: row, atX: x, y: y) }
         selection.onChanged = { [weak self] in self?.selectionDidChange() }
         fetch()
         // Rows come and go with every change of the context; the empty state follows them once
@@ -86,6 +97,8 @@ final class ArticleList {
     static func request(for query: ArticleQuery) -> FetchRequest<StoredArticle> {
         var request = query.fetchRequest
         request.fetchBatchSize = 100
+        // Rows show their tags: a batch of rows reads its tags in one query, not one per row.
+        request.prefetch(\.tags)
         return request
     }
 
@@ -119,6 +132,12 @@ final class ArticleList {
     func selectNeighbour(whenLeaving objectID: ManagedObjectID) {
         guard selectedID == objectID, let index = source.index(of: objectID) else { return }
         leaving = (objectID, index)
+    }
+
+    /// Selects the row's article and opens ``rowMenu`` where the writer right-clicked.
+    private func openMenu(of row: ArticleRow, atX x: Double, y: Double) {
+        guard let objectID = row.objectID, let rowMenu, select(objectID) else { return }
+        openedRowMenu = row.openMenu(rowMenu, atX: x, y: y)
     }
 
     /// The article at a position of the list.

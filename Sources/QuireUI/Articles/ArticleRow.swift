@@ -1,13 +1,15 @@
 import Foundation
 import GtkKit
 import Library
+import ObjectGraph
 import Platform
 import SyncProtocol
 
 /// The widgets of one row of the article list: title, status and tags (only when set: a status
 /// other than Draft, any tag), updated date, sync badge and excerpt,
 /// from `articles/article-row.ui`. A row can be dragged onto the sidebar (``ArticleDrag``),
-/// unless its article is in the Trash.
+/// unless its article is in the Trash; a right click on it asks for its context menu
+/// (``menuRequested``).
 @MainActor
 final class ArticleRow: ListRowView {
     let widget: Widget
@@ -15,6 +17,12 @@ final class ArticleRow: ListRowView {
     private(set) var dragSource: DragSource?
     /// The article a drag of the row carries: the one shown, unless it is in the Trash.
     private(set) var draggableArticleID: UUID?
+    /// The article shown.
+    private(set) var objectID: ManagedObjectID?
+    /// Called with the row and the point (the row's coordinates) of a right click on it.
+    var menuRequested: (@MainActor (ArticleRow, Double, Double) -> Void)?
+    /// The context menu, made at the first right click and kept by the row's widget.
+    private var contextMenu: PopoverMenu?
     private let titleLabel: Label
     private let dateLabel: Label
     /// The status and tags, compactly: “Ready · essay, harbour”.
@@ -39,6 +47,10 @@ final class ArticleRow: ListRowView {
             // The file is compiled into the binary and checked by the tests.
             fatalError("the article row's builder file is broken: \(error)")
         }
+        widget.onSecondaryClick(atPoint: { [weak self] x, y in
+            guard let self else { return }
+            menuRequested?(self, x, y)
+        })
         guard draggable else { return }
         dragSource = DragSource(on: widget) { [weak self] in
             self?.draggableArticleID.map(ArticleDrag.contentProvider(for:))
@@ -48,6 +60,7 @@ final class ArticleRow: ListRowView {
     /// Shows an article; a fault of the list's batch, read here.
     func show(_ article: StoredArticle) {
         draggableArticleID = article.trashed == nil ? article.id : nil
+        objectID = article.objectID
         titleLabel.text = ConflictDialog.displayTitle(article.title)
         excerptLabel.text = article.excerpt
         dateLabel.text = Self.dateText(article.updated)
@@ -60,6 +73,20 @@ final class ArticleRow: ListRowView {
         syncBadge.setStyleClass("warning", on: badge.isWarning)
         // What a screen reader says for the row: what it shows, and the badge's state in words.
         widget.setAccessibleLabel([titleLabel.text, dateLabel.text, details, badge.description].filter { !$0.isEmpty }.joined(separator: gettext(", ")))
+    }
+
+    /// Opens `menu` as the row's context menu, pointing at `x`, `y`; returns the popover.
+    @discardableResult
+    func openMenu(_ menu: MenuModel, atX x: Double, y: Double) -> PopoverMenu {
+        let popover = contextMenu ?? PopoverMenu(menu: menu)
+        if contextMenu == nil {
+            popover.attach(to: widget)
+            contextMenu = popover
+        }
+        popover.menuModel = menu
+        popover.point(atX: x, y: y)
+        popover.popup()
+        return popover
     }
 
     /// The status and tags as the row shows them; Draft, every article's start, goes unsaid.

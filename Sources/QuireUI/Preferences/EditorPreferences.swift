@@ -1,4 +1,5 @@
 import GtkKit
+import Library
 import Platform
 
 /// How the editor shows text: the writer's choices on the Editor page of Preferences.
@@ -90,6 +91,8 @@ final class EditorPreferences {
     private var memoryPreview = false
     /// `spell-check` and `default-language` without a schema (EditorPreferences+Spelling.swift).
     var memorySpelling = (checks: true, language: "")
+    /// The history's size limit without a schema (EditorPreferences+History.swift).
+    var memoryHistoryLimit = HistorySizeLimit.standard
     private let connections = SignalConnections()
 
     init(settings: Settings?) {

@@ -4,7 +4,7 @@ import Platform
 
 /// Preferences › Editor: font, size, line spacing and column width of the text, the status
 /// line's counts, typewriter scrolling and dimming, spell checking and the default language
-/// (the installed dictionaries'), and the light or dark style. Every change is
+/// (the installed dictionaries'), the version history's size limit, and the light or dark style. Every change is
 /// written to ``EditorPreferences`` at once, and the editor follows it live.
 @MainActor
 final class EditorPreferencesPage {
@@ -24,6 +24,9 @@ final class EditorPreferencesPage {
     /// What each row of ``languageRow`` stores in `default-language`: empty (the locale's) first,
     /// then the installed dictionaries, and the chosen one when none is installed for it.
     let languageChoices: [String]
+    /// The history's limit: a percentage of the library and a number of megabytes.
+    let historyPercentSpin: SpinButton
+    let historyMegabytesSpin: SpinButton
     let styleRow: ComboRow
     private let preferences: EditorPreferences
 
@@ -42,6 +45,8 @@ final class EditorPreferencesPage {
         dimSwitch = try builder.object("dim_switch")
         spellCheckSwitch = try builder.object("spell_check_switch")
         languageRow = try builder.object("language_row")
+        historyPercentSpin = try builder.object("history_percent_spin")
+        historyMegabytesSpin = try builder.object("history_megabytes_spin")
         styleRow = try builder.object("style_row")
         self.preferences = preferences
 
@@ -63,6 +68,9 @@ final class EditorPreferencesPage {
         languageRow.setItems(
             [String(cFormat: gettext("Same as the System (%s)"), LanguageName.of(ArticleLanguage.preferred))] + installed.map(LanguageName.of),
             selected: languageChoices.firstIndex(of: chosen) ?? 0)
+        let history = preferences.historySizeLimit
+        historyPercentSpin.value = (history.fractionOfLibrary * 100).rounded()
+        historyMegabytesSpin.value = Double(history.bytes / 1_000_000)
         let styles = StyleChoice.allCases
         styleRow.setItems(styles.map(\.label), selected: styles.firstIndex(of: preferences.style) ?? 0)
         connect()
@@ -96,6 +104,13 @@ final class EditorPreferencesPage {
         languageRow.connect(.notify("selected")) { [weak self] _ in
             guard let self, languageChoices.indices.contains(languageRow.selected) else { return }
             preferences.chosenLanguage = languageChoices[languageRow.selected]
+        }
+        for spin in [historyPercentSpin, historyMegabytesSpin] {
+            spin.connect(.valueChanged) { [weak self] in
+                guard let self else { return }
+                preferences.historySizeLimit = HistorySizeLimit(
+                    fractionOfLibrary: historyPercentSpin.value / 100, bytes: Int64(historyMegabytesSpin.value) * 1_000_000)
+            }
         }
         styleRow.connect(.notify("selected")) { [weak self] _ in
             guard let self, StyleChoice.allCases.indices.contains(styleRow.selected) else { return }

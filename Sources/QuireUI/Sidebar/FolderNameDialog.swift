@@ -1,11 +1,12 @@
 import GtkKit
 
-/// Asks the writer for a folder's name, for a new folder or to rename one.
+/// Asks the writer for a folder's or tag's name, for a new folder or to rename one.
 @MainActor
 final class FolderNameDialog {
     /// The dialog's window.
     let window: MessageDialog
-    private let entry: Entry
+    /// Where the name is typed.
+    let entry: Entry
     private var retainedUntilAnswered: FolderNameDialog?
 
     /// A dialog over `parent` with a heading ("New Folder"), a button label ("Create") and the

@@ -8,7 +8,8 @@ import SyncProtocol
 /// tags (each place with its article count), the Trash, and under them the status filter, in a
 /// `GtkListBox` from the main window's builder file. Exactly one place is selected. A folder's and
 /// a tag's row have a menu (rename, delete: `win.rename-folder-named`, `win.delete-folder`,
-/// `win.rename-tag`, `win.delete-tag`, each with the name as target).
+/// `win.rename-tag`, `win.delete-tag`, each with the name as target), opened by its ⋯ button or a
+/// right click on the row.
 ///
 /// An article dragged from the list (``ArticleDrag``) can be dropped on All Articles, a folder
 /// or the Trash; the place under it is outlined (`sidebar.css`).
@@ -120,16 +121,19 @@ final class Sidebar {
         countText(of: .folder(name))
     }
 
+    /// The row of a place, nil when it is not listed.
+    func row(of item: SidebarItem) -> ListBoxRow? {
+        rowItems.firstIndex(of: item).flatMap(listBox.row(at:))
+    }
+
     /// The count a place's row shows, as the writer reads it (nil without one).
     func countText(of item: SidebarItem) -> String? {
-        guard let index = rowItems.firstIndex(of: item), let row = listBox.row(at: index) else { return nil }
-        return row.descendants(ofType: Label.self).dropFirst().first?.text
+        row(of: item)?.descendants(ofType: Label.self).dropFirst().first?.text
     }
 
     /// The menu of a folder's or tag's row (nil for other places).
     func menu(of item: SidebarItem) -> MenuButton? {
-        guard let index = rowItems.firstIndex(of: item), let row = listBox.row(at: index) else { return nil }
-        return row.descendants(ofType: MenuButton.self).first
+        row(of: item)?.descendants(ofType: MenuButton.self).first
     }
 
     private func rowSelected(_ row: ListBoxRow?) {
@@ -168,6 +172,9 @@ final class Sidebar {
             button.setAccessibleLabel(button.tooltipText ?? "")
             button.menuModel = menu
             box.append(button)
+            // A right click on the row opens the same menu. (The gesture goes with the row, so
+            // holding the button's wrapper here keeps nothing alive past the row.)
+            box.onSecondaryClick(atPoint: { _, _ in button.popup() })
         }
         return box
     }

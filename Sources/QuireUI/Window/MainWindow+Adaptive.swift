@@ -38,6 +38,7 @@ extension MainWindow {
         article.append(gettext("Move to Trash"), action: "win.trash-article")
         article.append(gettext("Restore from Trash"), action: "win.restore-article")
         menu.appendSection(article)
+        articleList.rowMenu = article
         let order = Menu()
         order.append(gettext("Last Changed"), action: "win.sort", target: "updated")
         order.append(gettext("Created"), action: "win.sort", target: "created")

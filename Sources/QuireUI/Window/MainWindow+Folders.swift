@@ -89,7 +89,9 @@ extension MainWindow {
 
     func presentFolderDialog(heading: String, action: String, name: String, answered: @escaping @MainActor (String) -> Void) {
         do {
-            try FolderNameDialog(heading: heading, action: action, name: name, over: window, answered: answered).present()
+            let dialog = try FolderNameDialog(heading: heading, action: action, name: name, over: window, answered: answered)
+            dialog.present()
+            nameDialog = dialog
         } catch {
             showError(gettext("Could not ask for the folder's name"), error)
         }
@@ -104,6 +106,7 @@ extension MainWindow {
     /// Reads the counts off the main thread (at 100,000 articles they take longer than a frame)
     /// and shows them; the open article's tags follow too (a tag renamed or deleted).
     func refreshFolders(selecting item: SidebarItem? = nil) {
+        countReads += 1
         run(gettext("Could not read the folders")) { [library] in
             let counts = try await library.counts()
             return { [weak self] in

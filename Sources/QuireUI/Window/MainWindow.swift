@@ -103,10 +103,15 @@ public final class MainWindow {
     /// The article that was open when it was moved to the Trash, opened again by Undo.
     var reopenedByUndo: UUID?
     var folderRefresh: Timeout?
+    /// How many times the window has read the sidebar's counts (each read goes through the whole
+    /// library): only changes that can move a count cause one.
+    var countReads = 0
     /// What the Undo of the last folder or tag deletion does, while its toast is offered.
     var undoDeletion: (@MainActor () -> Void)?
     /// The toast offering to undo a folder's or tag's deletion, while it is shown.
     var undoToast: Toast?
+    /// The folder or tag name dialog last opened, while it is open (tests read it).
+    weak var nameDialog: FolderNameDialog?
     /// The History panel last opened (tests read it).
     weak var historyPanel: HistoryPanel?
     /// The open article's tags and status, above the editor.
@@ -197,14 +202,18 @@ public final class MainWindow {
             return false
         }
         // Counts change with the window's own saves and with the library operations' saves,
-        // which reach the view context as merges. A merge that changed the open article (a
-        // conflict resolved, a version the sync worker took or merged) is shown in the editor.
+        // which reach the view context as merges; only changes that can move a count recount
+        // (not an autosave while typing). A merge that changed the open article (a conflict
+        // resolved, a version the sync worker took or merged) is shown in the editor.
         folderObservation = viewContext.addObserver { [weak self] notification in
             switch notification {
-            case .didSave: MainActor.assumeIsolated { self?.scheduleFolderRefresh() }
+            case .didSave(let save):
+                guard LibraryCounts.mayChange(with: save) else { return }
+                MainActor.assumeIsolated { self?.scheduleFolderRefresh() }
             case .objectsDidChange(let change):
+                let recount = LibraryCounts.mayChange(with: change)
                 MainActor.assumeIsolated {
-                    self?.scheduleFolderRefresh()
+                    if recount { self?.scheduleFolderRefresh() }
                     self?.showOpenArticle(ifRefreshedIn: change)
                 }
             case .willSave: break
@@ -269,6 +278,7 @@ public final class MainWindow {
             editor.appearance = preferences.appearance
             editor.setPreviewBeside(preferences.previewVisible)
             editor.spelling.isEnabled = preferences.spellChecking
+            library.historySizeLimit = preferences.historySizeLimit
         }
         apply()
         preferences.changed = apply
