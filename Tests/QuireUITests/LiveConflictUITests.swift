@@ -9,10 +9,11 @@ import XCTest
 @testable import QuireUI
 
 /// Issue 23 in the app, over a real library: an article deleted here and changed on the server is
-/// restored from the Trash and edited, and the banner's dialog is answered with Keep Theirs (or,
-/// when the restore and the edit came from another program while the dialog was open, with Keep
-/// Their Version). The edited text survives as a copy, the dialog says so before, and the toast
-/// after; screenshots of both dialogs.
+/// restored from the Trash and edited, and the banner's dialog is answered with Keep Theirs. When
+/// the restore and the edit came from another program while the dialog asked about an article
+/// deleted here, its answer (Keep Their Version, Delete Anyway) is not carried out: the dialog
+/// asks again as an edit conflict. The edited text survives as a copy, the dialog says so before,
+/// and the toast after; screenshots of both dialogs.
 final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
     static let base = "First line.\nThe shared line.\nLast line.\n"
     static let mine = "First line.\nThe shared line, as I wrote it before deleting it.\nLast line.\n"
@@ -109,9 +110,11 @@ final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
     }
 
     /// The dialog opened while the article was still in the Trash ("deleted here"); another
-    /// program restored and edited it meanwhile. Keep Their Version is carried out against the
-    /// article as it is when the writer answers: the edited text is kept as a copy.
-    func testKeepTheirVersionAfterARestoreAndEditElsewhereKeepsTheEditedText() throws {
+    /// program restored and edited it meanwhile. Keep Their Version was answered to a question
+    /// that no longer holds (its copy would not be in the Trash, as the dialog said), so the
+    /// dialog opens again as the edit conflict it is now; Keep Theirs there keeps the edited text
+    /// as a copy.
+    func testKeepTheirVersionAfterARestoreAndEditElsewhereAsksAgainAndKeepsTheEditedText() throws {
         let url = try deletedHereLibrary()
         let screenshots = try screenshotFolder()
         drive(url) { window in
@@ -136,15 +139,64 @@ final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
             try await elsewhere.editArticle(id, body: Self.mine + Self.laterLine)
 
             adw_message_dialog_response(message, "restore")
+            try await self.until { banner.dialog != nil && banner.dialog !== dialog && banner.dialog?.window.isOpen == true }
+            XCTAssertNil(banner.lastOutcome, "nothing was carried out against the old question")
+            let view = try XCTUnwrap(banner.dialog?.editView, "asked again as the edit conflict it is now")
+            XCTAssertEqual(view.mineBuffer.text, Self.mine + Self.laterLine)
+            XCTAssertEqual(self.tooltip(of: "Keep _Theirs", in: view.window),
+                           "Take the server’s version and keep this device’s text as “Field notes (conflicted copy)”")
+
+            XCTAssertTrue(view.actions.activateAction(named: "keep-theirs"))
             await banner.resolution()
             XCTAssertNil(banner.failure)
             let outcome = try XCTUnwrap(banner.lastOutcome)
-            XCTAssertEqual(outcome.kind, .editedOnBothSides, "decided against the article as it stood")
+            XCTAssertEqual(outcome.kind, .editedOnBothSides)
             let copy = try await window.library.article(try XCTUnwrap(outcome.copy?.id))
             XCTAssertEqual(copy.body, Self.mine + Self.laterLine, "the edited text survives")
+            XCTAssertNil(copy.trashed)
             let kept = try await window.library.article(id).body
             XCTAssertEqual(kept, Self.theirs)
             XCTAssertTrue(outcome.summary.contains("kept as “Field notes (conflicted copy)”"), outcome.summary)
+        }
+    }
+
+    /// The dialog opened while the article was in the Trash; another program restored and edited
+    /// it meanwhile, and the writer answers Delete Anyway. Keep Mine would now send the restored
+    /// text over the server's: nothing is carried out, and the dialog opens again as the edit
+    /// conflict it has become, where the writer decides once more.
+    func testDeleteAnywayAfterARestoreElsewhereAsksAgain() throws {
+        let url = try deletedHereLibrary()
+        drive(url) { window in
+            let id = Self.id
+            let banner = window.conflictBanner
+            try await self.until { banner.count == 1 }
+            XCTAssertTrue(banner.actions.activateAction(named: "resolve"))
+            try await self.until { banner.dialog?.window.isOpen == true }
+            let first = try XCTUnwrap(banner.dialog)
+            XCTAssertNil(first.editView, "shown as deleted here")
+
+            let elsewhere = try Library(url: url)
+            try await elsewhere.restore([id])
+            try await elsewhere.editArticle(id, body: Self.mine + Self.laterLine)
+
+            adw_message_dialog_response(first.window.pointer(as: AdwMessageDialog.self), "delete")
+            try await self.until { banner.dialog != nil && banner.dialog !== first && banner.dialog?.window.isOpen == true }
+            let again = try XCTUnwrap(banner.dialog)
+            let view = try XCTUnwrap(again.editView, "asked again as the edit conflict it is now")
+            XCTAssertEqual(view.mineBuffer.text, Self.mine + Self.laterLine)
+            XCTAssertNil(banner.lastOutcome, "Delete Anyway was not carried out")
+            let article = try await window.library.article(id)
+            XCTAssertNil(article.trashed)
+            let open = try await window.library.openConflicts()
+            XCTAssertEqual(open.map(\.kind), [.editedOnBothSides])
+
+            XCTAssertTrue(view.actions.activateAction(named: "keep-mine"))
+            await banner.resolution()
+            XCTAssertNil(banner.failure)
+            XCTAssertEqual(banner.lastOutcome?.sends, .put)
+            let kept = try await window.library.article(id)
+            XCTAssertEqual(kept.body, Self.mine + Self.laterLine)
+            XCTAssertNil(kept.trashed)
         }
     }
 

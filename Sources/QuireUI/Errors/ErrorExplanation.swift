@@ -123,6 +123,8 @@ struct ErrorExplanation: Equatable, Sendable {
             return "This conflict was resolved already, in this window or another."
         case .resolutionNotApplicable(_, let reason):
             return "That choice does not fit this conflict: \(reason)."
+        case .conflictChanged:
+            return "The conflict changed while you decided, so nothing was changed. Look at it again."
         case .draftNotFound:
             return "The unsaved text was restored or discarded already."
         case .revisionChanged:

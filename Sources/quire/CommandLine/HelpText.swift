@@ -33,7 +33,7 @@ enum HelpText {
               2   usage: the command line was wrong (an unknown verb or option, a missing
                   argument, the start of an ID that begins several; the message lists them)
               'quire sync' adds 69, 75 and 76 ('quire help sync'); 'quire edit --if-revision'
-              adds 75.
+              and 'quire resolve --if-kind' add 75 (it changed since it was read).
 
             'quire help VERB' shows how to use a verb.
             """
