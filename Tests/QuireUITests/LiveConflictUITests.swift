@@ -109,6 +109,58 @@ final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
         }
     }
 
+    /// The issue's app path with real input (XTEST through `xdotool`): a mouse click on Restore in
+    /// the Trash, the later line typed on the keyboard, a click on the banner's Resolve and Alt+T
+    /// (Keep _Theirs) in the dialog. The typed line survives as a copy; screenshot of the window
+    /// after.
+    func testTheIssuesAppPathWithRealClicksAndKeys() throws {
+        try requireXdotool()
+        let url = try deletedHereLibrary()
+        let screenshots = try screenshotFolder()
+        drive(url) { window in
+            let id = Self.id
+            let banner = window.conflictBanner
+            try await self.until { banner.count == 1 }
+            window.window.present()
+
+            window.sidebar.select(.trash)
+            try self.open("Field notes", in: window)
+            try await self.click(try XCTUnwrap(self.button("_Restore", in: window.window)), in: window.window)
+            try await self.until { try await window.library.openConflicts().map(\.kind) == [.editedOnBothSides] }
+            let restored = try await window.library.article(id)
+            XCTAssertNil(restored.trashed)
+
+            window.sidebar.select(.all)
+            try self.open("Field notes", in: window)
+            XCTAssertTrue(window.editor.bodyView.grabFocus())
+            try await self.until { window.editor.bodyView.hasFocus }
+            try press(["key", "ctrl+End"])
+            try press(["type", "--delay", "20", Self.laterLine.trimmingCharacters(in: .newlines)])
+            try await self.until { try await window.library.article(id).body == Self.mine + Self.laterLine.trimmingCharacters(in: .newlines) }
+
+            try await self.click(try XCTUnwrap(self.button("_Resolve", in: banner.widget)), in: window.window)
+            try await self.until { banner.dialog?.window.isOpen == true }
+            let dialog = try XCTUnwrap(banner.dialog)
+            let view = try XCTUnwrap(dialog.editView)
+            XCTAssertEqual(view.mineBuffer.text, Self.mine + Self.laterLine.trimmingCharacters(in: .newlines), "what was typed")
+            try await self.until { gtk_window_is_active(dialog.window.windowPointer) != 0 }
+            try press(["key", "alt+t"])
+            await banner.resolution()
+            XCTAssertNil(banner.failure)
+
+            let outcome = try XCTUnwrap(banner.lastOutcome)
+            XCTAssertEqual(outcome.resolution, .keepTheirs)
+            let copy = try await window.library.article(try XCTUnwrap(outcome.copy?.id))
+            XCTAssertEqual(copy.body, Self.mine + Self.laterLine.trimmingCharacters(in: .newlines), "the typed line survives")
+            XCTAssertEqual(copy.title, "Field notes (conflicted copy)")
+            let kept = try await window.library.article(id)
+            XCTAssertEqual(kept.body, Self.theirs)
+            let open = try await window.library.openConflicts()
+            XCTAssertTrue(open.isEmpty)
+            try await self.screenshot(window.window, to: screenshots.appending(path: "conflict-kept-theirs-with-a-copy.png").path)
+        }
+    }
+
     /// The dialog opened while the article was still in the Trash ("deleted here"); another
     /// program restored and edited it meanwhile. Keep Their Version was answered to a question
     /// that no longer holds (its copy would not be in the Trash, as the dialog said), so the
@@ -207,6 +259,31 @@ final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
         window.descendants(ofType: gtk_button_get_type())
             .first { gtk_button_get_label($0.pointer()).map { String(cString: $0) } == buttonLabel }
             .flatMap { gtk_widget_get_tooltip_text($0.widgetPointer).map { String(cString: $0) } }
+    }
+
+    /// The button labelled `label` (mnemonic included) inside `widget`.
+    @MainActor
+    private func button(_ label: String, in widget: Widget) -> Widget? {
+        widget.descendants(ofType: gtk_button_get_type())
+            .first { gtk_button_get_label($0.pointer()).map { String(cString: $0) } == label && $0.isMapped }
+    }
+
+    /// Clicks the middle of `widget` with the mouse, as a person does (the window is at the
+    /// screen's corner: Xvfb runs no window manager), where the window's next frame draws it.
+    @MainActor
+    private func click(_ widget: Widget, in window: Window) async throws {
+        var drawn = false
+        gtk_widget_queue_draw(window.widgetPointer)
+        window.afterNextFrame { drawn = true }
+        try await until { drawn }
+        var bounds = graphene_rect_t()
+        XCTAssertNotEqual(gtk_widget_compute_bounds(widget.widgetPointer, window.widgetPointer, &bounds), 0)
+        var dx = 0.0
+        var dy = 0.0
+        gtk_native_get_surface_transform(OpaquePointer(window.widgetPointer), &dx, &dy)
+        let x = Int((Double(bounds.origin.x + bounds.size.width / 2) + dx).rounded())
+        let y = Int((Double(bounds.origin.y + bounds.size.height / 2) + dy).rounded())
+        try press(["mousemove", "--sync", "\(x)", "\(y)", "click", "1"])
     }
 
     @MainActor
