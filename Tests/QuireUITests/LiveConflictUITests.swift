@@ -172,29 +172,15 @@ final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
         drive(url) { window in
             let id = Self.id
             let banner = window.conflictBanner
-            try await self.until { banner.count == 1 }
-            XCTAssertTrue(banner.actions.activateAction(named: "resolve"))
-            try await self.until { banner.dialog?.window.isOpen == true }
-            let dialog = try XCTUnwrap(banner.dialog)
-            XCTAssertNil(dialog.editView)
-            let message = dialog.window.pointer(as: AdwMessageDialog.self)
-            XCTAssertEqual(String(cString: adw_message_dialog_get_heading(message)), "Article Changed Elsewhere")
-            XCTAssertEqual(String(cString: adw_message_dialog_get_response_label(message, "restore")), "_Keep Their Version")
-            XCTAssertEqual(String(cString: adw_message_dialog_get_response_label(message, "delete")), "_Delete Anyway")
-            let body = String(cString: adw_message_dialog_get_body(message))
-            XCTAssertTrue(body.hasSuffix("Keeping it also keeps this device's text in the Trash as “Field notes (conflicted copy)”."), body)
-            try await self.screenshot(dialog.window, to: screenshots.appending(path: "conflict-deleted-here.png").path)
-
-            // Another program (`quire restore`, `quire edit`) while the dialog is open.
-            let elsewhere = try Library(url: url)
-            try await elsewhere.restore([id])
-            try await elsewhere.editArticle(id, body: Self.mine + Self.laterLine)
-
-            adw_message_dialog_response(message, "restore")
-            try await self.until { banner.dialog != nil && banner.dialog !== dialog && banner.dialog?.window.isOpen == true }
-            XCTAssertNil(banner.lastOutcome, "nothing was carried out against the old question")
-            let view = try XCTUnwrap(banner.dialog?.editView, "asked again as the edit conflict it is now")
-            XCTAssertEqual(view.mineBuffer.text, Self.mine + Self.laterLine)
+            let view = try await self.restoredElsewhereWhileTheDialogAsks(in: window, answering: "restore") { dialog in
+                let message = dialog.window.pointer(as: AdwMessageDialog.self)
+                XCTAssertEqual(String(cString: adw_message_dialog_get_heading(message)), "Article Changed Elsewhere")
+                XCTAssertEqual(String(cString: adw_message_dialog_get_response_label(message, "restore")), "_Keep Their Version")
+                XCTAssertEqual(String(cString: adw_message_dialog_get_response_label(message, "delete")), "_Delete Anyway")
+                let body = String(cString: adw_message_dialog_get_body(message))
+                XCTAssertTrue(body.hasSuffix("Keeping it also keeps this device's text in the Trash as “Field notes (conflicted copy)”."), body)
+                try await self.screenshot(dialog.window, to: screenshots.appending(path: "conflict-deleted-here.png").path)
+            }
             XCTAssertEqual(self.tooltip(of: "Keep _Theirs", in: view.window),
                            "Take the server’s version and keep this device’s text as “Field notes (conflicted copy)”")
 
@@ -221,26 +207,9 @@ final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
         drive(url) { window in
             let id = Self.id
             let banner = window.conflictBanner
-            try await self.until { banner.count == 1 }
-            XCTAssertTrue(banner.actions.activateAction(named: "resolve"))
-            try await self.until { banner.dialog?.window.isOpen == true }
-            let first = try XCTUnwrap(banner.dialog)
-            XCTAssertNil(first.editView, "shown as deleted here")
-
-            let elsewhere = try Library(url: url)
-            try await elsewhere.restore([id])
-            try await elsewhere.editArticle(id, body: Self.mine + Self.laterLine)
-
-            adw_message_dialog_response(first.window.pointer(as: AdwMessageDialog.self), "delete")
-            try await self.until { banner.dialog != nil && banner.dialog !== first && banner.dialog?.window.isOpen == true }
-            let again = try XCTUnwrap(banner.dialog)
-            let view = try XCTUnwrap(again.editView, "asked again as the edit conflict it is now")
-            XCTAssertEqual(view.mineBuffer.text, Self.mine + Self.laterLine)
-            XCTAssertNil(banner.lastOutcome, "Delete Anyway was not carried out")
+            let view = try await self.restoredElsewhereWhileTheDialogAsks(in: window, answering: "delete")
             let article = try await window.library.article(id)
-            XCTAssertNil(article.trashed)
-            let open = try await window.library.openConflicts()
-            XCTAssertEqual(open.map(\.kind), [.editedOnBothSides])
+            XCTAssertNil(article.trashed, "Delete Anyway was not carried out")
 
             XCTAssertTrue(view.actions.activateAction(named: "keep-mine"))
             await banner.resolution()
@@ -253,6 +222,36 @@ final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
     }
 
     // MARK: Helpers
+
+    /// Opens the banner's dialog on the conflict "deleted here" (`beforeTheRestore` looks at it),
+    /// lets another program (`quire restore`, `quire edit`) restore and edit the article while it
+    /// is open, and answers `response`. The answer is not carried out: returns the dialog opened
+    /// again as the edit conflict it is now.
+    @MainActor
+    private func restoredElsewhereWhileTheDialogAsks(
+        in window: MainWindow, answering response: String, beforeTheRestore: (ConflictDialog) async throws -> Void = { _ in }
+    ) async throws -> EditConflictView {
+        let banner = window.conflictBanner
+        try await until { banner.count == 1 }
+        XCTAssertTrue(banner.actions.activateAction(named: "resolve"))
+        try await until { banner.dialog?.window.isOpen == true }
+        let first = try XCTUnwrap(banner.dialog)
+        XCTAssertNil(first.editView, "shown as deleted here")
+        try await beforeTheRestore(first)
+
+        let elsewhere = try Library(url: window.library.url)
+        try await elsewhere.restore([Self.id])
+        try await elsewhere.editArticle(Self.id, body: Self.mine + Self.laterLine)
+
+        adw_message_dialog_response(first.window.pointer(as: AdwMessageDialog.self), response)
+        try await until { banner.dialog != nil && banner.dialog !== first && banner.dialog?.window.isOpen == true }
+        XCTAssertNil(banner.lastOutcome, "nothing was carried out against the old question")
+        let view = try XCTUnwrap(banner.dialog?.editView, "asked again as the edit conflict it is now")
+        XCTAssertEqual(view.mineBuffer.text, Self.mine + Self.laterLine)
+        let open = try await window.library.openConflicts()
+        XCTAssertEqual(open.map(\.kind), [.editedOnBothSides])
+        return view
+    }
 
     @MainActor
     private func tooltip(of buttonLabel: String, in window: Window) -> String? {
