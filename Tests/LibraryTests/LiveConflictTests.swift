@@ -166,6 +166,35 @@ import Testing
         }
     }
 
+    /// The writer decided Delete Anyway (Keep Mine) on a conflict shown as "deleted here"; the
+    /// article was restored before the decision was saved, so Keep Mine would now send its text.
+    /// A decision against another kind changes nothing; against the kind it has, it is carried out.
+    @Test func aDecisionAgainstAKindTheConflictNoLongerHasChangesNothing() async throws {
+        let mine = ArticleContent(title: "Plan", body: "one\nMY two\nthree\n", tags: ["a"])
+        let (store, id, conflict) = try await conflicted { library, id in
+            try await library.editArticle(id, body: mine.body)
+            try await library.moveToTrash([id])
+        }
+        #expect(conflict.kind == .deletedHere)
+        let before = try operations(store, id)
+        try await store.library.restore([id])
+        let operationsAfterRestore = try operations(store, id)
+        #expect(operationsAfterRestore.count == before.count + 1)
+
+        await #expect(throws: LibraryError.conflictChanged(conflict: conflict.id, decidedAgainst: .deletedHere, now: .editedOnBothSides)) {
+            try await store.library.resolveConflict(conflict.id, .keepMine, ifKind: .deletedHere)
+        }
+        #expect(try await store.library.openConflicts().map(\.id) == [conflict.id], "still open")
+        #expect(try operations(store, id).map(\.0) == operationsAfterRestore.map(\.0), "nothing was written")
+        let error = LibraryError.conflictChanged(conflict: conflict.id, decidedAgainst: .deletedHere, now: .editedOnBothSides)
+        #expect(error.description.hasSuffix("was deleted here, edited on the server and is edited on both sides now: "
+            + "nothing was changed; look at it again ('quire conflicts') and decide"))
+
+        let outcome = try await store.library.resolveConflict(conflict.id, .keepMine, ifKind: .editedOnBothSides)
+        #expect(outcome.sends == .put && outcome.kind == .editedOnBothSides)
+        #expect(try await store.library.article(id).body == mine.body)
+    }
+
     @Test func aMoveToTheTrashOfAnArticleDeletedOnTheServerSettlesIt() async throws {
         let (store, id, conflict) = try await conflicted(remote: nil) { library, id in
             try await library.editArticle(id, body: "one\nMY two\nthree\n")

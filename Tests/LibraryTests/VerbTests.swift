@@ -158,6 +158,21 @@ import QuireTestSupport
         let archive = folder.appending("library.json")
         #expect(try quire(["export", "--format", "json", "--out", archive.path], library: url).status == 0)
         #expect(try String(contentsOf: archive, encoding: .utf8).contains("\"id\":\"\(ids[0])\""), "the archive")
+
+        // Every other verb that prints an ID, in its lines and its --json: no UUID in upper case.
+        let id = ids[0].uppercased()
+        let verbs: [[String]] = [
+            ["list"], ["show", id], ["tag", id, "kept"], ["untag", id, "kept"], ["status", id, "ready"], ["favorite", id],
+            ["move", id, "--none"], ["history", id], ["trash", id], ["list", "--trash"], ["restore", id], ["tags"], ["conflicts"],
+        ]
+        let uuid = try Regex("[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}")
+        let withJSON = verbs.filter { !["trash", "restore"].contains($0[0]) }.map { [$0[0], "--json"] + $0.dropFirst() }
+        for arguments in verbs + withJSON {
+            let run = try quire(arguments, library: url)
+            #expect(run.status == 0, "\(arguments): \(run.error)")
+            let printed = run.output.matches(of: uuid).map { String(run.output[$0.range]) }
+            #expect(printed.allSatisfy { $0 == $0.lowercased() }, "quire \(arguments.joined(separator: " ")): \(run.output)")
+        }
     }
 
     /// A script's read-modify-write: the revision `show` prints is the one `edit --if-revision`

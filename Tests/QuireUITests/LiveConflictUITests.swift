@@ -9,10 +9,11 @@ import XCTest
 @testable import QuireUI
 
 /// Issue 23 in the app, over a real library: an article deleted here and changed on the server is
-/// restored from the Trash and edited, and the banner's dialog is answered with Keep Theirs (or,
-/// when the restore and the edit came from another program while the dialog was open, with Keep
-/// Their Version). The edited text survives as a copy, the dialog says so before, and the toast
-/// after; screenshots of both dialogs.
+/// restored from the Trash and edited, and the banner's dialog is answered with Keep Theirs. When
+/// the restore and the edit came from another program while the dialog asked about an article
+/// deleted here, its answer (Keep Their Version, Delete Anyway) is not carried out: the dialog
+/// asks again as an edit conflict. The edited text survives as a copy, the dialog says so before,
+/// and the toast after; screenshots of both dialogs.
 final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
     static let base = "First line.\nThe shared line.\nLast line.\n"
     static let mine = "First line.\nThe shared line, as I wrote it before deleting it.\nLast line.\n"
@@ -108,53 +109,180 @@ final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
         }
     }
 
-    /// The dialog opened while the article was still in the Trash ("deleted here"); another
-    /// program restored and edited it meanwhile. Keep Their Version is carried out against the
-    /// article as it is when the writer answers: the edited text is kept as a copy.
-    func testKeepTheirVersionAfterARestoreAndEditElsewhereKeepsTheEditedText() throws {
+    /// The issue's app path with real input (XTEST through `xdotool`): a mouse click on Restore in
+    /// the Trash, the later line typed on the keyboard, a click on the banner's Resolve and Alt+T
+    /// (Keep _Theirs) in the dialog. The typed line survives as a copy; screenshot of the window
+    /// after.
+    func testTheIssuesAppPathWithRealClicksAndKeys() throws {
+        try requireXdotool()
         let url = try deletedHereLibrary()
         let screenshots = try screenshotFolder()
         drive(url) { window in
             let id = Self.id
             let banner = window.conflictBanner
             try await self.until { banner.count == 1 }
-            XCTAssertTrue(banner.actions.activateAction(named: "resolve"))
+            window.window.present()
+
+            window.sidebar.select(.trash)
+            try self.open("Field notes", in: window)
+            try await self.click(try XCTUnwrap(self.button("_Restore", in: window.window)), in: window.window)
+            try await self.until { try await window.library.openConflicts().map(\.kind) == [.editedOnBothSides] }
+            let restored = try await window.library.article(id)
+            XCTAssertNil(restored.trashed)
+
+            window.sidebar.select(.all)
+            try self.open("Field notes", in: window)
+            XCTAssertTrue(window.editor.bodyView.grabFocus())
+            try await self.until { window.editor.bodyView.hasFocus }
+            try press(["key", "ctrl+End"])
+            try press(["type", "--delay", "20", Self.laterLine.trimmingCharacters(in: .newlines)])
+            try await self.until { try await window.library.article(id).body == Self.mine + Self.laterLine.trimmingCharacters(in: .newlines) }
+
+            try await self.click(try XCTUnwrap(self.button("_Resolve", in: banner.widget)), in: window.window)
             try await self.until { banner.dialog?.window.isOpen == true }
             let dialog = try XCTUnwrap(banner.dialog)
-            XCTAssertNil(dialog.editView)
-            let message = dialog.window.pointer(as: AdwMessageDialog.self)
-            XCTAssertEqual(String(cString: adw_message_dialog_get_heading(message)), "Article Changed Elsewhere")
-            XCTAssertEqual(String(cString: adw_message_dialog_get_response_label(message, "restore")), "_Keep Their Version")
-            XCTAssertEqual(String(cString: adw_message_dialog_get_response_label(message, "delete")), "_Delete Anyway")
-            let body = String(cString: adw_message_dialog_get_body(message))
-            XCTAssertTrue(body.hasSuffix("Keeping it also keeps this device's text in the Trash as “Field notes (conflicted copy)”."), body)
-            try await self.screenshot(dialog.window, to: screenshots.appending(path: "conflict-deleted-here.png").path)
+            let view = try XCTUnwrap(dialog.editView)
+            XCTAssertEqual(view.mineBuffer.text, Self.mine + Self.laterLine.trimmingCharacters(in: .newlines), "what was typed")
+            try await self.until { gtk_window_is_active(dialog.window.windowPointer) != 0 }
+            try press(["key", "alt+t"])
+            await banner.resolution()
+            XCTAssertNil(banner.failure)
 
-            // Another program (`quire restore`, `quire edit`) while the dialog is open.
-            let elsewhere = try Library(url: url)
-            try await elsewhere.restore([id])
-            try await elsewhere.editArticle(id, body: Self.mine + Self.laterLine)
+            let outcome = try XCTUnwrap(banner.lastOutcome)
+            XCTAssertEqual(outcome.resolution, .keepTheirs)
+            let copy = try await window.library.article(try XCTUnwrap(outcome.copy?.id))
+            XCTAssertEqual(copy.body, Self.mine + Self.laterLine.trimmingCharacters(in: .newlines), "the typed line survives")
+            XCTAssertEqual(copy.title, "Field notes (conflicted copy)")
+            let kept = try await window.library.article(id)
+            XCTAssertEqual(kept.body, Self.theirs)
+            let open = try await window.library.openConflicts()
+            XCTAssertTrue(open.isEmpty)
+            try await self.screenshot(window.window, to: screenshots.appending(path: "conflict-kept-theirs-with-a-copy.png").path)
+        }
+    }
 
-            adw_message_dialog_response(message, "restore")
+    /// The dialog opened while the article was still in the Trash ("deleted here"); another
+    /// program restored and edited it meanwhile. Keep Their Version was answered to a question
+    /// that no longer holds (its copy would not be in the Trash, as the dialog said), so the
+    /// dialog opens again as the edit conflict it is now; Keep Theirs there keeps the edited text
+    /// as a copy.
+    func testKeepTheirVersionAfterARestoreAndEditElsewhereAsksAgainAndKeepsTheEditedText() throws {
+        let url = try deletedHereLibrary()
+        let screenshots = try screenshotFolder()
+        drive(url) { window in
+            let id = Self.id
+            let banner = window.conflictBanner
+            let view = try await self.restoredElsewhereWhileTheDialogAsks(in: window, answering: "restore") { dialog in
+                let message = dialog.window.pointer(as: AdwMessageDialog.self)
+                XCTAssertEqual(String(cString: adw_message_dialog_get_heading(message)), "Article Changed Elsewhere")
+                XCTAssertEqual(String(cString: adw_message_dialog_get_response_label(message, "restore")), "_Keep Their Version")
+                XCTAssertEqual(String(cString: adw_message_dialog_get_response_label(message, "delete")), "_Delete Anyway")
+                let body = String(cString: adw_message_dialog_get_body(message))
+                XCTAssertTrue(body.hasSuffix("Keeping it also keeps this device's text in the Trash as “Field notes (conflicted copy)”."), body)
+                try await self.screenshot(dialog.window, to: screenshots.appending(path: "conflict-deleted-here.png").path)
+            }
+            XCTAssertEqual(self.tooltip(of: "Keep _Theirs", in: view.window),
+                           "Take the server’s version and keep this device’s text as “Field notes (conflicted copy)”")
+
+            XCTAssertTrue(view.actions.activateAction(named: "keep-theirs"))
             await banner.resolution()
             XCTAssertNil(banner.failure)
             let outcome = try XCTUnwrap(banner.lastOutcome)
-            XCTAssertEqual(outcome.kind, .editedOnBothSides, "decided against the article as it stood")
+            XCTAssertEqual(outcome.kind, .editedOnBothSides)
             let copy = try await window.library.article(try XCTUnwrap(outcome.copy?.id))
             XCTAssertEqual(copy.body, Self.mine + Self.laterLine, "the edited text survives")
+            XCTAssertNil(copy.trashed)
             let kept = try await window.library.article(id).body
             XCTAssertEqual(kept, Self.theirs)
             XCTAssertTrue(outcome.summary.contains("kept as “Field notes (conflicted copy)”"), outcome.summary)
         }
     }
 
+    /// The dialog opened while the article was in the Trash; another program restored and edited
+    /// it meanwhile, and the writer answers Delete Anyway. Keep Mine would now send the restored
+    /// text over the server's: nothing is carried out, and the dialog opens again as the edit
+    /// conflict it has become, where the writer decides once more.
+    func testDeleteAnywayAfterARestoreElsewhereAsksAgain() throws {
+        let url = try deletedHereLibrary()
+        drive(url) { window in
+            let id = Self.id
+            let banner = window.conflictBanner
+            let view = try await self.restoredElsewhereWhileTheDialogAsks(in: window, answering: "delete")
+            let article = try await window.library.article(id)
+            XCTAssertNil(article.trashed, "Delete Anyway was not carried out")
+
+            XCTAssertTrue(view.actions.activateAction(named: "keep-mine"))
+            await banner.resolution()
+            XCTAssertNil(banner.failure)
+            XCTAssertEqual(banner.lastOutcome?.sends, .put)
+            let kept = try await window.library.article(id)
+            XCTAssertEqual(kept.body, Self.mine + Self.laterLine)
+            XCTAssertNil(kept.trashed)
+        }
+    }
+
     // MARK: Helpers
+
+    /// Opens the banner's dialog on the conflict "deleted here" (`beforeTheRestore` looks at it),
+    /// lets another program (`quire restore`, `quire edit`) restore and edit the article while it
+    /// is open, and answers `response`. The answer is not carried out: returns the dialog opened
+    /// again as the edit conflict it is now.
+    @MainActor
+    private func restoredElsewhereWhileTheDialogAsks(
+        in window: MainWindow, answering response: String, beforeTheRestore: (ConflictDialog) async throws -> Void = { _ in }
+    ) async throws -> EditConflictView {
+        let banner = window.conflictBanner
+        try await until { banner.count == 1 }
+        XCTAssertTrue(banner.actions.activateAction(named: "resolve"))
+        try await until { banner.dialog?.window.isOpen == true }
+        let first = try XCTUnwrap(banner.dialog)
+        XCTAssertNil(first.editView, "shown as deleted here")
+        try await beforeTheRestore(first)
+
+        let elsewhere = try Library(url: window.library.url)
+        try await elsewhere.restore([Self.id])
+        try await elsewhere.editArticle(Self.id, body: Self.mine + Self.laterLine)
+
+        adw_message_dialog_response(first.window.pointer(as: AdwMessageDialog.self), response)
+        try await until { banner.dialog != nil && banner.dialog !== first && banner.dialog?.window.isOpen == true }
+        XCTAssertNil(banner.lastOutcome, "nothing was carried out against the old question")
+        let view = try XCTUnwrap(banner.dialog?.editView, "asked again as the edit conflict it is now")
+        XCTAssertEqual(view.mineBuffer.text, Self.mine + Self.laterLine)
+        let open = try await window.library.openConflicts()
+        XCTAssertEqual(open.map(\.kind), [.editedOnBothSides])
+        return view
+    }
 
     @MainActor
     private func tooltip(of buttonLabel: String, in window: Window) -> String? {
         window.descendants(ofType: gtk_button_get_type())
             .first { gtk_button_get_label($0.pointer()).map { String(cString: $0) } == buttonLabel }
             .flatMap { gtk_widget_get_tooltip_text($0.widgetPointer).map { String(cString: $0) } }
+    }
+
+    /// The button labelled `label` (mnemonic included) inside `widget`.
+    @MainActor
+    private func button(_ label: String, in widget: Widget) -> Widget? {
+        widget.descendants(ofType: gtk_button_get_type())
+            .first { gtk_button_get_label($0.pointer()).map { String(cString: $0) } == label && $0.isMapped }
+    }
+
+    /// Clicks the middle of `widget` with the mouse, as a person does (the window is at the
+    /// screen's corner: Xvfb runs no window manager), where the window's next frame draws it.
+    @MainActor
+    private func click(_ widget: Widget, in window: Window) async throws {
+        var drawn = false
+        gtk_widget_queue_draw(window.widgetPointer)
+        window.afterNextFrame { drawn = true }
+        try await until { drawn }
+        var bounds = graphene_rect_t()
+        XCTAssertNotEqual(gtk_widget_compute_bounds(widget.widgetPointer, window.widgetPointer, &bounds), 0)
+        var dx = 0.0
+        var dy = 0.0
+        gtk_native_get_surface_transform(OpaquePointer(window.widgetPointer), &dx, &dy)
+        let x = Int((Double(bounds.origin.x + bounds.size.width / 2) + dx).rounded())
+        let y = Int((Double(bounds.origin.y + bounds.size.height / 2) + dy).rounded())
+        try press(["mousemove", "--sync", "\(x)", "\(y)", "click", "1"])
     }
 
     @MainActor

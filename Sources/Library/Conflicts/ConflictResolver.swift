@@ -16,7 +16,7 @@ struct ConflictResolver {
 
     // MARK: The writer's decision
 
-    func resolve(_ id: UUID, _ resolution: ConflictResolution) throws -> ConflictOutcome {
+    func resolve(_ id: UUID, _ resolution: ConflictResolution, ifKind decidedAgainst: ConflictKind? = nil) throws -> ConflictOutcome {
         guard let conflict = try context.fetch(FetchRequest<Conflict>(predicate: \.id == id, fetchLimit: 1)).first else {
             throw LibraryError.conflictNotFound(id)
         }
@@ -24,6 +24,10 @@ struct ConflictResolver {
         let articleID = conflict.articleID
         var article = try Self.article(articleID, in: context)
         let sides = conflict.sides(article: article)
+        // Mine and theirs mean something else to each kind: a choice made against another kind is not carried out.
+        if let decidedAgainst, decidedAgainst != sides.kind {
+            throw LibraryError.conflictChanged(conflict: id, decidedAgainst: decidedAgainst, now: sides.kind)
+        }
         if let reason = Self.refusal(of: resolution, sides: sides, remoteRevision: conflict.remoteRevision, articleExists: article != nil) {
             throw LibraryError.resolutionNotApplicable(conflict: id, reason: reason)
         }

@@ -107,10 +107,16 @@ extension Library {
     /// is taken), the base becomes the server's version, and the conflict is closed. Keep Theirs
     /// or a merged version over text of this device they would drop keeps it as a copy first
     /// (``ConflictSides/keepsCopy(replacingWith:)``).
+    ///
+    /// `ifKind` is the kind of conflict the writer decided against (what the dialog or
+    /// `quire conflicts` showed). Keep Mine deletes an article deleted here but sends the text of
+    /// one restored since, so when the conflict is about something else by the time the decision
+    /// is saved, nothing is changed and ``LibraryError/conflictChanged(conflict:decidedAgainst:now:)``
+    /// is thrown: show it again.
     @discardableResult
-    public func resolveConflict(_ id: UUID, _ resolution: ConflictResolution) async throws -> ConflictOutcome {
+    public func resolveConflict(_ id: UUID, _ resolution: ConflictResolution, ifKind: ConflictKind? = nil) async throws -> ConflictOutcome {
         try await write { context, now in
-            try ConflictResolver(context: context, now: now).resolve(id, resolution)
+            try ConflictResolver(context: context, now: now).resolve(id, resolution, ifKind: ifKind)
         }
     }
 }

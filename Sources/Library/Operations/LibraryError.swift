@@ -24,6 +24,10 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     case conflictAlreadyResolved(UUID)
     /// The resolution does not fit the conflict (Restore Mine for a conflict without a deletion).
     case resolutionNotApplicable(conflict: UUID, reason: String)
+    /// The conflict is about something else now than when the writer decided (``ConflictKind``):
+    /// a restore, a move to the trash or a deletion on the server came in between, so the choice
+    /// would do something other than what was shown (Delete Anyway would send this device's text).
+    case conflictChanged(conflict: UUID, decidedAgainst: ConflictKind, now: ConflictKind)
     /// No recovered draft exists for this article.
     case draftNotFound(article: UUID)
     /// The article is at another revision (``ArticleSnapshot/localRevision``) than the one the
@@ -47,6 +51,9 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
         case .conflictNotFound(let id): return "no conflict has the ID \(id.uuidString.lowercased())"
         case .conflictAlreadyResolved(let id): return "conflict \(id.uuidString.lowercased()) is resolved already"
         case .resolutionNotApplicable(let id, let reason): return "conflict \(id.uuidString.lowercased()): \(reason)"
+        case .conflictChanged(let id, let decidedAgainst, let now):
+            return "conflict \(id.uuidString.lowercased()) was \(decidedAgainst.phrase) and is \(now.phrase) now: "
+                + "nothing was changed; look at it again ('quire conflicts') and decide"
         case .draftNotFound(let article): return "no recovered draft for article \(article.uuidString.lowercased())"
         case .revisionChanged(let article, let expected, let current):
             return "article \(article.uuidString.lowercased()) is at revision \(current) now, not \(expected): it changed since it was read"

@@ -128,6 +128,8 @@ struct ErrorExplanation: Equatable, Sendable {
             return gettext("This conflict was resolved already, in this window or another.")
         case .resolutionNotApplicable(_, let reason):
             return String(cFormat: gettext("That choice does not fit this conflict: %s."), reason)
+        case .conflictChanged:
+            return gettext("The conflict changed while you decided, so nothing was changed. Look at it again.")
         case .draftNotFound:
             return gettext("The unsaved text was restored or discarded already.")
         case .revisionChanged:

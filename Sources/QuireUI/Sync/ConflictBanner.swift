@@ -117,19 +117,7 @@ public final class ConflictBanner {
         }
         for listed in conflicts {
             do {
-                // Read again as the dialog opens: an earlier decision or the writer may have changed it.
-                let conflict = try await session.library.conflict(listed.id)
-                guard conflict.resolved == nil else { continue }
-                let shown = try await Self.dialogConflict(for: conflict, in: session.library)
-                let presented = try ConflictDialog(conflict: shown, over: parent, copyOnKeepTheirs: Self.copyOnKeepTheirs(conflict))
-                dialog = presented
-                presented.present()
-                let decision = await presented.awaitDecision()
-                dialog = nil
-                guard case let .resolve(resolution) = decision else { continue }
-                let outcome = try await session.library.resolveConflict(conflict.id, resolution)
-                lastOutcome = outcome
-                resolved?(outcome)
+                try await resolve(listed.id)
             } catch {
                 dialog = nil
                 fail(String(cFormat: gettext("“%s” could not be resolved."), ConflictDialog.displayTitle(listed.title)), error)
@@ -137,6 +125,33 @@ public final class ConflictBanner {
         }
         await refresh()
         session.syncNow()
+    }
+
+    /// Shows the dialog for one conflict and carries out the decision. A decision is carried out
+    /// only against the kind of conflict the dialog showed: when a restore, a move to the trash or
+    /// the server changed that meanwhile (Delete Anyway would then send this device's text), the
+    /// dialog opens again with the conflict as it is now.
+    private func resolve(_ id: UUID) async throws {
+        while true {
+            // Read again as the dialog opens: an earlier decision or the writer may have changed it.
+            let conflict = try await session.library.conflict(id)
+            guard conflict.resolved == nil else { return }
+            let shown = try await Self.dialogConflict(for: conflict, in: session.library)
+            let presented = try ConflictDialog(conflict: shown, over: parent, copyOnKeepTheirs: Self.copyOnKeepTheirs(conflict))
+            dialog = presented
+            presented.present()
+            let decision = await presented.awaitDecision()
+            dialog = nil
+            guard case let .resolve(resolution) = decision else { return }
+            do {
+                let outcome = try await session.library.resolveConflict(conflict.id, resolution, ifKind: conflict.kind)
+                lastOutcome = outcome
+                resolved?(outcome)
+                return
+            } catch LibraryError.conflictChanged {
+                continue
+            }
+        }
     }
 
     /// The dialog's view of a conflict, from this device's side as the article stands: this

@@ -31,7 +31,7 @@ enum HelpText {
             "  0   " + gettext("success"),
             "  1   " + gettext("failure (the message says what went wrong; nothing was changed)"),
             "  2   " + gettext("usage: the command line was wrong (an unknown verb or option, a missing\n      argument, the start of an ID that begins several; the message lists them)"),
-            "  " + gettext("'quire sync' adds 69, 75 and 76 ('quire help sync'); 'quire edit --if-revision'\n  adds 75."),
+            "  " + gettext("'quire sync' adds 69, 75 and 76 ('quire help sync'); 'quire edit --if-revision'\n  and 'quire resolve --if-kind' add 75 (it changed since it was read)."),
             "",
             gettext("'quire help VERB' shows how to use a verb."),
         ].joined(separator: "\n")

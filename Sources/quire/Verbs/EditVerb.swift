@@ -65,7 +65,8 @@ struct EditVerb: Verb {
     }
 }
 
-/// `quire edit --if-revision` refused: the article changed since the script read it (75, try again).
+/// `quire edit --if-revision` or `quire resolve --if-kind` refused: the article or conflict changed
+/// since the script read it (75, try again).
 struct ChangedSinceRead: VerbFailure {
     let message: String
     var description: String { message }

@@ -7,7 +7,7 @@ import Library
 struct ResolveVerb: Verb {
     static let name = "resolve"
     static let summary = "Resolve a conflict: keep this device's version, the server's, both, or a merged one"
-    static let usage = "[--library PATH] ID --keep mine|theirs|both|merged [--merged-file F|-] [--title T] [--json]"
+    static let usage = "[--library PATH] ID --keep mine|theirs|both|merged [--merged-file F|-] [--title T] [--if-kind KIND] [--json]"
     static let details = """
         ID is the conflict's ID, or the ID of its article when that has one open conflict (either
         whole or its start), as 'quire conflicts' lists them.
@@ -28,6 +28,12 @@ struct ResolveVerb: Verb {
           --keep merged   Save the body in --merged-file (- for standard input), the title of
                           --title or else the merged one, and send it over the server's version.
 
+        --if-kind KIND carries the choice out only while the conflict is still of that kind, as
+        'quire conflicts --json' gave it (editedOnBothSides, deletedHere, deletedOnServer): mine
+        deletes an article deleted here, but sends the text of one restored since. When it changed,
+        nothing is changed, the message says what it is now, and the exit status is 75: look at it
+        again and decide.
+
         Prints what happened; with --json one object: conflictId, articleId, resolution, kind,
         article and copy (each null, or id, title and inTrash), sends (put, delete or null: what
         the next 'quire sync' sends for the article) and summary.
@@ -42,6 +48,7 @@ struct ResolveVerb: Verb {
     let keep: Keep
     let mergedFile: String?
     let title: String?
+    let kind: ConflictKind?
     let emitsJSON: Bool
 
     init(arguments: inout VerbArguments) throws(CommandLineError) {
@@ -53,6 +60,15 @@ struct ResolveVerb: Verb {
         self.keep = keep
         mergedFile = try arguments.option("--merged-file")
         title = try arguments.option("--title")
+        if let text = try arguments.option("--if-kind") {
+            guard let kind = ConflictKind(rawValue: text) else {
+                throw .invalidValue(
+                    option: "--if-kind", value: text, expected: ConflictKind.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            self.kind = kind
+        } else {
+            kind = nil
+        }
         emitsJSON = arguments.flag("--json")
         if keep == .merged, mergedFile == nil { throw .missingArgument("--merged-file (the merged body, for --keep merged)") }
         if keep != .merged, let mergedFile { throw .invalidValue(option: "--merged-file", value: mergedFile, expected: "used with --keep merged") }
@@ -74,7 +90,13 @@ struct ResolveVerb: Verb {
             let body = try TextInput.read(mergedFile ?? "-", option: "--merged-file")
             resolution = .merged(Self.mergedContent(of: conflict, body: body, title: title))
         }
-        let outcome = try await library.resolveConflict(conflict.id, resolution)
+        let outcome: ConflictOutcome
+        do {
+            outcome = try await library.resolveConflict(conflict.id, resolution, ifKind: kind)
+        } catch let error as LibraryError {
+            guard case .conflictChanged = error else { throw error }
+            throw ChangedSinceRead(message: error.description)
+        }
         if emitsJSON {
             try VerbOutput.printJSON(ResolvedConflict(outcome))
             return

@@ -8,9 +8,12 @@ import Testing
 import Platform
 
 /// Random interleavings, from a seed, of local operations on device A (edit, restore, trash, tag,
-/// move, sync) with device B's edits, deletions and restores of the same article through a real
-/// quire-server; A's conflicts are then resolved by one choice (Keep Theirs where it does not fit),
-/// and both libraries sync until they agree. Checked after every run:
+/// move, status, import replace, sync) with device B's edits, deletions and restores of the same
+/// article through a real quire-server. Each run plays random steps, then makes A and B change
+/// the same line (or B delete the article) so that A's next sync finds a conflict, then plays
+/// random steps while it is open (local changes after detection are the issue's case; every run
+/// of the default seeds must meet one), and A's conflicts are then resolved by one choice (Keep
+/// Theirs where it does not fit) and both libraries sync until they agree. Checked after every run:
 /// - both libraries and the server hold the same live articles, with nothing left to send;
 /// - no text A saved is lost: every line A wrote is in one of A's articles (in the library or in
 ///   its trash), except lines Keep Theirs dropped that were already there when their conflict was
@@ -25,7 +28,7 @@ import Platform
         case keepMine, keepTheirs, keepBoth, merged, restoreMine, acceptDelete
     }
 
-    static let runs = ProcessInfo.processInfo.environment["QUIRE_CONFLICT_RUNS"].flatMap(Int.init) ?? 3
+    static let runs = ProcessInfo.processInfo.environment["QUIRE_CONFLICT_RUNS"].flatMap(Int.init) ?? 10
     static let replayedSeed = ProcessInfo.processInfo.environment["QUIRE_CONFLICT_SEED"].flatMap(UInt64.init)
 
     @Test(.timeLimit(.minutes(3)), arguments: Choice.allCases)
@@ -34,17 +37,24 @@ import Platform
         defer { server.stop() }
         let index = UInt64(Choice.allCases.firstIndex(of: choice)!)
         let seeds = Self.replayedSeed.map { [$0] } ?? (0..<UInt64(Self.runs)).map { 1000 * (index + 1) + $0 }
+        // Runs in which a resolution met text A saved after its conflict was found: the case the
+        // promise is about, so the default seeds must reach it.
+        var runsOverLaterText = 0
         for seed in seeds {
             let world = try World(seed: seed, server: server, account: "run-\(choice)-\(seed)")
             defer { world.remove() }
             do {
                 try await world.play(resolvingBy: choice)
+                if world.resolvedOverLaterText { runsOverLaterText += 1 }
                 for problem in try await world.problems() {
                     Issue.record("seed \(seed) (\(choice)): \(problem)\nsteps: \(world.steps.joined(separator: ", "))")
                 }
             } catch {
                 Issue.record("seed \(seed) (\(choice)): \(error)\nsteps: \(world.steps.joined(separator: ", "))")
             }
+        }
+        if Self.replayedSeed == nil {
+            #expect(runsOverLaterText > 0, "no run of \(choice) resolved a conflict over text saved after it was found")
         }
     }
 
@@ -65,6 +75,8 @@ import Platform
         var savedAtDetection: [UUID: Set<String>] = [:]
         /// Lines Keep Theirs dropped (no copy kept), with the conflict that dropped them.
         var dropped: [(line: String, conflict: UUID)] = []
+        /// Whether a resolution met a line A saved after its conflict was found.
+        var resolvedOverLaterText = false
         /// What each resolution was decided against, and what it did.
         var resolutions: [(sides: ConflictSides, outcome: ConflictOutcome)] = []
         private var counter = 0
@@ -97,20 +109,9 @@ import Platform
             try await syncA()
             try await b.sync(server, token: token)
 
-            let count = Int.random(in: 8...14, using: &random)
-            for _ in 0..<count {
-                switch Int.random(in: 0..<12, using: &random) {
-                case 0, 1, 2: try await editA()
-                case 3: try await restoreA()
-                case 4: try await trashA()
-                case 5: try await tagA()
-                case 6: try await moveA()
-                case 7, 8: try await syncA()
-                case 9: try await editB()
-                case 10: try await deleteB()
-                default: try await restoreB()
-                }
-            }
+            for _ in 0..<Int.random(in: 3...8, using: &random) { try await step() }
+            try await provokeConflict()
+            for _ in 0..<Int.random(in: 3...8, using: &random) { try await step() }
             try await syncA()
             for _ in 0..<6 {
                 let open = try await a.library.openConflicts()
@@ -122,6 +123,55 @@ import Platform
             try await syncA()
             try await b.sync(server, token: token)
             steps.append("converged")
+        }
+
+        /// One random step of A's or B's.
+        private func step() async throws {
+            switch Int.random(in: 0..<14, using: &random) {
+            case 0, 1, 2: try await editA()
+            case 3: try await restoreA()
+            case 4: try await trashA()
+            case 5: try await tagA()
+            case 6: try await moveA()
+            case 7: try await statusA()
+            case 8: try await replaceA()
+            case 9, 10: try await syncA()
+            case 11: try await editB()
+            case 12: try await deleteB()
+            default: try await restoreB()
+            }
+        }
+
+        /// A changes line 1 (or trashes the article), B changes line 1 too (restoring it first) or
+        /// deletes the article, and A syncs: unless both deleted it, A finds a conflict.
+        private func provokeConflict() async throws {
+            try await syncA()
+            try await b.sync(server, token: token)
+            if let article = try await article(a) {
+                if Bool.random(using: &random) || article.trashed != nil {
+                    var lines = article.body.components(separatedBy: "\n")
+                    lines[1] = "A's line \(next()) (seed \(seed)), instead of line 1"
+                    saved.append(lines[1])
+                    try await a.library.editArticle(id, body: lines.joined(separator: "\n"))
+                    steps.append("A changes line 1")
+                } else {
+                    try await trashA()
+                }
+            }
+            if var article = try await article(b), Int.random(in: 0..<4, using: &random) > 0 {
+                if article.trashed != nil {
+                    try await b.library.restore([id])
+                    article = try await b.library.article(id)
+                }
+                var lines = article.body.components(separatedBy: "\n")
+                lines[1] = "Line 1, as B had it at \(next())."
+                try await b.library.editArticle(id, body: lines.joined(separator: "\n"))
+                try await b.sync(server, token: token)
+                steps.append("B changes line 1")
+            } else {
+                try await deleteB()
+            }
+            try await syncA()
         }
 
         private func article(_ device: ClientLibrary) async throws -> ArticleSnapshot? {
@@ -156,6 +206,23 @@ import Platform
             guard try await article(a) != nil else { return }
             try await a.library.tagArticles([id], with: "tag \(next())")
             steps.append("A tags")
+        }
+
+        private func statusA() async throws {
+            guard try await article(a) != nil else { return }
+            let status: ArticleStatus = [.draft, .ready, .published].randomElement(using: &random)!
+            try await a.library.setStatus(status, for: [id])
+            steps.append("A sets \(status.rawValue)")
+        }
+
+        /// `quire import --on-existing replace` of a file holding the article with a line more.
+        private func replaceA() async throws {
+            guard var article = try await article(a) else { return }
+            let line = "A's line \(next()) (seed \(seed)), imported"
+            article.body += line + "\n"
+            try await a.library.applyImport(creatingFolders: [], tags: [], writes: [ImportWrite(.replace, article)])
+            saved.append(line)
+            steps.append("A imports a replacement\(article.trashed == nil ? "" : " in the trash")")
         }
 
         private func moveA() async throws {
@@ -236,6 +303,11 @@ import Platform
                 guard case .resolutionNotApplicable = error else { throw error }
                 steps.append("\(choice) refused for \(conflict.kind.rawValue)")
                 outcome = try await a.library.resolveConflict(conflict.id, .keepTheirs)
+            }
+            let atDetection = savedAtDetection[conflict.id] ?? []
+            if let current = conflict.sides.current,
+               current.body.components(separatedBy: "\n").contains(where: { $0.hasPrefix("A's line") && !atDetection.contains($0) }) {
+                resolvedOverLaterText = true
             }
             steps.append("A resolves \(conflict.kind.rawValue) by \(outcome.resolution)\(outcome.copy == nil ? "" : " with a copy")")
             // The sides as the library read them in the resolving save: the record keeps them.

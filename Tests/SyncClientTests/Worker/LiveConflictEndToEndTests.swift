@@ -164,6 +164,29 @@ import Testing
         }
     }
 
+    /// A script read the conflict as "deleted here" and decides Delete Anyway (`--keep mine`), but
+    /// the article was restored since: mine would now send A's text over B's edit. With
+    /// `--if-kind` nothing is changed and the exit status is 75; the kind it has now works.
+    @Test func aDecisionAgainstAKindTheConflictNoLongerHasChangesNothing() async throws {
+        let devices = try Devices()
+        defer { devices.stop() }
+        let script = try Script(devices)
+        let (x, byA, byB) = try await Self.restoredIntoAnEditConflict(devices, script)
+
+        let refused = try await script.quire.run(["resolve", x, "--keep", "mine", "--if-kind", "deletedHere"], library: devices.a.library.url)
+        #expect(refused.status == 75, "\(refused.error)")
+        #expect(refused.error.contains("was deleted here, edited on the server and is edited on both sides now"), "\(refused.error)")
+        let listed = try #require(try await script.conflicts(devices.a).first, "still open")
+        #expect(listed["kind"] as? String == "editedOnBothSides")
+        try await script.sync(devices.a)
+        #expect(try await devices.server.articles(token: devices.token).values.map(\.body) == [byB], "nothing was sent")
+
+        try await script.run(devices.a, ["resolve", x, "--keep", "mine", "--if-kind", "editedOnBothSides"])
+        try await script.sync(devices.a)
+        try await script.sync(devices.b)
+        #expect(try await devices.expectConverged()[try #require(UUID(uuidString: x))]?.body == byA)
+    }
+
     /// A newer server version that makes the two sides equal needs no decision: the worker
     /// settles the open conflict as it pulls it.
     @Test func aNewerServerVersionEqualToThisDevicesSettlesTheConflict() async throws {
