@@ -18,6 +18,10 @@ enum Fault: Sendable, Hashable, CustomStringConvertible {
     /// Holds the request this long (past the client's timeout), then passes it on: the server
     /// applies it after the client gave up.
     case delay(TimeInterval)
+    /// Holds the request until the test calls `FaultProxy.releaseHeldRequests()` (or stops the
+    /// proxy), then passes it on: "on the wire" for as long as the test needs, however loaded
+    /// the machine is.
+    case hold
     /// Answers itself with this status, a problem body and `Retry-After`, and closes.
     case answer(status: Int, retryAfter: String?)
     /// Passes the head and half the body to the server, then closes both connections.
@@ -36,6 +40,7 @@ enum Fault: Sendable, Hashable, CustomStringConvertible {
         case .duplicateRequest: return "duplicateRequest"
         case .concurrentDuplicate: return "concurrentDuplicate"
         case let .delay(seconds): return "delay(\(seconds))"
+        case .hold: return "hold"
         case let .answer(status, retryAfter): return "answer(\(status), Retry-After: \(retryAfter ?? "none"))"
         case .cutRequestMidBody: return "cutRequestMidBody"
         case .cutResponseMidBody: return "cutResponseMidBody"

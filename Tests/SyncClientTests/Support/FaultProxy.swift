@@ -15,6 +15,8 @@ final class FaultProxy: @unchecked Sendable {
     private let upstreamPort: UInt16
     private let listener: Int32
     private let state = Mutex(State())
+    /// Entered once at the start; `.hold` requests wait for it to be left.
+    private let heldRequests = DispatchGroup()
 
     private struct State {
         var script: [Fault] = []
@@ -24,6 +26,7 @@ final class FaultProxy: @unchecked Sendable {
         var log: [(request: String, fault: Fault)] = []
         var connections: Set<Int32> = []
         var stopped = false
+        var heldRequestsReleased = false
     }
 
     /// Listens on an ephemeral loopback port and forwards to `127.0.0.1:upstreamPort`.
@@ -32,6 +35,7 @@ final class FaultProxy: @unchecked Sendable {
         let socket = try LoopbackSocket(listeningWithBacklog: 64)
         listener = socket.descriptor
         port = socket.port
+        heldRequests.enter()
         Thread { [self] in acceptLoop() }.start()
     }
 
@@ -53,8 +57,18 @@ final class FaultProxy: @unchecked Sendable {
     /// Each request's start line (`PUT /v1/articles/a1`) and the fault it got, in arrival order.
     var log: [(request: String, fault: Fault)] { state.withLock { $0.log } }
 
+    /// Lets every `.hold` request, waiting or still to come, through.
+    func releaseHeldRequests() {
+        let first = state.withLock { state -> Bool in
+            defer { state.heldRequestsReleased = true }
+            return !state.heldRequestsReleased
+        }
+        if first { heldRequests.leave() }
+    }
+
     /// Closes the listener and every connection.
     func stop() {
+        releaseHeldRequests()
         let connections = state.withLock { state -> Set<Int32> in
             state.stopped = true
             return state.connections
@@ -138,6 +152,10 @@ final class FaultProxy: @unchecked Sendable {
             return send(answer.bytes, to: client) && !answer.closes
         case let .delay(seconds):
             Thread.sleep(forTimeInterval: seconds)
+            if let answer = forward(request.bytes) { _ = send(answer.bytes, to: client) }
+            return false
+        case .hold:
+            heldRequests.wait()
             if let answer = forward(request.bytes) { _ = send(answer.bytes, to: client) }
             return false
         case let .answer(status, retryAfter):

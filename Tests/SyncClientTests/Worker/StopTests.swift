@@ -20,8 +20,10 @@ import Testing
         for index in 0..<12 {
             try await device.library.createArticle(ArticleContent(title: "Draft \(index)", body: "Words \(index).\n"))
         }
-        // Every request is held long enough for the stop to land while the first are on the wire.
-        proxy.randomize(seed: 1, rate: 1, faults: [.delay(3)])
+        // Every request is held until the worker has stopped: the first round is on the wire
+        // when the stop lands, however slow the machine (a 3 s delay ran out under load and let
+        // answers through before the stop).
+        proxy.randomize(seed: 1, rate: 1, faults: [.hold])
         let worker = device.worker(server, token: token, port: proxy.port, timeout: 10)
         await worker.start()
         #expect(await eventually { proxy.log.contains { $0.request.hasPrefix("PUT ") } })
@@ -36,6 +38,7 @@ import Testing
         #expect(states.allSatisfy { $0 == .pending || $0 == .unknownOutcome }, "\(states)")
 
         proxy.randomize(seed: 1, rate: 0, faults: [])
+        proxy.releaseHeldRequests()
         try await device.sync(server, token: token)
         #expect(try await device.waitingOperations() == 0)
         #expect(try await server.articles(token: token).count == 12)
