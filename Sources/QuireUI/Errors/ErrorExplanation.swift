@@ -55,8 +55,8 @@ struct ErrorExplanation: Equatable, Sendable {
             return sentence(for: error)
         case let error as ExternalBinaryError:
             return error.kind == .damaged
-                ? "An attachment’s file changed after it was saved, so Quire cannot show it as it was. “quire check” lists the articles it belongs to."
-                : "An attachment’s file is missing or cannot be read. “quire check” lists the articles it belongs to."
+                ? gettext("An attachment’s file changed after it was saved, so Quire cannot show it as it was. “quire check” lists the articles it belongs to.")
+                : gettext("An attachment’s file is missing or cannot be read. “quire check” lists the articles it belongs to.")
         case let error as FileOperationError:
             return String(cFormat: gettext("Quire could not change “%1$s”: %2$s."), fileName(error.path), systemMessage(error.code))
         case let error as AccountError:
