@@ -165,51 +165,6 @@ final class EditorPaneTests: QuireTestCase, @unchecked Sendable {
         }
     }
 
-    func testALongBodyReportsItsChangesOncePerPauseAndAtOnceWhenAsked() throws {
-        try MainActor.assumeIsolated {
-            let editor = try EditorPane()
-            let window = show(editor)
-            defer { window.destroy() }
-            let book = String(repeating: "The tide came in early. ", count: 2_000)
-            XCTAssertGreaterThan(book.count, EditorPane.longBodyCharacters)
-            editor.load(title: "Book", body: book)
-            var bodies: [String] = []
-            editor.bodyChanged = { bodies.append($0) }
-            editor.focusBody()
-            editor.buffer.select(0..<0)
-
-            type("A", into: editor.bodyView)
-            type("B", into: editor.bodyView)
-            // Nothing copied yet; the editor says a change waits, and shows it as unsaved.
-            XCTAssertEqual(bodies, [])
-            XCTAssertTrue(editor.hasPendingBodyChange)
-            XCTAssertEqual(editor.saveState, .unsaved)
-            spinMainLoop { !bodies.isEmpty }
-            XCTAssertEqual(bodies, ["AB" + book], "both keystrokes in one report")
-            XCTAssertFalse(editor.hasPendingBodyChange)
-
-            type("C", into: editor.bodyView)
-            editor.reportPendingBodyChange()
-            XCTAssertEqual(bodies.last, "ABC" + book)
-            XCTAssertFalse(editor.hasPendingBodyChange)
-            editor.reportPendingBodyChange()
-            XCTAssertEqual(bodies.count, 2, "nothing waits, nothing is reported")
-
-            // Loading another text drops the waiting report of the old one.
-            type("D", into: editor.bodyView)
-            XCTAssertTrue(editor.hasPendingBodyChange)
-            editor.load(title: "Other", body: book)
-            XCTAssertFalse(editor.hasPendingBodyChange)
-
-            // A short body reports every change at once.
-            editor.load(title: "Short", body: "Hello")
-            editor.buffer.select(5..<5)
-            type("!", into: editor.bodyView)
-            XCTAssertEqual(bodies.last, "Hello!")
-            XCTAssertFalse(editor.hasPendingBodyChange)
-        }
-    }
-
     func testStatusLineCountsCharactersReadingTimeAndTheSelectedWords() throws {
         try MainActor.assumeIsolated {
             let editor = try EditorPane()

@@ -89,25 +89,6 @@ final class MainWindowTests: MainWindowTestCase, @unchecked Sendable {
         }
     }
 
-    func testAnEditOfABookLengthArticleIsSavedBeforeTheEditorReportsIt() throws {
-        let book = String(repeating: "The tide came in early. ", count: 2_000)
-        let url = try makeLibrary { library in
-            try await library.createArticle(ArticleContent(title: "Tide book", body: book))
-        }
-        drive(url) { window in
-            XCTAssertTrue(window.articleList.select(window.articleList.article(at: 0).objectID))
-            let session = try XCTUnwrap(window.session)
-            // The cursor is at the start; the editor holds the change back for a quarter second.
-            window.editor.buffer.insertAtCursor("Preface. ")
-            XCTAssertTrue(window.editor.hasPendingBodyChange)
-            XCTAssertTrue(session.hasUnsavedChanges)
-            XCTAssertTrue(session.save())
-            XCTAssertFalse(session.hasUnsavedChanges)
-            let saved = try await window.library.article(session.articleID).body
-            XCTAssertEqual(saved, "Preface. " + book)
-        }
-    }
-
     func testQuittingRightAfterAnAutosaveLeavesNoRecoveryCopy() throws {
         let url = try makeLibrary { library in
             try await library.createArticle(ArticleContent(title: "Tide table", body: ""))

@@ -13,9 +13,7 @@ import ObjectGraph
 ///   records the article's outbox operation (``LocalChanges``) and saves into the store, so the
 ///   article and its operation commit together.
 /// - Independently, the text goes to the ``DraftRecorder`` on every edit, which writes it to the
-///   store at most every two seconds: a killed app loses at most two seconds of typing (a
-///   book-length body reaches the draft and the recorder up to a quarter second after the edit,
-///   ``EditorPane/reportPendingBodyChange()``; a save takes it at once).
+///   store at most every two seconds: a killed app loses at most two seconds of typing.
 /// - When the article changed underneath (another program, the sync worker) in its title or
 ///   body, the save meets the change through the merge policy and the writer decides in the
 ///   ``ConflictDialog``: keep mine, take theirs, or keep both. Changes of anything else (a star,
@@ -71,17 +69,14 @@ final class DraftSession {
         connectSpelling(to: editor.spelling, library: library, report: report)
     }
 
-    /// Whether the draft (or the editor, for a change not yet reported) holds edits the store
-    /// does not have yet.
-    var hasUnsavedChanges: Bool { draft.hasChanges || editor.hasPendingBodyChange }
+    /// Whether the draft holds edits the store does not have yet.
+    var hasUnsavedChanges: Bool { draft.hasChanges }
 
     private func edited(title: String? = nil, body: String? = nil) {
         guard !isClosed else { return }
         if let title, article.title != title { article.title = title }
         if let body, article.body != body { article.body = body }
-        // The text just edited is at hand: reading a book-length body out of the editor again
-        // would copy it a second time on every keystroke.
-        let (articleID, title, body) = (articleID, title ?? editor.title, body ?? editor.body)
+        let (articleID, title, body) = (articleID, editor.title, editor.body)
         let recorder = recorder
         Task { await recorder.record(articleID: articleID, title: title, body: body) }
         autosave?.cancel()
@@ -95,7 +90,6 @@ final class DraftSession {
     /// text stays in the draft and in draft recovery).
     @discardableResult
     func save() -> Bool {
-        editor.reportPendingBodyChange()
         autosave?.cancel()
         autosave = nil
         guard conflictDialog == nil else { return false }
@@ -191,7 +185,7 @@ final class DraftSession {
     /// version the sync worker took or merged. Otherwise the next save would send the editor's
     /// older text over them. (With unsaved text, the next save meets the change and asks.)
     func showStoredContent() throws {
-        guard !isClosed, !hasUnsavedChanges, conflictDialog == nil else { return }
+        guard !isClosed, !draft.hasChanges, conflictDialog == nil else { return }
         let stored = try viewContext.existingObject(with: objectID, as: StoredArticle.self)
         guard stored.title != editor.title || stored.body != editor.body else { return }
         try draft.refresh(article, mergeChanges: false)
@@ -241,8 +235,6 @@ final class DraftSession {
 
     private func apply(_ decision: ConflictDialog.Decision, theirs: ArticleContent) {
         conflictDialog = nil
-        // Typing while the dialog was open belongs to the writer's side of the decision.
-        editor.reportPendingBodyChange()
         switch decision {
         case .decideLater:
             // The text stays in the draft (and in draft recovery); the next save asks again.

@@ -54,8 +54,7 @@ public final class EditorPane {
     /// not call it.
     public var titleChanged: (@MainActor (String) -> Void)?
     /// Called after each change the writer makes to the body, with the new body. Loading does not
-    /// call it. A book-length body is reported at most every quarter second while the writer
-    /// types (``reportPendingBodyChange()`` reports a waiting change at once).
+    /// call it.
     public var bodyChanged: (@MainActor (String) -> Void)?
 
     /// The status line's save state. A change by the writer sets ``SaveState/unsaved`` before
@@ -118,8 +117,6 @@ public final class EditorPane {
     private var editActions: [Action] = []
     var isLoading = false
     var wordCountUpdate: Timeout?
-    /// The report of a book-length body's change, while it waits (``reportBodyChange()``).
-    var bodyReport: Timeout?
     /// Raised for every count started, so that a count finishing after a newer one began is dropped.
     var wordCountGeneration = 0
     /// Counts running off the main thread (tests wait for none).
@@ -214,9 +211,6 @@ public final class EditorPane {
     /// Shows an article: replaces title and body, clears both undo histories, puts the cursor at
     /// the start of the body and marks the text saved. Neither change callback is called.
     public func load(title: String, body: String) {
-        // The loaded text replaces whatever edit was waiting to be reported.
-        bodyReport?.cancel()
-        bodyReport = nil
         isLoading = true
         defer { isLoading = false }
         titleField.load(title)
@@ -280,7 +274,7 @@ public final class EditorPane {
             self.lastChange = (ContinuousClock.now, false)
             self.scheduleWordCount()
             self.schedulePreviewUpdate()
-            self.reportBodyChange()
+            self.bodyChanged?(self.buffer.text)
         }
         // The text view sets its horizontal adjustment's page size to its width on every
         // allocation: the moment to recentre the text column.
