@@ -27,10 +27,15 @@ open class Widget: Object {
         set { gtk_widget_set_sensitive(widgetPointer, newValue ? 1 : 0) }
     }
 
-    /// The text of the widget's tooltip, nil for none.
+    /// The text of the widget's tooltip, nil for none. Setting the text it already has does
+    /// nothing: GTK 4.8 asks the display server where the pointer is at every change (a round
+    /// trip), which made binding each row of a list wait on the X server.
     public var tooltipText: String? {
         get { gtk_widget_get_tooltip_text(widgetPointer).map { String(cString: $0) } }
-        set { gtk_widget_set_tooltip_text(widgetPointer, newValue) }
+        set {
+            guard newValue != tooltipText else { return }
+            gtk_widget_set_tooltip_text(widgetPointer, newValue)
+        }
     }
 
     /// Sets what a screen reader calls the widget: an icon-only button has no text of its own,

@@ -77,7 +77,9 @@ final class DraftSession {
         guard !isClosed else { return }
         if let title, article.title != title { article.title = title }
         if let body, article.body != body { article.body = body }
-        let (articleID, title, body) = (articleID, editor.title, editor.body)
+        // The text just edited is at hand: reading a book-length body out of the editor again
+        // would copy it a second time on every keystroke.
+        let (articleID, title, body) = (articleID, title ?? editor.title, body ?? editor.body)
         let recorder = recorder
         Task { await recorder.record(articleID: articleID, title: title, body: body) }
         autosave?.cancel()

@@ -6,7 +6,9 @@ import GtkKit
 /// `NAME MILLISECONDS`, from the writer's action to the first frame that shows its result.
 /// - `article-shown-ms`: from choosing an article in the list to its text, ready to edit;
 /// - `search-shown-ms`: from a change of the search field's text (a key typed) to the list
-///   showing what it finds, the search field's own delay included.
+///   showing what it finds, the search field's own delay included;
+/// - `search-run-ms`: the same from the moment the search starts (after that delay), printed
+///   after `search-shown-ms`.
 @MainActor
 final class FeltSpeed {
     /// When the search field's text last changed, until the search it starts is shown.

@@ -15,10 +15,12 @@ extension MainWindow {
         }
         searchEntry.connect(.searchChanged) { [weak self] in
             guard let self else { return }
+            let started = ContinuousClock.now
             articleList.query.searchText = searchEntry.text
             if let feltSpeed, let typed = feltSpeed.searchTyped {
                 feltSpeed.searchTyped = nil
                 feltSpeed.report("search-shown-ms", since: typed, afterNextFrameOf: window)
+                feltSpeed.report("search-run-ms", since: started, afterNextFrameOf: window)
             }
         }
         searchBar.connect(entry: searchEntry)
