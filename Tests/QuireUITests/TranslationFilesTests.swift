@@ -12,32 +12,17 @@ import Testing
     private static let sourceRoot = root.appendingPathComponent("meson-helpers")
     private static let translatedFolders = ["Sources/QuireUI", "Sources/quire"]
 
-    /// Files whose user-visible strings are not marked yet (issue 18): each must still have some,
-    /// so that the list can only shrink. These verbs were being audited on another branch while
-    /// the rest was marked (issue 23).
-    private static let notYetMarked: Set<String> = [
-        "Sources/quire/Verbs/ConflictsVerb.swift", "Sources/quire/Verbs/EditVerb.swift", "Sources/quire/Verbs/ResolveVerb.swift",
-        "Sources/quire/Verbs/ShowVerb.swift", "Sources/quire/Verbs/SyncVerb.swift",
-    ]
-
     // MARK: Unmarked strings
 
     @Test func everyUserVisibleSwiftLiteralIsMarked() throws {
         var unmarked: [String] = []
-        var stillListed = Self.notYetMarked
         for file in try Self.files(extension: "swift") {
             let literals = SwiftStringLiteral.all(in: try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8))
             let found = literals.filter { !$0.isMarked && UserVisibleText.looksUserVisible($0) }
-            if Self.notYetMarked.contains(file) {
-                if found.isEmpty { unmarked.append("\(file) has no unmarked strings any more: take it off notYetMarked") }
-                stillListed.remove(file)
-                continue
-            }
             unmarked += found.map { "\(file):\($0.line): \"\($0.text)\" is not marked (gettext/ngettext)" }
             unmarked += literals.filter { $0.isMarked && ($0.isMultilineOrRaw || $0.text.contains("{}")) }
                 .map { "\(file):\($0.line): a marked literal must be a plain one-line \"…\" without interpolation" }
         }
-        #expect(stillListed.isEmpty, "notYetMarked names files that do not exist: \(stillListed.sorted())")
         #expect(unmarked.isEmpty, "\(unmarked.count) problems:\n\(unmarked.joined(separator: "\n"))")
     }
 

@@ -1,13 +1,14 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Platform
 
 /// `quire conflicts`: the conflicts waiting for the writer's decision, each with this device's side
 /// as the article stands now (edits, restores and moves to the trash since the conflict was found
 /// included).
 struct ConflictsVerb: Verb {
     static let name = "conflicts"
-    static let summary = "List the conflicts waiting for a decision"
+    static let summary = gettext("List the conflicts waiting for a decision")
     static let usage = "[--library PATH] [--json]"
     static let details = """
         Each line: the conflict's ID, when it was found, the article's ID, its title and what the
@@ -42,7 +43,7 @@ struct ConflictsVerb: Verb {
         for conflict in conflicts {
             let title = conflict.title
             text += "\(conflict.id.uuidString.lowercased())  \(VerbOutput.date(conflict.detected))  "
-                + "\(conflict.articleID.uuidString.lowercased())  \(title.isEmpty ? "(untitled)" : title)  [\(conflict.kind.phrase)]\n"
+                + "\(conflict.articleID.uuidString.lowercased())  \(title.isEmpty ? gettext("(untitled)") : title)  [\(conflict.kind.phrase)]\n"
         }
         FileHandle.standardOutput.write(Data(text.utf8))
     }

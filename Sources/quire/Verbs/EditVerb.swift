@@ -1,12 +1,13 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Platform
 
 /// `quire edit ID`: a new title and/or body for an article, optionally only while it is still at
 /// the revision a script read (`--if-revision`).
 struct EditVerb: Verb {
     static let name = "edit"
-    static let summary = "Change an article's title or body"
+    static let summary = gettext("Change an article's title or body")
     static let usage = "[--library PATH] ID [--title TITLE] [--body-file FILE|-] [--language TAG] [--if-revision N]"
     static let details = """
         --body-file replaces the whole body with the file's text (- for standard input).

@@ -1,12 +1,13 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Platform
 
 /// `quire resolve ID --keep mine|theirs|both|merged`: carries out the writer's decision on a
 /// conflict (pushed at the next `quire sync`), against the article as it stands.
 struct ResolveVerb: Verb {
     static let name = "resolve"
-    static let summary = "Resolve a conflict: keep this device's version, the server's, both, or a merged one"
+    static let summary = gettext("Resolve a conflict: keep this device's version, the server's, both, or a merged one")
     static let usage = "[--library PATH] ID --keep mine|theirs|both|merged [--merged-file F|-] [--title T] [--if-kind KIND] [--json]"
     static let details = """
         ID is the conflict's ID, or the ID of its article when that has one open conflict (either
@@ -101,8 +102,8 @@ struct ResolveVerb: Verb {
             try VerbOutput.printJSON(ResolvedConflict(outcome))
             return
         }
-        var text = "resolved \(conflict.id.uuidString.lowercased()): \(outcome.summary)"
-        if let copy = outcome.copy { text += "\nconflicted copy: \(copy.id.uuidString.lowercased())" }
+        var text = String(cFormat: gettext("resolved %1$s: %2$s"), conflict.id.uuidString.lowercased(), outcome.summary)
+        if let copy = outcome.copy { text += "\n" + String(cFormat: gettext("conflicted copy: %s"), copy.id.uuidString.lowercased()) }
         print(text)
     }
 

@@ -1,12 +1,13 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Platform
 import Transfer
 
 /// `quire show ID`: one article, its fields and its Markdown.
 struct ShowVerb: Verb {
     static let name = "show"
-    static let summary = "Show an article (ID or the start of one)"
+    static let summary = gettext("Show an article (ID or the start of one)")
     static let usage = "[--library PATH] [--json] ID"
     static let details = """
         Prints the title, the fields and the body. "Revision" is the article's revision in this
@@ -35,19 +36,23 @@ struct ShowVerb: Verb {
             try VerbOutput.printJSON(ArchivedArticle(article, includingSync: true))
             return
         }
-        var lines = [
-            article.title.isEmpty ? "(untitled)" : article.title,
-            "ID:       \(article.id.uuidString.lowercased())",
-            "Folder:   \(article.folder ?? "—")",
-            "Tags:     \(article.tags.isEmpty ? "—" : article.tags.joined(separator: ", "))",
-            "Status:   \(article.status.rawValue)\(article.isFavorite ? ", favorite" : "")",
-            "Created:  \(VerbOutput.date(article.created))",
-            "Updated:  \(VerbOutput.date(article.updated))",
+        let status = article.isFavorite ? String(cFormat: gettext("%s, favorite"), article.status.rawValue) : article.status.rawValue
+        let sync = article.serverRevision.map { String(cFormat: gettext("%1$s, server revision %2$d"), article.syncState.rawValue, $0) }
+        var fields = [
+            (gettext("ID:"), article.id.uuidString.lowercased()),
+            (gettext("Folder:"), article.folder ?? "—"),
+            (gettext("Tags:"), article.tags.isEmpty ? "—" : article.tags.joined(separator: ", ")),
+            (gettext("Status:"), status),
+            (gettext("Created:"), VerbOutput.date(article.created)),
+            (gettext("Updated:"), VerbOutput.date(article.updated)),
         ]
-        if let trashed = article.trashed { lines.append("Trashed:  \(VerbOutput.date(trashed))") }
-        lines.append("Revision: \(article.localRevision)")
-        let serverRevision = article.serverRevision.map { ", server revision \($0)" } ?? ""
-        lines.append("Sync:     \(article.syncState.rawValue)\(serverRevision)")
+        if let trashed = article.trashed { fields.append((gettext("Trashed:"), VerbOutput.date(trashed))) }
+        fields.append((gettext("Revision:"), "\(article.localRevision)"))
+        fields.append((gettext("Sync:"), sync ?? article.syncState.rawValue))
+        // The values start in one column, after the longest label of the writer's language.
+        let width = (fields.map(\.0.count).max() ?? 0) + 1
+        let lines = [article.title.isEmpty ? gettext("(untitled)") : article.title]
+            + fields.map { label, value in label.padding(toLength: width, withPad: " ", startingAt: 0) + value }
         let ending = article.body.hasSuffix("\n") || article.body.isEmpty ? "" : "\n"
         let text = lines.joined(separator: "\n") + "\n\n" + article.body + ending
         FileHandle.standardOutput.write(Data(text.utf8))

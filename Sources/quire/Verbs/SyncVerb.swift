@@ -1,6 +1,7 @@
 import CommandLineArguments
 import Foundation
 import Library
+import Platform
 import SyncClient
 
 /// `quire sync`: one push/pull cycle with the library's server, and a summary of what it did. A
@@ -8,7 +9,7 @@ import SyncClient
 /// own (``SyncVerbFailure``), so that a script can tell them apart.
 struct SyncVerb: Verb {
     static let name = "sync"
-    static let summary = "Push the library's changes to its server and pull the server's"
+    static let summary = gettext("Push the library's changes to its server and pull the server's")
     static let usage = "[--library PATH] [--server URL --token T] [--allow-insecure] [--ca-file FILE] [--timeout SECONDS] [--json]"
     static let details = """
         Options:
@@ -81,20 +82,23 @@ struct SyncVerb: Verb {
     static func text(of summary: SyncSummary) -> String {
         var lines: [String] = []
         let pulled = summary.pulled
-        lines.append("pushed \(summary.pushed) change\(summary.pushed == 1 ? "" : "s"), pulled \(pulled.taken + pulled.merged) "
-            + "(\(pulled.merged + summary.pushConflicts.merged) merged automatically)" + (summary.resynced ? ", resynced from the snapshot" : ""))
+        let merged = pulled.merged + summary.pushConflicts.merged
+        let pushedText = String(cFormat: ngettext("pushed %d change", "pushed %d changes", summary.pushed), summary.pushed)
+        let pulledText = String(cFormat: ngettext("pulled %1$d (%2$d merged automatically)", "pulled %1$d (%2$d merged automatically)", pulled.taken + pulled.merged), pulled.taken + pulled.merged, merged)
+        lines.append(pushedText + ", " + pulledText + (summary.resynced ? gettext(", resynced from the snapshot") : ""))
         let status = summary.status
         if status.waitingChanges > 0 {
-            lines.append("\(status.waitingChanges) change\(status.waitingChanges == 1 ? "" : "s") still wait\(status.waitingChanges == 1 ? "s" : "") to be sent")
+            lines.append(String(cFormat: ngettext("%d change still waits to be sent", "%d changes still wait to be sent", status.waitingChanges), status.waitingChanges))
         }
         if status.openConflicts > 0 {
-            lines.append("\(status.openConflicts) conflict\(status.openConflicts == 1 ? "" : "s") to resolve: see 'quire conflicts'")
+            lines.append(String(cFormat: ngettext("%d conflict to resolve: see 'quire conflicts'", "%d conflicts to resolve: see 'quire conflicts'", status.openConflicts), status.openConflicts))
         }
         for failure in status.failures {
-            lines.append("refused: \(failure.articleTitle.map { "'\($0)'" } ?? failure.articleID.uuidString.lowercased()): \(failure.rejection)")
+            let article = failure.articleTitle.map { "'\($0)'" } ?? failure.articleID.uuidString.lowercased()
+            lines.append(String(cFormat: gettext("refused: %1$s: %2$s"), article, failure.rejection.description))
         }
         // A problem that ends the run in a failure is said on standard error instead.
-        if let problem = status.lastProblem, SyncVerbFailure(summary) == nil { lines.append("problem: \(problem)") }
+        if let problem = status.lastProblem, SyncVerbFailure(summary) == nil { lines.append(String(cFormat: gettext("problem: %s"), problem.description)) }
         return lines.joined(separator: "\n")
     }
 }
@@ -134,8 +138,10 @@ struct SyncVerbFailure: VerbFailure {
     /// before a problem that came after them.
     init?(_ summary: SyncSummary) {
         if summary.refused > 0 {
-            self.init(kind: .refused, message: "the server refused \(summary.refused) change\(summary.refused == 1 ? "" : "s") for good; "
-                + "they stay in this library (see the failures)")
+            let message = ngettext(
+                "the server refused %d change for good; it stays in this library (see the failures)",
+                "the server refused %d changes for good; they stay in this library (see the failures)", summary.refused)
+            self.init(kind: .refused, message: String(cFormat: message, summary.refused))
             return
         }
         guard let problem = summary.status.lastProblem, let kind = Self.kind(of: problem) else { return nil }
