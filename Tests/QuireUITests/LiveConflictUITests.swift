@@ -210,6 +210,10 @@ final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
             let view = try await self.restoredElsewhereWhileTheDialogAsks(in: window, answering: "delete")
             let article = try await window.library.article(id)
             XCTAssertNil(article.trashed, "Delete Anyway was not carried out")
+            // The writer is told why the dialog asks again, by the time it does.
+            let why = "The conflict changed while you decided, so nothing was changed. Look at it again."
+            let shown = window.toastOverlay.descendants(ofType: Label.self).map(\.text)
+            XCTAssertTrue(shown.contains(why), "no toast says why the dialog asks again")
 
             XCTAssertTrue(view.actions.activateAction(named: "keep-mine"))
             await banner.resolution()

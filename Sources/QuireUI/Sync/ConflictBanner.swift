@@ -9,7 +9,8 @@ import SyncClient
 /// turn and commits each decision through ``Library/resolveConflict(_:_:)`` (the article, its
 /// outbox operation and the closed conflict in one save; the worker then sends it). Each dialog
 /// shows this device's side as the article stands when it opens, and says when Keep Theirs keeps
-/// this device's text as a copy; what each decision did is handed to ``resolved``.
+/// this device's text as a copy; what each decision did, and why a dialog opens again, is handed
+/// to ``announce``.
 ///
 /// ```swift
 /// let banner = try ConflictBanner(session: session)
@@ -42,8 +43,10 @@ public final class ConflictBanner {
     /// Called before the first dialog opens: the main window saves the open article, so that the
     /// dialogs show what the writer typed.
     public var beforeResolving: (@MainActor () -> Void)?
-    /// Called with what each resolution did: the main window shows its summary in a toast.
-    public var resolved: (@MainActor (ConflictOutcome) -> Void)?
+    /// Called with a sentence for the writer, which the main window shows in a toast: what each
+    /// resolution did (its summary), or why the dialog opens again (the conflict changed while
+    /// the writer decided).
+    public var announce: (@MainActor (String) -> Void)?
 
     let label: Label
     private let session: SyncSession
@@ -146,10 +149,12 @@ public final class ConflictBanner {
             do {
                 let outcome = try await session.library.resolveConflict(conflict.id, resolution, ifKind: conflict.kind)
                 lastOutcome = outcome
-                resolved?(outcome)
+                announce?(outcome.summary)
                 return
-            } catch LibraryError.conflictChanged {
-                continue
+            } catch let error as LibraryError {
+                guard case .conflictChanged = error else { throw error }
+                // Nothing was carried out: the writer reads why before the dialog asks again.
+                announce?(ErrorExplanation(error, libraryPath: session.library.url.path).sentence)
             }
         }
     }

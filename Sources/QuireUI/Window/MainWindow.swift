@@ -183,9 +183,9 @@ public final class MainWindow {
         window.application = application
         conflictBanner.parent = window
         conflictBanner.beforeResolving = { [weak self] in self?.session?.save() }
-        conflictBanner.resolved = { [weak self] outcome in
+        conflictBanner.announce = { [weak self] sentence in
             guard let self else { return }
-            TransferToast(title: outcome.summary, folder: nil).show(on: toastOverlay)
+            TransferToast(title: sentence, folder: nil).show(on: toastOverlay)
         }
         actions = addActions()
         focusActions = addFocusActions()
