@@ -70,6 +70,22 @@ class MainWindowTestCase: QuireTestCase, @unchecked Sendable {
             if window.window.width != width { window.window.defaultSize = (width + frame, height) }
             return window.window.width == width
         }
+        // A width that folds or unfolds the leaflet animates its panes into place; until they are,
+        // a pane reaches past the window's edge (a screenshot then cut the editor's placeholder).
+        try await until { Self.panesAreInPlace(in: window.leaflet) }
+    }
+
+    /// Whether every pane the leaflet shows lies inside it, as once its fold animation has ended
+    /// (its other children, the shadows of the animation, may lie outside).
+    @MainActor
+    static func panesAreInPlace(in leaflet: Leaflet) -> Bool {
+        let panes = leaflet.children.filter { $0.isMapped && adw_leaflet_get_page(leaflet.opaquePointer, $0.widgetPointer) != nil }
+        return panes.allSatisfy { pane in
+            var x = 0.0
+            var y = 0.0
+            guard gtk_widget_translate_coordinates(pane.widgetPointer, leaflet.widgetPointer, 0, 0, &x, &y) != 0 else { return false }
+            return x >= 0 && Int(x) + pane.width <= leaflet.width
+        }
     }
 
     /// Renders a window after its next frame, once its widgets are drawn, into a PNG (a render

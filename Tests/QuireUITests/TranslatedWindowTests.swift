@@ -56,12 +56,12 @@ final class TranslatedWindowTests: MainWindowTestCase, @unchecked Sendable {
             try await self.resize(window, to: 1200)
             if language == "he" {
                 XCTAssertEqual(gtk_widget_get_direction(window.window.widgetPointer), GTK_TEXT_DIR_RTL)
-                // The sidebar right of the list, once the rows are laid out (it fails after the wait).
-                try await self.until {
-                    guard let sidebar = Self.left(of: "All Articles", in: window.window), let list = Self.left(of: "Grüße", in: window.window)
-                    else { return false }
-                    return sidebar > list
-                }
+                // The sidebar right of the list, the editor left of it (`resize` waits for the panes).
+                let sidebar = try XCTUnwrap(Self.frame(of: window.sidebarPane, in: window.window))
+                let list = try XCTUnwrap(Self.frame(of: window.listPane, in: window.window))
+                let editor = try XCTUnwrap(Self.frame(of: window.editorStack, in: window.window))
+                XCTAssertGreaterThan(sidebar.left, list.left)
+                XCTAssertGreaterThan(list.left, editor.left)
             } else {
                 try await self.until {
                     let labels = Self.labels(of: window.window)
@@ -70,19 +70,25 @@ final class TranslatedWindowTests: MainWindowTestCase, @unchecked Sendable {
                 let labels = Self.labels(of: window.window)
                 for word in english { XCTAssertFalse(labels.contains(word), "“\(word)” is still English in \(labels)") }
             }
+            // The empty editor's placeholder lies whole inside the window, in every language.
+            let placeholders = window.editorStack.descendants(ofType: StatusPage.self)
+            XCTAssertFalse(placeholders.isEmpty)
+            for placeholder in placeholders {
+                let frame = try XCTUnwrap(Self.frame(of: placeholder, in: window.window))
+                XCTAssertGreaterThanOrEqual(frame.left, 0, "\(language): the placeholder starts left of the window")
+                XCTAssertLessThanOrEqual(frame.left + Double(frame.width), Double(window.window.width), "\(language): the placeholder is cut off")
+            }
             try await self.renderWhenDrawn(window.window, to: screenshot)
         }
     }
 
-    /// Where the label showing `text` starts, from the window's left edge.
+    /// Where `widget` starts, from the window's left edge.
     @MainActor
-    private static func left(of text: String, in window: Window) -> Double? {
-        guard let label = window.descendants(ofType: gtk_label_get_type()).first(where: { String(cString: gtk_label_get_label($0.opaquePointer)) == text })
-        else { return nil }
+    private static func frame(of widget: Widget, in window: Window) -> (left: Double, width: Int)? {
         var x = 0.0
         var y = 0.0
-        guard gtk_widget_translate_coordinates(label.widgetPointer, window.widgetPointer, 0, 0, &x, &y) != 0 else { return nil }
-        return x
+        guard gtk_widget_translate_coordinates(widget.widgetPointer, window.widgetPointer, 0, 0, &x, &y) != 0 else { return nil }
+        return (x, widget.width)
     }
 
     @MainActor
