@@ -82,7 +82,7 @@ final class TranslatedWindowTests: MainWindowTestCase, @unchecked Sendable {
         }
     }
 
-    /// Where `widget` starts, from the window's left edge.
+    /// Where `widget` starts, from the window's left edge, and how wide it is.
     @MainActor
     private static func frame(of widget: Widget, in window: Window) -> (left: Double, width: Int)? {
         var x = 0.0
