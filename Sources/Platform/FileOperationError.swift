@@ -16,6 +16,12 @@ public struct FileOperationError: Error, Sendable, Hashable, CustomStringConvert
         self.code = code
     }
 
+    /// Whether this is a `link` the file system refuses (another device, no hard links, too many
+    /// links, not permitted): the caller copies the file instead.
+    public var refusesHardLink: Bool {
+        [EXDEV, EPERM, EMLINK, ENOTSUP, EOPNOTSUPP].contains(code)
+    }
+
     public var description: String {
         "\(operation) failed for \(path): \(String(cString: strerror(code))) (errno \(code))"
     }

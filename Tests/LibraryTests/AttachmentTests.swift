@@ -47,7 +47,7 @@ enum AttachmentSamples {
             try await store.library.addAttachment(to: article.id, fileName: "huge.tiff", data: tooLarge)
         }
         #expect(LibraryError.attachmentTooLarge(fileName: "huge.tiff", size: tooLarge.count, limit: Library.attachmentSizeLimit)
-            .description.contains("larger than the 26.2 MB"))
+            .description.contains("larger than the 26.2\u{00A0}MB"))
         #expect(try await store.library.attachments(of: article.id).isEmpty)
         let exact = try await store.library.addAttachment(to: article.id, fileName: "exact.bin", data: Data(count: Library.attachmentSizeLimit))
         #expect(exact.mediaType == AttachmentMediaType.other)

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// Why a library operation could not be carried out. Each case names what it is about.
 public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -58,8 +59,7 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
         case .revisionChanged(let article, let expected, let current):
             return "article \(article.uuidString.lowercased()) is at revision \(current) now, not \(expected): it changed since it was read"
         case .attachmentTooLarge(let fileName, let size, let limit):
-            let format = { (bytes: Int) in ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file) }
-            return "“\(fileName)” is \(format(size)), larger than the \(format(limit)) a library takes per file"
+            return "“\(fileName)” is \(fileSizeText(size)), larger than the \(fileSizeText(limit)) a library takes per file"
         }
     }
 }

@@ -80,7 +80,7 @@ public struct ExternalBinaryFolder: Sendable, Hashable {
         for name in names where !StoreFiles.exists(other.path(of: name)) {
             do {
                 try StoreFiles.link(path(of: name), to: other.path(of: name))
-            } catch let error as FileOperationError where [EXDEV, EPERM, EMLINK, ENOTSUP, EOPNOTSUPP].contains(error.code) {
+            } catch let error as FileOperationError where error.refusesHardLink {
                 guard let data = FileManager.default.contents(atPath: path(of: name)) else {
                     throw FileOperationError(operation: "read", path: path(of: name), code: EIO)
                 }

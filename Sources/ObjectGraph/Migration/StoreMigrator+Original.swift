@@ -115,7 +115,7 @@ extension StoreMigrator {
             var current = stat()
             guard stat(backupPath, &existing) == 0, stat(storePath, &current) == 0,
                   existing.st_dev == current.st_dev, existing.st_ino == current.st_ino else { throw error }
-        } catch let error as FileOperationError where [EXDEV, EPERM, EMLINK, ENOTSUP, EOPNOTSUPP].contains(error.code) {
+        } catch let error as FileOperationError where error.refusesHardLink {
             let partial = backupPath + ".partial"
             try StoreFiles.removeIfPresent(partial)
             let destination = try SQLiteConnection(path: partial, readOnly: false, create: true)

@@ -135,8 +135,7 @@ struct ErrorExplanation: Equatable, Sendable {
         case .revisionChanged:
             return gettext("The article changed after Quire read it, so nothing was overwritten. Try again.")
         case .attachmentTooLarge(let fileName, let size, let limit):
-            let format = { (bytes: Int) in ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file) }
-            return String(cFormat: gettext("“%1$s” is %2$s; a library takes files of up to %3$s. Nothing was added."), fileName, format(size), format(limit))
+            return String(cFormat: gettext("“%1$s” is %2$s; a library takes files of up to %3$s. Nothing was added."), fileName, fileSizeText(size), fileSizeText(limit))
         }
     }
 
