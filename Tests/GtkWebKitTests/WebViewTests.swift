@@ -92,4 +92,29 @@ final class WebViewTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(try evaluate("document.getElementById('here').textContent", in: view), "\"page\"")
         }
     }
+
+    func testAViewsOwnSchemeIsAnsweredByItsServerAndRefusedWithoutOne() throws {
+        try MainActor.assumeIsolated {
+            let (view, _) = makeView()
+            let (other, _) = makeView()
+            // A 1×1 GIF.
+            let gif: [UInt8] = Array(Data(base64Encoded: "R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==")!)
+            var asked: [String] = []
+            view.serve(scheme: "quire-test") { uri in
+                asked.append(uri)
+                return uri == "quire-test:dot" ? SchemeResponse(bytes: gif, mediaType: "image/gif") : nil
+            }
+            let page = #"<html><body><img src="quire-test:dot"><img src="quire-test:missing"></body></html>"#
+            load(page, in: view)
+            spinMainLoop { (try? evaluate("Array.from(document.images).every(i => i.complete)", in: view)) == "true" }
+            XCTAssertEqual(try evaluate("Array.from(document.images).map(i => i.naturalWidth)", in: view), "[1,0]")
+            XCTAssertEqual(Set(asked), ["quire-test:dot", "quire-test:missing"])
+
+            // A view of the same context without a server of its own gets nothing.
+            load(page, in: other)
+            spinMainLoop { (try? evaluate("Array.from(document.images).every(i => i.complete)", in: other)) == "true" }
+            XCTAssertEqual(try evaluate("Array.from(document.images).map(i => i.naturalWidth)", in: other), "[0,0]")
+            XCTAssertEqual(asked.count, 2, "the first view's server was not asked for the other's page")
+        }
+    }
 }

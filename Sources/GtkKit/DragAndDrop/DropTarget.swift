@@ -44,6 +44,12 @@ public final class DropTarget {
         g_value_init(&dropped, contentType.gType)
         defer { g_value_unset(&dropped) }
         try contentType.read(provider, into: &dropped)
+        return Self.emitDrop(on: controller, &dropped, x: x, y: y)
+    }
+
+    /// Emits `drop` on the `GtkDropTarget` `controller` with `dropped` at `x`, `y`, as GTK does
+    /// when a drag ends over its widget; returns the handler's answer.
+    static func emitDrop(on controller: Object, _ dropped: inout GValue, x: Double, y: Double) -> Bool {
         var values = [GValue](repeating: GValue(), count: 4)
         g_value_init(&values[0], gtk_drop_target_get_type())
         g_value_set_object(&values[0], controller.objectPointer)

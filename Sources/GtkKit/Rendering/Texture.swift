@@ -13,6 +13,15 @@ public final class Texture: Object {
         self.init(owning: texture)
     }
 
+    /// Loads an image from its encoded bytes (PNG, JPEG, TIFF). Throws GDK's error for bytes it
+    /// cannot read as an image.
+    public convenience init(encoded bytes: [UInt8]) throws(GLibError) {
+        let data = bytes.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        defer { g_bytes_unref(data) }
+        let texture = try GLibError.check("reading an image") { error in gdk_texture_new_from_bytes(data, error) }
+        self.init(owning: texture)
+    }
+
     private var texturePointer: OpaquePointer { opaquePointer }
 
     /// The width in pixels.
@@ -24,6 +33,15 @@ public final class Texture: Object {
     /// Writes the texture as a PNG file.
     public func savePNG(to path: String) throws(RenderError) {
         guard gdk_texture_save_to_png(texturePointer, path) != 0 else { throw .cannotWritePNG(path: path) }
+    }
+
+    /// The texture encoded as a PNG file's bytes.
+    public func pngBytes() -> [UInt8] {
+        let bytes = gdk_texture_save_to_png_bytes(texturePointer)
+        defer { g_bytes_unref(bytes) }
+        var size: gsize = 0
+        guard let start = g_bytes_get_data(bytes, &size) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: start, count: Int(size)))
     }
 
     /// The pixels row by row, each as premultiplied ARGB in a native-endian 32-bit value

@@ -154,6 +154,15 @@ open class TextBuffer: Object {
         gtk_text_tag_table_add(gtk_text_buffer_get_tag_table(textBufferPointer), tag.pointer(as: GtkTextTag.self))
     }
 
+    /// Adds a tag that draws the characters it covers smaller (`scale`, 1 is the text's size) and
+    /// in `foreground` (a CSS colour): text the writer need not read, beside what matters.
+    public func addQuietTag(_ name: String, foreground: String, scale: Double) {
+        let tag = Object(owning: UnsafeMutableRawPointer(gtk_text_tag_new(name)))
+        tag.setProperty("foreground", foreground)
+        tag.setProperty("scale", scale)
+        gtk_text_tag_table_add(gtk_text_buffer_get_tag_table(textBufferPointer), tag.pointer(as: GtkTextTag.self))
+    }
+
     /// Applies the tag `name` to the characters in `range`.
     public func applyTag(_ name: String, to range: Range<Int>) {
         var start = iter(at: range.lowerBound)

@@ -130,3 +130,10 @@ open class Window: Widget {
         }
     }
 }
+
+extension Widget {
+    /// The window the widget is in, or nil while it is in none (a dialog's parent, say).
+    public var enclosingWindow: Window? {
+        gtk_widget_get_ancestor(widgetPointer, gtk_window_get_type()).map { Window(retaining: UnsafeMutableRawPointer($0)) }
+    }
+}

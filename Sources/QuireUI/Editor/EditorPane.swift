@@ -30,7 +30,8 @@ import Platform
 /// `search-case-sensitive`, `search-whole-words`, `search-regex`; `preview` (Ctrl+Shift+P), and
 /// the Markdown aids of `EditorPane+Markdown.swift`: `bold` (Ctrl+B), `italic` (Ctrl+I), `code`
 /// (Ctrl+`), `strikethrough` (Ctrl+D), `link` (Ctrl+K), `heading-0` to `heading-6` (Ctrl+0…6),
-/// `outline` (Ctrl+Shift+O). Return
+/// `outline` (Ctrl+Shift+O). Pasted and dropped images and files become attachments
+/// (``EditorAttachments``). Return
 /// continues a list or quote, Tab and Shift+Tab indent a list item.
 ///
 /// Keep the pane while its widget is shown: the widgets' handlers hold it weakly.
@@ -152,6 +153,8 @@ public final class EditorPane {
     let statusBar: Widget
     var linkPopover: LinkPopover?
     var outline: OutlinePopover?
+    /// Pasted, dropped and inserted files and images (``EditorAttachments``).
+    let attachments: EditorAttachments
 
     /// Builds the pane from `editor/editor-pane.ui`, empty and editable.
     public init() throws {
@@ -182,6 +185,7 @@ public final class EditorPane {
         actions = ActionGroup(prefix: "editor", on: widget)
         search = try EditorSearch(builder: builder, buffer: buffer, view: bodyView, actions: actions)
         spelling = BodySpelling(buffer: buffer, view: bodyView, actions: actions, connections: connections)
+        attachments = EditorAttachments(view: bodyView, buffer: buffer)
 
         buffer.highlightMarkdown()
         buffer.followStyle(storingIn: connections)

@@ -2,7 +2,7 @@ import Foundation
 import GtkKit
 import Platform
 
-/// What a transfer dialog asks the writer to pick.
+/// What a transfer dialog (or the editor's Insert Image…) asks the writer to pick.
 struct FileRequest: Sendable, Hashable {
     /// What kind of thing is picked.
     enum Kind: Sendable, Hashable {
@@ -12,6 +12,8 @@ struct FileRequest: Sendable, Hashable {
         case saveFile(suggestedName: String)
         /// Existing files to import; `fileExtensions` (without dots) filter the list.
         case openFiles(fileExtensions: [String])
+        /// Existing images to put in an article.
+        case openImages
     }
 
     /// The chooser's title.
@@ -48,7 +50,7 @@ struct FileChooser {
         let purpose: FileChooserNative.Purpose = switch request.kind {
         case .folder: .selectFolder
         case .saveFile: .save
-        case .openFiles: .open
+        case .openFiles, .openImages: .open
         }
         let chooser = FileChooserNative(purpose, title: request.title, acceptLabel: request.acceptLabel, over: parent)
         switch request.kind {
@@ -59,6 +61,9 @@ struct FileChooser {
         case .openFiles(let extensions):
             chooser.selectsMultiple = true
             chooser.addFilter(named: gettext("Markdown Files and Quire Archives"), suffixes: extensions)
+        case .openImages:
+            chooser.selectsMultiple = true
+            chooser.addFilter(named: gettext("Images"), suffixes: ["png", "jpg", "jpeg", "gif", "webp", "svg"])
         }
         chooser.show { paths in chosen(paths.map { URL(fileURLWithPath: $0) }) }
     }

@@ -48,6 +48,9 @@ extension MainWindow {
         }
         window.add(sort)
         let history = window.addAction("history", accelerators: ["<Control><Shift>h"]) { [weak self] in self?.showHistory() }
+        let insertImage = window.addAction("insert-image", accelerators: ["<Control><Shift>m"]) { [weak self] in
+            self?.editor.attachments.chooseImages()
+        }
         let move = Action(name: "move-to-folder", parameter: String.self) { [weak self] name in
             self?.moveSelectedArticle(toFolder: name.isEmpty ? nil : name)
         }
@@ -56,7 +59,7 @@ extension MainWindow {
         listActions.addAction("trash-article", accelerators: ["Delete"]) { [weak self] in self?.trashSelectedArticle() }
         return WindowActions(
             favorite: favorite, sort: sort, renameFolder: renameFolder, emptyTrash: emptyTrash, restore: restore,
-            article: [trash, favorite, move, history],
+            article: [trash, favorite, move, history, insertImage],
             writing: [newArticle, importArticles, newFolder, renameFolder, emptyTrash, undoTrash] + addSidebarActions())
     }
 

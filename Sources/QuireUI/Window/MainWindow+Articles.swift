@@ -20,6 +20,9 @@ extension MainWindow {
                 window: window, report: { [weak self] heading, error in self?.showError(heading, error) })
             if let readOnlyReason { editor.readOnlyReason = readOnlyReason }
             session?.afterEdit = { [weak self] in self?.writerEdited() }
+            editor.attachments.store = session.map { session in
+                ArticleAttachments(library: library, articleID: session.articleID) { [weak self] heading, error in self?.showError(heading, error) }
+            }
             showArticleDetails()
             editorStack.visibleChildName = "editor"
             // Unfolded too, so that a window made narrow later folds to the open article.
@@ -48,6 +51,7 @@ extension MainWindow {
         if let removingRecoveryCopy = session.close() { errors.track(removingRecoveryCopy) }
         endEditingSession(of: session.articleID)
         self.session = nil
+        editor.attachments.store = nil
         showArticleDetails()
         editorStack.visibleChildName = "none"
         updateActions()

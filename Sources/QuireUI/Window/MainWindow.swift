@@ -14,7 +14,8 @@ import Platform
 /// `restore-article` (in the Trash), `favorite`, `sort` (`updated`, `created`, `title`), `search`
 /// (Ctrl+F; in the editor it finds in the article), `save` (Ctrl+S), `new-folder`,
 /// `rename-folder`, `move-to-folder` (a folder name, empty for none), `empty-trash`, `go-back`,
-/// `history` (Ctrl+Shift+H, the open article's History panel), the sidebar menus' actions with a
+/// `history` (Ctrl+Shift+H, the open article's History panel), `insert-image` (Ctrl+Shift+M, Insert
+/// Image… into the open article: ``EditorAttachments``), the sidebar menus' actions with a
 /// name as target (`rename-folder-named`, `delete-folder`, `rename-tag`, `delete-tag`) and
 /// `undo-delete` (the Undo of a deleted folder's or tag's toast),
 /// `sync-now` (Ctrl+R), `preferences` (Ctrl+,), `import` (Ctrl+Shift+I), `export` (Ctrl+Shift+E),

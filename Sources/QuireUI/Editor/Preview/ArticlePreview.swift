@@ -6,7 +6,8 @@ import Transfer
 
 /// The live preview of the open article: its title and Markdown rendered as the HTML export
 /// renders them (``PreviewPage``), in a WebKit view that fetches nothing and runs none of the
-/// article's scripts. Links open in the desktop's browser, never inside the preview.
+/// article's scripts. Its images come from the article's attachments through the view's own
+/// `attachment:` scheme (``readAttachment``), never from the network. Links open in the desktop's browser, never inside the preview.
 ///
 /// The page is loaded once; each ``show(title:body:topLine:)`` renders off the main thread and
 /// replaces the page's content, keeping the reader at the editor's line. Scrolling the preview
@@ -21,6 +22,8 @@ final class ArticlePreview {
     /// Called when a rendering is on screen, with the number ``show(title:body:topLine:)``
     /// returned for it.
     var shown: (@MainActor (Int) -> Void)?
+    /// Reads the bytes of an attachment the article shows (nil: the preview shows no image).
+    var readAttachment: (@MainActor (AttachmentReference) async -> Data?)?
     /// Opens a link the writer clicked; by default in the desktop's browser.
     var openLink: @MainActor (String) -> Void = { uri in try? AppInfo.launchDefault(forURI: uri) }
 
@@ -43,6 +46,7 @@ final class ArticlePreview {
             self?.shown?(number)
         }
         widget.navigationPolicy = { [weak self] request in self?.decide(request) ?? .deny }
+        widget.serve(scheme: AttachmentReference.scheme) { [weak self] uri in await self?.attachmentImage(at: uri) }
         widget.loadFinished = { [weak self] in self?.pageLoaded() }
         let style = Self.style
         applyBackground(style)
@@ -62,6 +66,17 @@ final class ArticlePreview {
             openLink(request.uri)
         }
         return .deny
+    }
+
+    /// The image an `attachment:` address in the page points to, with the media type its bytes
+    /// say (the page's policy lets `<img>` load them, where an SVG's scripts never run); nothing
+    /// for an address that is not a reference, an attachment the article lacks or a file that is
+    /// not an image (a link to it is not loaded: navigations are denied).
+    private func attachmentImage(at uri: String) async -> SchemeResponse? {
+        guard let reference = AttachmentReference(uri: uri), let data = await readAttachment?(reference) else { return nil }
+        let mediaType = AttachmentMediaType.of(data)
+        guard AttachmentMediaType.images.contains(mediaType) else { return nil }
+        return SchemeResponse(bytes: [UInt8](data), mediaType: mediaType)
     }
 
     private func pageLoaded() {

@@ -7,7 +7,7 @@ import Library
 /// The page is loaded once (``shell(style:)``), and each new version of the article replaces the
 /// contents of its `<main id="quire-preview">` (``content(title:markdown:)``), which keeps the
 /// reader's place. Its Content-Security-Policy lets nothing load from anywhere (no script, font,
-/// frame or remote image; images only from `data:` URLs), and it carries source positions for
+/// frame or remote image; images only from `data:` URLs and the article's `attachment:` references), and it carries source positions for
 /// scroll sync (`data-sourcepos` on each block).
 public enum PreviewPage {
     /// Light or dark, as the app's style is now.
@@ -15,8 +15,9 @@ public enum PreviewPage {
         case light, dark
     }
 
-    /// Nothing loads but inline style and `data:` images.
-    static let policy = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+    /// Nothing loads but inline style, `data:` images and the article's attachments (the app's
+    /// `attachment:` scheme, which the preview answers itself).
+    static let policy = "default-src 'none'; img-src data: attachment:; style-src 'unsafe-inline'"
 
     /// The page around the article, in `style` (switched later by setting the root element's
     /// `data-style` to `light` or `dark`).

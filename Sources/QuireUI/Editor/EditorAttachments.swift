@@ -1,0 +1,211 @@
+import Foundation
+import GtkKit
+import Library
+import Platform
+
+/// The open article's attachments, as the editor reaches them: where pasted, dropped and chosen
+/// files are stored (one save each, in the view context, before the reference goes into the
+/// text) and where the preview reads images from. The host makes one for each article it opens.
+@MainActor
+struct ArticleAttachments {
+    let library: Library
+    let articleID: UUID
+    /// Shows a failure the writer must know of, under a heading.
+    let report: @MainActor (String, any Error) -> Void
+
+    /// Stores `data` named `fileName` and returns the attachment.
+    func add(fileName: String, data: Data) throws -> AttachmentSummary {
+        try library.addAttachmentInViewContext(to: articleID, fileName: fileName, data: data)
+    }
+
+    /// The bytes `reference` points to, read off the main thread; nil when the article has no
+    /// such attachment or its file is missing or damaged (the preview then shows no image).
+    func data(of reference: AttachmentReference) async -> Data? {
+        try? await library.attachmentData(sha256: reference.sha256, of: articleID)
+    }
+}
+
+/// Putting files and images into the text: a paste of an image or of copied files, a drop of
+/// files or an image, and Insert Image… (``chooseImages()``; the window's `win.insert-image`,
+/// Ctrl+Shift+M, in its menu). Each file is
+/// stored as an attachment of the open article (``ArticleAttachments``) and a Markdown reference
+/// to it (`![name](attachment:…)` for an image, `[name](attachment:…)` for any other file)
+/// replaces the selection, as one undo step. When a file cannot be added (too large, unreadable),
+/// the writer reads why and nothing goes into the text.
+///
+/// In the text, each reference's digest (`attachment:<64 hex digits>/`) is drawn small and grey
+/// (``digestTag``), so that what the writer reads in it is the file's name.
+@MainActor
+final class EditorAttachments {
+    /// The tag over each reference's scheme and digest.
+    static let digestTag = "attachment-digest"
+
+    /// The open article's attachments; nil while no article is open (nothing is taken then).
+    var store: ArticleAttachments?
+    /// How Insert Image… asks for files (tests answer for the writer).
+    var chooser = FileChooser.native
+    /// The body's drop target for files and images.
+    private(set) var dropTarget: FileDropTarget?
+    private let view: TextView
+    private let buffer: TextBuffer
+    /// Pastes and drops being read (tests wait for none).
+    private(set) var readsRunning = 0
+    private var marking: Timeout?
+
+    /// The name a pasted or dropped image without a file is stored under.
+    static let pastedImageName = "image.png"
+
+    init(view: TextView, buffer: TextBuffer) {
+        self.view = view
+        self.buffer = buffer
+        dropTarget = FileDropTarget(on: view) { [weak self] dropped in self?.take(dropped) ?? false }
+        view.takePastes { [weak self] in self?.paste() ?? false }
+        buffer.addQuietTag(Self.digestTag, foreground: "rgba(128, 128, 128, 0.8)", scale: 0.7)
+        buffer.connect(Signal<() -> Void>("changed")) { [weak self] in self?.scheduleMarking() }
+    }
+
+    private var takesFiles: Bool { store != nil && view.isEditable }
+
+    /// Takes a paste of copied files or of an image; anything else is the view's to paste, and so
+    /// is text offered beside an image (an office suite offers a picture of copied text too).
+    private func paste() -> Bool {
+        let clipboard = view.clipboard
+        guard takesFiles, clipboard.offersFiles || (clipboard.offersTexture && !clipboard.offersText) else { return false }
+        read { () async throws -> [(String, Data)] in
+            if clipboard.offersFiles {
+                return try Self.contents(ofFiles: try await clipboard.readFiles())
+            }
+            return [(Self.pastedImageName, Data(try await clipboard.readTexture().pngBytes()))]
+        }
+        return true
+    }
+
+    private func take(_ dropped: FileDropTarget.Dropped) -> Bool {
+        guard takesFiles else { return false }
+        switch dropped {
+        case .files(let paths):
+            insert { try Self.contents(ofFiles: paths) }
+        case .texture(let texture):
+            insert { [(Self.pastedImageName, Data(texture.pngBytes()))] }
+        }
+        return true
+    }
+
+    /// Asks for image files (``chooser``) and puts them at the caret.
+    func chooseImages() {
+        guard takesFiles, let window = view.enclosingWindow else { return }
+        let request = FileRequest(title: gettext("Insert Image"), acceptLabel: gettext("_Insert"), kind: .openImages)
+        read { [chooser] in
+            let chosen = await chooser.choose(request, window)
+            return try Self.contents(ofFiles: chosen.map(\.path))
+        }
+    }
+
+    /// Reads files or an image asynchronously, then inserts them.
+    private func read(_ files: @escaping @MainActor () async throws -> [(String, Data)]) {
+        readsRunning += 1
+        Task { @MainActor [weak self] in
+            let result: Result<[(String, Data)], any Error>
+            do { result = .success(try await files()) } catch { result = .failure(error) }
+            guard let self else { return }
+            self.readsRunning -= 1
+            self.insert { try result.get() }
+        }
+    }
+
+    /// Stores every file, then puts their references in place of the selection as one undo
+    /// step; when one cannot be read or stored, the writer reads why and the text stays as it is.
+    private func insert(_ files: () throws -> [(String, Data)]) {
+        guard let store, view.isEditable else { return }
+        do {
+            let references = try files().map { name, data in
+                let attachment = try store.add(fileName: name, data: data)
+                return attachment.reference.markdown(mediaType: attachment.mediaType)
+            }
+            guard !references.isEmpty else { return }
+            buffer.replace(buffer.selection, with: references.joined(separator: "\n"))
+        } catch {
+            store.report(gettext("Could not add the file to the article"), error)
+        }
+    }
+
+    /// Marks the references' digests after a pause in typing (a text without references costs one
+    /// search for the scheme).
+    private func scheduleMarking() {
+        marking = Timeout(milliseconds: 300) { [weak self] in self?.markDigests() }
+    }
+
+    /// Tags the digest of every reference in the text, and nothing else.
+    func markDigests() {
+        marking = nil
+        let text = buffer.text
+        let end = buffer.characterCount
+        buffer.removeTag(Self.digestTag, from: 0..<end)
+        for range in Self.digestRanges(in: text) { buffer.applyTag(Self.digestTag, to: range) }
+    }
+
+    /// The character ranges (as the buffer counts: Unicode scalars) of `attachment:<digest>/` in
+    /// `text`, for each reference ``AttachmentReference`` reads.
+    static func digestRanges(in text: String) -> [Range<Int>] {
+        let prefix = AttachmentReference.scheme + ":"
+        guard text.contains(prefix) else { return [] }
+        let scalars = Array(text.unicodeScalars)
+        let marker = Array(prefix.unicodeScalars)
+        let length = marker.count + 65
+        var ranges: [Range<Int>] = []
+        var index = 0
+        while index + length <= scalars.count {
+            if scalars[index] == marker[0], scalars[index..<(index + marker.count)].elementsEqual(marker),
+               scalars[index + length - 1] == "/",
+               scalars[(index + marker.count)..<(index + length - 1)].allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) }) {
+                ranges.append(index..<(index + length))
+                index += length
+            } else {
+                index += 1
+            }
+        }
+        return ranges
+    }
+
+    /// The name and bytes of each file, refusing one above the library's limit before reading it.
+    private static func contents(ofFiles paths: [String]) throws -> [(String, Data)] {
+        try paths.map { path in (URL(fileURLWithPath: path).lastPathComponent, try AttachmentFile.read(path)) }
+    }
+}
+
+/// Reading a file to attach: its size is checked before a byte is read (a film dropped by
+/// mistake is refused at once), and a failure says which file and why.
+enum AttachmentFile {
+    /// The bytes of the file at `path`. Throws ``LibraryError/attachmentTooLarge(fileName:size:limit:)``
+    /// above ``Library/attachmentSizeLimit``, ``AttachmentFileError`` when it cannot be read.
+    static func read(_ path: String) throws -> Data {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw AttachmentFileError(path: path, code: errno) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw AttachmentFileError(path: path, code: errno) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw AttachmentFileError(path: path, code: EISDIR) }
+        guard status.st_size <= Library.attachmentSizeLimit else {
+            throw LibraryError.attachmentTooLarge(fileName: name, size: Int(status.st_size), limit: Library.attachmentSizeLimit)
+        }
+        let data: Data
+        do {
+            // One more byte than the limit: a file that grew since fstat is still refused.
+            data = try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).read(upToCount: Library.attachmentSizeLimit + 1) ?? Data()
+        } catch {
+            throw AttachmentFileError(path: path, code: (error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : EIO)
+        }
+        guard data.count <= Library.attachmentSizeLimit else {
+            throw LibraryError.attachmentTooLarge(fileName: name, size: data.count, limit: Library.attachmentSizeLimit)
+        }
+        return data
+    }
+}
+
+/// A file to attach that could not be read.
+struct AttachmentFileError: Error, Sendable, Hashable {
+    var path: String
+    /// The `errno`.
+    var code: Int32
+}

@@ -1,0 +1,237 @@
+import CGtk
+import Foundation
+import GtkKit
+import Library
+import Platform
+import XCTest
+
+@testable import QuireUI
+
+/// Images and files put into an article in the window: a real clipboard texture pasted through
+/// the text view's paste action, files dropped on the body (the drop target's handler given a
+/// real `GdkFileList`: Xvfb has no drag source from another program), Insert Image… (the chooser
+/// answered for the writer: a native chooser cannot be driven), each stored in one save with a
+/// reference at the caret as one undo step; the preview showing the stored image through its
+/// `attachment:` scheme; and a removed reference keeping its attachment until a cleanup.
+final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
+    private let harbour = UUID()
+
+    private func library() throws -> URL {
+        let harbour = harbour
+        return try makeLibrary { library in
+            _ = try await library.createArticle(ArticleContent(title: "Harbour", body: "The tide.\n"), id: harbour)
+        }
+    }
+
+    /// A real PNG: the window as it is drawn now.
+    @MainActor
+    private func screenshotPNG(of window: MainWindow, named name: String) async throws -> URL {
+        let url = try makeTemporaryFolder().appending(path: name)
+        try await renderWhenDrawn(window.window, to: url.path)
+        return url
+    }
+
+    /// Puts the caret at the end of the body, with the focus there.
+    @MainActor
+    private func caretAtEnd(of window: MainWindow) {
+        window.editor.focusBody()
+        let end = window.editor.buffer.characterCount
+        window.editor.buffer.select(end..<end)
+    }
+
+    func testAPastedClipboardImageIsStoredOnceAndInsertedAsOneUndoStep() throws {
+        let url = try library()
+        let folder = try screenshotFolder()
+        drive(url) { window in
+            try await self.until { window.articleList.count == 1 }
+            try self.open("Harbour", in: window)
+            let png = try await self.screenshotPNG(of: window, named: "shot.png")
+            let texture = try Texture(contentsOfFile: png.path)
+            self.caretAtEnd(of: window)
+            window.editor.bodyView.clipboard.setTexture(texture)
+            XCTAssertTrue(window.editor.bodyView.activateAction("clipboard.paste"))
+            try await self.until { window.editor.body.contains("](attachment:") }
+
+            let attachments = try await window.library.attachments(of: self.harbour)
+            XCTAssertEqual(attachments.count, 1)
+            let attachment = try XCTUnwrap(attachments.first)
+            XCTAssertEqual(attachment.mediaType, AttachmentMediaType.png)
+            XCTAssertEqual(attachment.fileName, EditorAttachments.pastedImageName)
+            XCTAssertEqual(window.editor.body, "The tide.\n" + attachment.reference.markdown(mediaType: AttachmentMediaType.png))
+            // The stored bytes are the pasted picture, pixel for pixel.
+            let stored = try await window.library.attachmentData(sha256: attachment.sha256, of: self.harbour)
+            let decoded = try Texture(encoded: [UInt8](try XCTUnwrap(stored)))
+            XCTAssertEqual(decoded.width, texture.width)
+            XCTAssertEqual(decoded.pixels(), texture.pixels())
+            try await self.renderWhenDrawn(window.window, to: folder.appending(path: "editor-pasted-image.png").path)
+
+            // One undo takes the whole reference out; the attachment stays for a redo.
+            window.editor.undo()
+            XCTAssertEqual(window.editor.body, "The tide.\n")
+            window.editor.redo()
+            XCTAssertTrue(window.editor.body.hasSuffix(attachment.reference.uri + ")"))
+            let kept = try await window.library.attachments(of: self.harbour)
+            XCTAssertEqual(kept.map(\.sha256), [attachment.sha256])
+
+            // Text on the clipboard is still pasted as text.
+            window.editor.bodyView.clipboard.setText("\nGulls.")
+            XCTAssertTrue(window.editor.bodyView.activateAction("clipboard.paste"))
+            try await self.until { window.editor.body.hasSuffix("\nGulls.") }
+        }
+    }
+
+    func testDroppedFilesBecomeAnImageAndALinkAndThePreviewShowsTheImage() throws {
+        let url = try library()
+        let folder = try screenshotFolder()
+        drive(url) { window in
+            try await self.resize(window, to: 1500)
+            try await self.until { window.articleList.count == 1 }
+            try self.open("Harbour", in: window)
+            let png = try await self.screenshotPNG(of: window, named: "harbour map.png")
+            let notes = try self.makeTemporaryFolder().appending(path: "notes.txt")
+            try Data("Tide tables.\n".utf8).write(to: notes)
+            self.caretAtEnd(of: window)
+
+            let dropTarget = try XCTUnwrap(window.editor.attachments.dropTarget)
+            XCTAssertTrue(dropTarget.drop(files: [png.path, notes.path]))
+            let pngBytes = try Data(contentsOf: png)
+            let image = AttachmentReference(sha256: SHA256.hex(pngBytes), fileName: "harbour map.png")
+            let link = AttachmentReference(sha256: SHA256.hex(Data("Tide tables.\n".utf8)), fileName: "notes.txt")
+            XCTAssertEqual(
+                window.editor.body,
+                "The tide.\n" + image.markdown(mediaType: AttachmentMediaType.png) + "\n" + link.markdown(mediaType: AttachmentMediaType.other))
+            XCTAssertTrue(window.editor.body.contains("![harbour map.png](attachment:\(image.sha256)/harbour%20map.png)"))
+            XCTAssertTrue(window.editor.body.contains("\n[notes.txt](attachment:"))
+            let stored = try await window.library.attachments(of: self.harbour)
+            XCTAssertEqual(Set(stored.map(\.sha256)), [image.sha256, link.sha256])
+            let storedPNG = try await window.library.attachmentData(sha256: image.sha256, of: self.harbour)
+            XCTAssertEqual(storedPNG, pngBytes, "every byte kept")
+
+            // The preview draws the image from the library through its own scheme.
+            XCTAssertTrue(window.editor.actions.activateAction(named: "preview"))
+            let preview = try XCTUnwrap(window.editor.preview)
+            let width = try Texture(contentsOfFile: png.path).width
+            try await self.until { (try? await preview.evaluate("document.images[0]?.naturalWidth ?? 0")) == "\(width)" }
+            let images = try await preview.evaluate("document.images.length")
+            XCTAssertEqual(images, "1", "the link to notes.txt is no image")
+            try await self.renderWhenDrawn(window.window, to: folder.appending(path: "preview-attachment.png").path)
+        }
+    }
+
+    func testThePreviewRefusesWhatIsNotAnImageOfTheArticle() throws {
+        let url = try library()
+        drive(url) { window in
+            try await self.resize(window, to: 1500)
+            try await self.until { window.articleList.count == 1 }
+            try self.open("Harbour", in: window)
+            let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><rect width="40" height="30" fill="teal"/></svg>"#.utf8)
+            let text = Data("not an image".utf8)
+            let svgFile = try self.makeTemporaryFolder().appending(path: "buoy.svg")
+            try svg.write(to: svgFile)
+            let textFile = try self.makeTemporaryFolder().appending(path: "buoy.png")
+            try text.write(to: textFile)
+            self.caretAtEnd(of: window)
+            XCTAssertTrue(try XCTUnwrap(window.editor.attachments.dropTarget).drop(files: [svgFile.path, textFile.path]))
+            // The SVG is drawn (an image: its script cannot run); another article's digest and a
+            // text file named .png are refused.
+            let stranger = AttachmentReference(sha256: String(repeating: "ab", count: 32), fileName: "elsewhere.png")
+            window.editor.buffer.replace(window.editor.buffer.selection, with: "\n![lost](\(stranger.uri))\n![text](attachment:\(SHA256.hex(text))/buoy.png)")
+            XCTAssertTrue(window.editor.actions.activateAction(named: "preview"))
+            let preview = try XCTUnwrap(window.editor.preview)
+            try await self.until { (try? await preview.evaluate("document.images.length")) == "3" }
+            try await self.until { (try? await preview.evaluate("Array.from(document.images).every(i => i.complete)")) == "true" }
+            let widths = try await preview.evaluate("Array.from(document.images).map(i => i.naturalWidth)")
+            XCTAssertEqual(widths, "[40,0,0]")
+        }
+    }
+
+    func testInsertImageStoresTheChosenFilesAtTheCaret() throws {
+        let url = try library()
+        drive(url) { window in
+            try await self.until { window.articleList.count == 1 }
+            try self.open("Harbour", in: window)
+            let png = try await self.screenshotPNG(of: window, named: "chart.png")
+            window.editor.attachments.chooser = .answering([png])
+            window.editor.focusBody()
+            window.editor.buffer.select(0..<0)
+            XCTAssertTrue(window.window.activateAction(named: "insert-image"))
+            try await self.until { window.editor.body.hasPrefix("![chart.png](attachment:") }
+            XCTAssertTrue(window.editor.body.hasSuffix(")The tide.\n"))
+            let stored = try await window.library.attachments(of: self.harbour)
+            XCTAssertEqual(stored.map(\.fileName), ["chart.png"])
+        }
+    }
+
+    func testARemovedReferenceKeepsItsAttachmentUntilACleanup() throws {
+        let url = try library()
+        drive(url) { window in
+            try await self.until { window.articleList.count == 1 }
+            try self.open("Harbour", in: window)
+            let png = try await self.screenshotPNG(of: window, named: "gull.png")
+            self.caretAtEnd(of: window)
+            XCTAssertTrue(try XCTUnwrap(window.editor.attachments.dropTarget).drop(files: [png.path]))
+            XCTAssertEqual(window.session?.save(), true)
+            try await window.waitForPendingWork()
+
+            // The writer deletes the reference: the attachment stays, and undo brings it back.
+            let withImage = window.editor.body
+            window.editor.buffer.replace(0..<window.editor.buffer.characterCount, with: "The tide.\n")
+            XCTAssertEqual(window.session?.save(), true)
+            let afterDelete = try await window.library.attachments(of: self.harbour)
+            XCTAssertEqual(afterDelete.count, 1)
+            window.editor.undo()
+            XCTAssertEqual(window.editor.body, withImage)
+            XCTAssertEqual(window.session?.save(), true)
+            let keptWhileReferenced = try await window.library.removeUnreferencedAttachments()
+            XCTAssertEqual(keptWhileReferenced, 0)
+
+            // Deleted and saved, a cleanup collects it.
+            window.editor.redo()
+            XCTAssertEqual(window.session?.save(), true)
+            try await self.until { window.editor.saveStateText == gettext("Saved") }
+            let removed = try await window.library.removeUnreferencedAttachments()
+            XCTAssertEqual(removed, 1)
+            let left = try await window.library.attachments(of: self.harbour)
+            XCTAssertEqual(left, [])
+        }
+    }
+
+    func testATooLargeOrUnreadableFileAddsNothingAndSaysWhy() throws {
+        let url = try library()
+        let folder = try makeTemporaryFolder()
+        drive(url) { window in
+            try await self.until { window.articleList.count == 1 }
+            try self.open("Harbour", in: window)
+            var reported: [(String, any Error)] = []
+            window.editor.attachments.store = ArticleAttachments(library: window.library, articleID: self.harbour) { heading, error in
+                reported.append((heading, error))
+            }
+            // A sparse file one byte over the limit, beside a readable one: neither goes in.
+            let large = folder.appending(path: "film.mov")
+            XCTAssertTrue(FileManager.default.createFile(atPath: large.path, contents: nil))
+            let handle = try FileHandle(forWritingTo: large)
+            try handle.truncate(atOffset: UInt64(Library.attachmentSizeLimit + 1))
+            try handle.close()
+            let small = folder.appending(path: "note.txt")
+            try Data("Gulls.".utf8).write(to: small)
+            self.caretAtEnd(of: window)
+            let dropTarget = try XCTUnwrap(window.editor.attachments.dropTarget)
+            XCTAssertTrue(dropTarget.drop(files: [small.path, large.path]))
+            XCTAssertEqual(window.editor.body, "The tide.\n")
+            XCTAssertEqual(reported.count, 1)
+            let tooLarge = try XCTUnwrap(reported.first?.1 as? LibraryError)
+            guard case .attachmentTooLarge(let name, let size, _) = tooLarge else { return XCTFail("\(tooLarge)") }
+            XCTAssertEqual(name, "film.mov")
+            XCTAssertEqual(size, Library.attachmentSizeLimit + 1)
+            XCTAssertTrue(ErrorExplanation(tooLarge).sentence.hasPrefix("“film.mov” is "), ErrorExplanation(tooLarge).sentence)
+
+            // A folder cannot be read as a file.
+            XCTAssertTrue(dropTarget.drop(files: [folder.path]))
+            XCTAssertEqual(window.editor.body, "The tide.\n")
+            XCTAssertEqual(reported.count, 2)
+            let unreadable = try XCTUnwrap(reported.last?.1 as? AttachmentFileError)
+            XCTAssertEqual(unreadable.code, EISDIR)
+            XCTAssertTrue(ErrorExplanation(unreadable).sentence.hasSuffix("Nothing was added."))
+        }
+    }
+}
