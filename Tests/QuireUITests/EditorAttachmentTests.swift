@@ -63,6 +63,9 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
             let decoded = try Texture(encoded: [UInt8](try XCTUnwrap(stored)))
             XCTAssertEqual(decoded.width, texture.width)
             XCTAssertEqual(decoded.pixels(), texture.pixels())
+            // The digest is drawn small and grey, after a pause.
+            let buffer = window.editor.buffer
+            try await self.until { buffer.ranges(ofTag: EditorAttachments.digestTag).map(buffer.text(in:)) == ["attachment:\(attachment.sha256)/"] }
             try await self.renderWhenDrawn(window.window, to: folder.appending(path: "editor-pasted-image.png").path)
 
             // One undo takes the whole reference out; the attachment stays for a redo.
@@ -106,6 +109,12 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
             XCTAssertEqual(Set(stored.map(\.sha256)), [image.sha256, link.sha256])
             let storedPNG = try await window.library.attachmentData(sha256: image.sha256, of: self.harbour)
             XCTAssertEqual(storedPNG, pngBytes, "every byte kept")
+
+            // The digests are drawn small and grey, after a pause.
+            let buffer = window.editor.buffer
+            try await self.until {
+                buffer.ranges(ofTag: EditorAttachments.digestTag).map(buffer.text(in:)) == ["attachment:\(image.sha256)/", "attachment:\(link.sha256)/"]
+            }
 
             // The preview draws the image from the library through its own scheme.
             XCTAssertTrue(window.editor.actions.activateAction(named: "preview"))
@@ -171,7 +180,7 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
             self.caretAtEnd(of: window)
             XCTAssertTrue(try XCTUnwrap(window.editor.attachments.dropTarget).drop(files: [png.path]))
             XCTAssertEqual(window.session?.save(), true)
-            try await window.waitForPendingWork()
+            await window.waitForPendingWork()
 
             // The writer deletes the reference: the attachment stays, and undo brings it back.
             let withImage = window.editor.body
@@ -185,10 +194,12 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
             let keptWhileReferenced = try await window.library.removeUnreferencedAttachments()
             XCTAssertEqual(keptWhileReferenced, 0)
 
-            // Deleted and saved, a cleanup collects it.
-            window.editor.redo()
+            // Deleted again, saved and the article closed (its recovery copy of the typing, which a
+            // cleanup respects too, goes with the close), a cleanup collects it.
+            window.editor.buffer.replace(0..<window.editor.buffer.characterCount, with: "The tide.\n")
             XCTAssertEqual(window.session?.save(), true)
-            try await self.until { window.editor.saveStateText == gettext("Saved") }
+            window.closeArticle()
+            await window.waitForPendingWork()
             let removed = try await window.library.removeUnreferencedAttachments()
             XCTAssertEqual(removed, 1)
             let left = try await window.library.attachments(of: self.harbour)
@@ -232,6 +243,28 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
             let unreadable = try XCTUnwrap(reported.last?.1 as? AttachmentFileError)
             XCTAssertEqual(unreadable.code, EISDIR)
             XCTAssertTrue(ErrorExplanation(unreadable).sentence.hasSuffix("Nothing was added."))
+        }
+    }
+
+    func testMarkingReferencesKeepsUndoAndRedo() throws {
+        try MainActor.assumeIsolated {
+            let editor = try EditorPane()
+            let window = Window()
+            window.child = editor.widget
+            window.present()
+            defer { window.destroy() }
+            editor.load(title: "Harbour", body: "The tide.\n")
+            editor.focusBody()
+            let reference = "![gull.png](attachment:\(String(repeating: "0a", count: 32))/gull.png)"
+            editor.buffer.replace(editor.buffer.characterCount..<editor.buffer.characterCount, with: reference)
+            editor.attachments.markDigests()
+            XCTAssertEqual(editor.buffer.ranges(ofTag: EditorAttachments.digestTag).count, 1)
+            editor.undo()
+            XCTAssertEqual(editor.body, "The tide.\n")
+            editor.attachments.markDigests()
+            XCTAssertEqual(editor.buffer.ranges(ofTag: EditorAttachments.digestTag), [])
+            editor.redo()
+            XCTAssertEqual(editor.body, "The tide.\n" + reference)
         }
     }
 }

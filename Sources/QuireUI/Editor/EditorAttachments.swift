@@ -138,10 +138,9 @@ final class EditorAttachments {
     /// Tags the digest of every reference in the text, and nothing else.
     func markDigests() {
         marking = nil
-        let text = buffer.text
-        let end = buffer.characterCount
-        buffer.removeTag(Self.digestTag, from: 0..<end)
-        for range in Self.digestRanges(in: text) { buffer.applyTag(Self.digestTag, to: range) }
+        let ranges = Self.digestRanges(in: buffer.text)
+        buffer.removeTag(Self.digestTag, from: 0..<buffer.characterCount)
+        for range in ranges { buffer.applyTag(Self.digestTag, to: range) }
     }
 
     /// The character ranges (as the buffer counts: Unicode scalars) of `attachment:<digest>/` in
