@@ -97,6 +97,7 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
 
             let dropTarget = try XCTUnwrap(window.editor.attachments.dropTarget)
             XCTAssertTrue(dropTarget.drop(files: [png.path, notes.path]))
+            try await self.until { window.editor.attachments.readsRunning == 0 }
             let pngBytes = try Data(contentsOf: png)
             let image = AttachmentReference(sha256: SHA256.hex(pngBytes), fileName: "harbour map.png")
             let link = AttachmentReference(sha256: SHA256.hex(Data("Tide tables.\n".utf8)), fileName: "notes.txt")
@@ -141,6 +142,7 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
             try text.write(to: textFile)
             self.caretAtEnd(of: window)
             XCTAssertTrue(try XCTUnwrap(window.editor.attachments.dropTarget).drop(files: [svgFile.path, textFile.path]))
+            try await self.until { window.editor.attachments.readsRunning == 0 }
             // The SVG is drawn (an image: its script cannot run); another article's digest and a
             // text file named .png are refused.
             let stranger = AttachmentReference(sha256: String(repeating: "ab", count: 32), fileName: "elsewhere.png")
@@ -179,6 +181,7 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
             let png = try await self.screenshotPNG(of: window, named: "gull.png")
             self.caretAtEnd(of: window)
             XCTAssertTrue(try XCTUnwrap(window.editor.attachments.dropTarget).drop(files: [png.path]))
+            try await self.until { window.editor.attachments.readsRunning == 0 }
             XCTAssertEqual(window.session?.save(), true)
             await window.waitForPendingWork()
 
@@ -228,6 +231,7 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
             self.caretAtEnd(of: window)
             let dropTarget = try XCTUnwrap(window.editor.attachments.dropTarget)
             XCTAssertTrue(dropTarget.drop(files: [small.path, large.path]))
+            try await self.until { window.editor.attachments.readsRunning == 0 }
             XCTAssertEqual(window.editor.body, "The tide.\n")
             XCTAssertEqual(reported.count, 1)
             let tooLarge = try XCTUnwrap(reported.first?.1 as? LibraryError)
@@ -238,6 +242,7 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
 
             // A folder cannot be read as a file.
             XCTAssertTrue(dropTarget.drop(files: [folder.path]))
+            try await self.until { window.editor.attachments.readsRunning == 0 }
             XCTAssertEqual(window.editor.body, "The tide.\n")
             XCTAssertEqual(reported.count, 2)
             let unreadable = try XCTUnwrap(reported.last?.1 as? AttachmentFileError)

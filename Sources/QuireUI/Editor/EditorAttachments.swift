@@ -73,7 +73,7 @@ final class EditorAttachments {
         guard takesFiles, clipboard.offersFiles || (clipboard.offersTexture && !clipboard.offersText) else { return false }
         read { () async throws -> [(String, Data)] in
             if clipboard.offersFiles {
-                return try Self.contents(ofFiles: try await clipboard.readFiles())
+                return try await Self.contents(ofFiles: try await clipboard.readFiles())
             }
             return [(Self.pastedImageName, Data(try await clipboard.readTexture().pngBytes()))]
         }
@@ -84,7 +84,7 @@ final class EditorAttachments {
         guard takesFiles else { return false }
         switch dropped {
         case .files(let paths):
-            insert { try Self.contents(ofFiles: paths) }
+            read { try await Self.contents(ofFiles: paths) }
         case .texture(let texture):
             insert { [(Self.pastedImageName, Data(texture.pngBytes()))] }
         }
@@ -97,11 +97,11 @@ final class EditorAttachments {
         let request = FileRequest(title: gettext("Insert Image"), acceptLabel: gettext("_Insert"), kind: .openImages)
         read { [chooser] in
             let chosen = await chooser.choose(request, window)
-            return try Self.contents(ofFiles: chosen.map(\.path))
+            return try await Self.contents(ofFiles: chosen.map(\.path))
         }
     }
 
-    /// Reads files or an image asynchronously, then inserts them.
+    /// Reads files or an image asynchronously, then inserts them at the caret as it is then.
     private func read(_ files: @escaping @MainActor () async throws -> [(String, Data)]) {
         readsRunning += 1
         Task { @MainActor [weak self] in
@@ -166,9 +166,12 @@ final class EditorAttachments {
         return ranges
     }
 
-    /// The name and bytes of each file, refusing one above the library's limit before reading it.
-    private static func contents(ofFiles paths: [String]) throws -> [(String, Data)] {
-        try paths.map { path in (URL(fileURLWithPath: path).lastPathComponent, try AttachmentFile.read(path)) }
+    /// The name and bytes of each file, read off the main thread (a 25 MB file would stall typing),
+    /// refusing one above the library's limit before reading it.
+    private nonisolated static func contents(ofFiles paths: [String]) async throws -> [(String, Data)] {
+        try await Task.detached(priority: .userInitiated) {
+            try paths.map { path in (URL(fileURLWithPath: path).lastPathComponent, try AttachmentFile.read(path)) }
+        }.value
     }
 }
 
