@@ -83,12 +83,15 @@ final class ClipboardTests: GtkTestCase, @unchecked Sendable {
             let view = TextView(owning: gtk_text_view_new())
             var dropped: [FileDropTarget.Dropped] = []
             let answer = Answer()
-            let target = FileDropTarget(on: view) { value in
+            var points: [[Double]] = []
+            let target = FileDropTarget(on: view) { value, x, y in
                 dropped.append(value)
+                points.append([x, y])
                 return answer.takes
             }
             XCTAssertEqual(gtk_event_controller_get_propagation_phase(target.controller.opaquePointer), GTK_PHASE_CAPTURE)
-            XCTAssertTrue(target.drop(files: ["/tmp/a.png", "/tmp/b c.txt"]))
+            XCTAssertTrue(target.drop(files: ["/tmp/a.png", "/tmp/b c.txt"], x: 3, y: 4))
+            XCTAssertEqual(points, [[3, 4]])
             guard case .files(let paths) = dropped.last else { return XCTFail("\(dropped)") }
             XCTAssertEqual(paths, ["/tmp/a.png", "/tmp/b c.txt"])
             answer.takes = false

@@ -15,6 +15,8 @@ import XCTest
 /// `attachment:` scheme; and a removed reference keeping its attachment until a cleanup.
 final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
     private let harbour = UUID()
+    /// A drop point below the body's last line, which is its end.
+    private static let belowTheText = 500.0
 
     private func library() throws -> URL {
         let harbour = harbour
@@ -93,10 +95,12 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
             let png = try await self.screenshotPNG(of: window, named: "harbour map.png")
             let notes = try self.makeTemporaryFolder().appending(path: "notes.txt")
             try Data("Tide tables.\n".utf8).write(to: notes)
-            self.caretAtEnd(of: window)
+            // The caret at the start: the files go where they are dropped, below the text.
+            window.editor.focusBody()
+            window.editor.buffer.select(0..<0)
 
             let dropTarget = try XCTUnwrap(window.editor.attachments.dropTarget)
-            XCTAssertTrue(dropTarget.drop(files: [png.path, notes.path]))
+            XCTAssertTrue(dropTarget.drop(files: [png.path, notes.path], x: 0, y: Self.belowTheText))
             try await self.until { window.editor.attachments.readsRunning == 0 }
             let pngBytes = try Data(contentsOf: png)
             let image = AttachmentReference(sha256: SHA256.hex(pngBytes), fileName: "harbour map.png")
@@ -141,7 +145,7 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
             let textFile = try self.makeTemporaryFolder().appending(path: "buoy.png")
             try text.write(to: textFile)
             self.caretAtEnd(of: window)
-            XCTAssertTrue(try XCTUnwrap(window.editor.attachments.dropTarget).drop(files: [svgFile.path, textFile.path]))
+            XCTAssertTrue(try XCTUnwrap(window.editor.attachments.dropTarget).drop(files: [svgFile.path, textFile.path], x: 0, y: Self.belowTheText))
             try await self.until { window.editor.attachments.readsRunning == 0 }
             // The SVG is drawn (an image: its script cannot run); another article's digest and a
             // text file named .png are refused.
@@ -180,7 +184,7 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
             try self.open("Harbour", in: window)
             let png = try await self.screenshotPNG(of: window, named: "gull.png")
             self.caretAtEnd(of: window)
-            XCTAssertTrue(try XCTUnwrap(window.editor.attachments.dropTarget).drop(files: [png.path]))
+            XCTAssertTrue(try XCTUnwrap(window.editor.attachments.dropTarget).drop(files: [png.path], x: 0, y: Self.belowTheText))
             try await self.until { window.editor.attachments.readsRunning == 0 }
             XCTAssertEqual(window.session?.save(), true)
             await window.waitForPendingWork()
@@ -230,7 +234,7 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
             try Data("Gulls.".utf8).write(to: small)
             self.caretAtEnd(of: window)
             let dropTarget = try XCTUnwrap(window.editor.attachments.dropTarget)
-            XCTAssertTrue(dropTarget.drop(files: [small.path, large.path]))
+            XCTAssertTrue(dropTarget.drop(files: [small.path, large.path], x: 0, y: Self.belowTheText))
             try await self.until { window.editor.attachments.readsRunning == 0 }
             XCTAssertEqual(window.editor.body, "The tide.\n")
             XCTAssertEqual(reported.count, 1)
@@ -241,7 +245,7 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
             XCTAssertTrue(ErrorExplanation(tooLarge).sentence.hasPrefix("“film.mov” is "), ErrorExplanation(tooLarge).sentence)
 
             // A folder cannot be read as a file.
-            XCTAssertTrue(dropTarget.drop(files: [folder.path]))
+            XCTAssertTrue(dropTarget.drop(files: [folder.path], x: 0, y: Self.belowTheText))
             try await self.until { window.editor.attachments.readsRunning == 0 }
             XCTAssertEqual(window.editor.body, "The tide.\n")
             XCTAssertEqual(reported.count, 2)

@@ -7,8 +7,8 @@ import GtkShim
 /// which would insert the files' paths as text).
 ///
 /// ```swift
-/// FileDropTarget(on: textView) { dropped in
-///     switch dropped { case .files(let paths): add(paths); case .texture(let image): add(image) }
+/// FileDropTarget(on: textView) { dropped, x, y in
+///     switch dropped { case .files(let paths): add(paths, at: x, y); case .texture(let image): add(image, at: x, y) }
 ///     return true
 /// }
 /// ```
@@ -28,16 +28,16 @@ public final class FileDropTarget {
     /// The `GtkDropTarget`.
     public let controller: Object
 
-    /// A drop target on `widget` copying files and images; `drop` gets what was dropped and
-    /// returns whether it took it.
-    public init(on widget: Widget, drop: @escaping @MainActor (Dropped) -> Bool) {
+    /// A drop target on `widget` copying files and images; `drop` gets what was dropped and where
+    /// (in the widget's coordinates), and returns whether it took it.
+    public init(on widget: Widget, drop: @escaping @MainActor (Dropped, Double, Double) -> Bool) {
         controller = Object(owning: UnsafeMutableRawPointer(gtk_drop_target_new(0, GDK_ACTION_COPY)))
         var types = [gdk_file_list_get_type(), gdk_texture_get_type()]
         gtk_drop_target_set_gtypes(controller.opaquePointer, &types, gsize(types.count))
         gtk_event_controller_set_propagation_phase(controller.opaquePointer, GTK_PHASE_CAPTURE)
-        controller.connect(.drop) { value, _, _ in
+        controller.connect(.drop) { value, x, y in
             guard let dropped = value.flatMap({ Self.dropped(in: $0.assumingMemoryBound(to: GValue.self)) }) else { return false }
-            return drop(dropped)
+            return drop(dropped, x, y)
         }
         // gtk_widget_add_controller takes over a reference: give it one besides the wrapper's.
         g_object_ref(controller.objectPointer)

@@ -30,7 +30,7 @@ struct ArticleAttachments {
 /// Ctrl+Shift+M, in its menu). Each file is
 /// stored as an attachment of the open article (``ArticleAttachments``) and a Markdown reference
 /// to it (`![name](attachment:…)` for an image, `[name](attachment:…)` for any other file)
-/// replaces the selection, as one undo step. When a file cannot be added (too large, unreadable),
+/// replaces the selection (a drop first puts the caret where it was dropped), as one undo step. When a file cannot be added (too large, unreadable),
 /// the writer reads why and nothing goes into the text.
 ///
 /// In the text, each reference's digest (`attachment:<64 hex digits>/`) is drawn small and grey
@@ -58,7 +58,7 @@ final class EditorAttachments {
     init(view: TextView, buffer: TextBuffer) {
         self.view = view
         self.buffer = buffer
-        dropTarget = FileDropTarget(on: view) { [weak self] dropped in self?.take(dropped) ?? false }
+        dropTarget = FileDropTarget(on: view) { [weak self] dropped, x, y in self?.take(dropped, atX: x, y: y) ?? false }
         view.takePastes { [weak self] in self?.paste() ?? false }
         buffer.addQuietTag(Self.digestTag, foreground: "rgba(128, 128, 128, 0.8)", scale: 0.7)
         buffer.connect(Signal<() -> Void>("changed")) { [weak self] in self?.scheduleMarking() }
@@ -80,8 +80,11 @@ final class EditorAttachments {
         return true
     }
 
-    private func take(_ dropped: FileDropTarget.Dropped) -> Bool {
+    /// Takes a drop: the caret goes where it was dropped, and the references go there.
+    private func take(_ dropped: FileDropTarget.Dropped, atX x: Double, y: Double) -> Bool {
         guard takesFiles else { return false }
+        let offset = view.offset(atX: x, y: y)
+        buffer.select(offset..<offset)
         switch dropped {
         case .files(let paths):
             read { try await Self.contents(ofFiles: paths) }
