@@ -7,7 +7,8 @@ import Transfer
 /// The live preview of the open article: its title and Markdown rendered as the HTML export
 /// renders them (``PreviewPage``), in a WebKit view that fetches nothing and runs none of the
 /// article's scripts. Its images come from the article's attachments through the view's own
-/// `attachment:` scheme (``readAttachment``), never from the network. Links open in the desktop's browser, never inside the preview.
+/// `attachment:` scheme (``readAttachment``), never from the network. Links open in the
+/// desktop's browser, never inside the preview.
 ///
 /// The page is loaded once; each ``show(title:body:topLine:)`` renders off the main thread and
 /// replaces the page's content, keeping the reader at the editor's line. Scrolling the preview
