@@ -83,26 +83,18 @@ struct AttachmentsSuite: BenchmarkSuite {
     // MARK: First sync
 
     @Sendable static func measureFirstSync(_ options: BenchmarkOptions) async throws -> BenchmarkResult {
-        var configuration = ServerConfiguration()
-        configuration.listen = ListenAddress(host: "127.0.0.1", port: 0)
-        configuration.rateLimit = nil
-        configuration.purgeInterval = 0
-        configuration.blobQuotaBytes = nil
-        let storage = try StorageLocation.sqlite(directory: options.workDirectory.appendingPathComponent("server"))
-            .open(serving: true, connections: configuration.threads)
-        let server = try QuireServer(configuration: configuration, storage: storage, log: .discarding)
-        defer { server.shutdown() }
-        let url = URL(string: "http://127.0.0.1:\(server.address.port)")!
-        let worker = SyncWorkerConfiguration(server: url)
+        let loopback = try LoopbackServer(folder: options.workDirectory.appendingPathComponent("server")) {
+            $0.blobQuotaBytes = nil
+        }
+        defer { loopback.server.shutdown() }
+        let worker = SyncWorkerConfiguration(server: loopback.url)
         var accounts = 0
         /// A transport for a new, empty account; the previous one is deleted, so the server's
         /// database does not grow with every repetition.
         func freshAccount() throws -> URLSessionTransport {
-            if accounts > 0 { _ = try storage.deleteAccount(name: "account-\(accounts)") }
+            if accounts > 0 { _ = try loopback.storage.deleteAccount(name: "account-\(accounts)") }
             accounts += 1
-            let token = AccountToken.generate()
-            _ = try storage.addAccount(name: "account-\(accounts)", tokenHash: token.hash, at: Date())
-            return URLSessionTransport(configuration: .init(server: url, token: token.text, requestTimeout: 600))
+            return try loopback.transport(forNewAccount: "account-\(accounts)", requestTimeout: 600)
         }
         let count = options.rows
         let megabytes = Double(count * imageBytes) / 1_048_576

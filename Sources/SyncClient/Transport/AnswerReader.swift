@@ -218,12 +218,12 @@ struct AnswerReader {
         }
     }
 
-    /// `PUT /v1/blobs/{sha256}`: 201 stored now, 200 held already; 507 (quota) is refused for good.
+    /// `PUT /v1/blobs/{sha256}`: 201 stored now, 200 held already; 413, 422 and 507 (quota) are
+    /// refused for good.
     func putBlob(_ answer: HTTPAnswer) throws(TransportError) -> ReadAnswer<Bool> {
         switch answer.status {
         case 200: return .success(false)
         case 201: return .success(true)
-        case 507: return .rejected(RequestRejection(status: 507, problem: lenientProblem(answer)))
         default: return try read(answer, endpoint: .putBlob) { () throws(TransportError) in false }
         }
     }
