@@ -15,8 +15,9 @@ import SyncServer
 /// - `first_sync_images_mb_per_s`: megabytes per second that one `SyncWorker.synchronize()` pushes
 ///   from a library of `--rows` articles, each with an image of 1 MB its body refers to, to an empty
 ///   account of `quire-server` on loopback (HEAD, PUT of each blob, then the article). Baseline:
-///   the same bytes as bare `PUT /v1/blobs/{sha256}` requests to the same server in the same run,
-///   one after another over one reused connection (`URLSessionTransport.putBlob`).
+///   the same bytes as bare `PUT /v1/blobs/{sha256}` requests to the same server in the same run
+///   (`URLSessionTransport.putBlob`, libcurl with kept-alive connections), as many at once as
+///   the worker sends (`maximumInFlight`), with no HEAD and no article.
 struct AttachmentsSuite: BenchmarkSuite {
     static let name = "attachments"
     static let summary = "images: adding them to a library, and the first sync of a library with images"
@@ -123,11 +124,20 @@ struct AttachmentsSuite: BenchmarkSuite {
             baselineRound += 1
             return try freshAccount()
         }) { transport in
-            for index in 0..<count {
-                let bytes = image(index, salt: 1000 + baselineRound)
-                guard case .success(true) = try await transport.putBlob(SHA256.hex(bytes), bytes: bytes) else {
-                    throw AttachmentsBenchError("PUT of blob \(index) was not stored")
+            // As many on the wire at once as the worker sends, each task over its own reused connection.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                let salt = 1000 + baselineRound
+                for lane in 0..<worker.maximumInFlight {
+                    group.addTask {
+                        for index in stride(from: lane, to: count, by: worker.maximumInFlight) {
+                            let bytes = image(index, salt: salt)
+                            guard case .success(true) = try await transport.putBlob(SHA256.hex(bytes), bytes: bytes) else {
+                                throw AttachmentsBenchError("PUT of blob \(index) was not stored")
+                            }
+                        }
+                    }
                 }
+                try await group.waitForAll()
             }
         }
         return BenchmarkResult(name: "first_sync_images_mb_per_s", unit: "per_s", value: megabytes / milliseconds * 1000,
