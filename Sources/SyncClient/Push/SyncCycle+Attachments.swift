@@ -60,7 +60,7 @@ extension SyncCycle {
     /// Downloads the blobs the bodies of `articleIDs` refer to that their articles lack, for
     /// images up to `eagerAttachmentBytes`, and stores each as an attachment of its article;
     /// answers how many it stored. Articles with a download that failed (a fault, a server that
-    /// did not answer) are kept and tried again with the next pull's.
+    /// asked to wait) are kept and tried again with the next pull's, in this worker.
     func downloadAttachments(in articleIDs: [UUID]) async throws -> Int {
         let wanted = pendingDownloads.adding(articleIDs)
         guard !wanted.isEmpty, let version = await serverProtocol.version(asking: transport), version >= ProtocolVersion.blobs else {
@@ -70,14 +70,19 @@ extension SyncCycle {
         var failed = Set<UUID>()
         for missing in try await store.library.missingAttachments(in: wanted) where missing.isImage {
             do {
-                guard case let .success(size?) = try await transport.hasBlob(missing.reference.sha256) else {
+                guard case let .success(size) = try await transport.hasBlob(missing.reference.sha256) else {
                     failed.insert(missing.articleID)
                     continue
                 }
-                guard size <= configuration.eagerAttachmentBytes else { continue }
+                // A blob the server does not hold (a reference typed by hand) is not asked for again.
+                guard let size, size <= configuration.eagerAttachmentBytes else { continue }
                 if try await Self.download(missing, with: transport, into: store.library) { stored += 1 } else { failed.insert(missing.articleID) }
             } catch is TransportError {
                 failed.insert(missing.articleID)
+            } catch {
+                // The library would not take it (the article went meanwhile, a full disk): the
+                // pull itself stands; the image is fetched when first asked for.
+                continue
             }
         }
         pendingDownloads.keep(failed)
