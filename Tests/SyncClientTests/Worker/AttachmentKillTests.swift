@@ -33,7 +33,8 @@ import Testing
         var kills = 0
         for k in 1...9 {
             let before = proxy.log.count
-            let sync = try KilledSyncTests.startSync(a, port: proxy.port, token: token)
+            // A generous timeout: under load a slow request must not end the run before its kill.
+            let sync = try KilledSyncTests.startSync(a, port: proxy.port, token: token, timeout: 20)
             while sync.isRunning && proxy.log.count < before + k { try await Task.sleep(for: .milliseconds(5)) }
             if sync.isRunning {
                 kill(sync.processIdentifier, SIGKILL)
