@@ -10,12 +10,16 @@ public struct HealthStatus: Codable, Hashable, Sendable {
     public var maximumBodyBytes: Int
     /// The largest page `changes` and `articles` return.
     public var maximumPageSize: Int
+    /// The largest blob the server accepts, in bytes; absent from servers before
+    /// ``ProtocolVersion/blobs``.
+    public var maximumBlobBytes: Int?
 
     /// A health answer as the server gives it.
-    public init(status: String, protocolVersion: Int, maximumBodyBytes: Int, maximumPageSize: Int) {
+    public init(status: String, protocolVersion: Int, maximumBodyBytes: Int, maximumPageSize: Int, maximumBlobBytes: Int? = nil) {
         self.status = status
         self.protocolVersion = protocolVersion
         self.maximumBodyBytes = maximumBodyBytes
         self.maximumPageSize = maximumPageSize
+        self.maximumBlobBytes = maximumBlobBytes
     }
 }

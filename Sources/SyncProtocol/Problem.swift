@@ -15,11 +15,13 @@ public struct Problem: Codable, Hashable, Sendable, Error {
     public var field: String?
     /// For `staleRevision` and `notFound` on an article: the server's current version of it.
     public var current: ArticleChange?
+    /// For `missingBlobs`: the SHA-256 digests the body refers to that the account lacks.
+    public var missingBlobs: [String]?
 
     /// A problem as the server answers with it.
     public init(
         type: ProblemType, title: String, status: Int, detail: String? = nil, field: String? = nil,
-        current: ArticleChange? = nil
+        current: ArticleChange? = nil, missingBlobs: [String]? = nil
     ) {
         self.type = type
         self.title = title
@@ -27,5 +29,6 @@ public struct Problem: Codable, Hashable, Sendable, Error {
         self.detail = detail
         self.field = field
         self.current = current
+        self.missingBlobs = missingBlobs
     }
 }

@@ -44,8 +44,15 @@ public struct ProblemType: RawRepresentable, Codable, Hashable, Sendable, Custom
     /// 412: the base revision is not the server's; `current` holds the server's version, or is
     /// absent when the server holds nothing under this ID.
     public static let staleRevision = ProblemType("staleRevision")
-    /// 413: the body is larger than the server accepts.
+    /// 413: the body is larger than the server accepts (for a blob: than its per-blob limit).
     public static let payloadTooLarge = ProblemType("payloadTooLarge")
+    /// 422: a blob's bytes do not hash to the SHA-256 its path names; nothing was stored.
+    public static let blobDigestMismatch = ProblemType("blobDigestMismatch")
+    /// 424: an article's body refers to blobs the account does not hold; `missingBlobs` lists
+    /// them. Upload them (`PUT /v1/blobs/{sha256}`) and send the write again.
+    public static let missingBlobs = ProblemType("missingBlobs")
+    /// 507: storing the blob would take the account past its storage quota; nothing was stored.
+    public static let quotaExceeded = ProblemType("quotaExceeded")
     /// 415: a body that is not `application/json`.
     public static let unsupportedMediaType = ProblemType("unsupportedMediaType")
     /// 422: the idempotency key was used before with another request.

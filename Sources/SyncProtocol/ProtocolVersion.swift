@@ -5,9 +5,13 @@
 ///     let payload = content.payload.forProtocol(health.protocolVersion)
 public enum ProtocolVersion {
     /// The version this build's server answers and its client speaks.
-    public static let current = 2
+    public static let current = 3
     /// The first version whose servers store the article's `language`.
     public static let articleLanguage = 2
+    /// The first version whose servers keep attachments' bytes (`/v1/blobs/{sha256}`) and refuse
+    /// an article whose body refers to a blob the account lacks. A client syncs no attachment
+    /// with an older server.
+    public static let blobs = 3
 }
 
 extension ArticlePayload {

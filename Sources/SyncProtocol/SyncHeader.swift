@@ -20,6 +20,9 @@ public enum SyncHeader {
     public static let contentType = "Content-Type"
     /// On 201: the path of the created article.
     public static let location = "Location"
+    /// On `HEAD` and `GET /v1/blobs/{sha256}`: the blob's size in bytes (a `HEAD` answer has no body
+    /// whose length would tell it).
+    public static let blobSize = "Quire-Blob-Size"
     /// On 405: the methods the path accepts.
     public static let allow = "Allow"
 }
@@ -30,4 +33,6 @@ public enum SyncMediaType {
     public static let json = "application/json"
     /// Every error answer (RFC 9457).
     public static let problem = "application/problem+json"
+    /// Blob bodies (`/v1/blobs/{sha256}`): the attachment's bytes as they are.
+    public static let octetStream = "application/octet-stream"
 }

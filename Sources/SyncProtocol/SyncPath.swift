@@ -22,6 +22,10 @@ public enum SyncPath {
     /// `GET`, `PUT`, `DELETE`: one article. `id` must satisfy `SyncIdentifier.isValid`.
     public static func article(_ id: String) -> String { "\(articles)/\(id)" }
 
+    /// `GET`, `HEAD`, `PUT`: one blob of the account, named by the SHA-256 of its bytes in 64
+    /// lower-case hex digits (``BlobReference/isDigest(_:)``).
+    public static func blob(_ sha256: String) -> String { "\(prefix)/blobs/\(sha256)" }
+
     /// `GET`: the stored outcome of the write sent with `Idempotency-Key: key`.
     public static func operation(_ key: String) -> String { "\(prefix)/operations/\(key)" }
 

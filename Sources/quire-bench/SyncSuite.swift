@@ -26,22 +26,10 @@ struct SyncSuite: BenchmarkSuite {
     static let edits = 1000
 
     static func run(_ options: BenchmarkOptions) async throws -> [BenchmarkResult] {
-        var configuration = ServerConfiguration()
-        configuration.listen = ListenAddress(host: "127.0.0.1", port: 0)
-        configuration.rateLimit = nil
-        configuration.purgeInterval = 0
-        let storage = try StorageLocation.sqlite(directory: options.workDirectory.appendingPathComponent("server"))
-            .open(serving: true, connections: configuration.threads)
-        let server = try QuireServer(configuration: configuration, storage: storage, log: .discarding)
-        defer { server.shutdown() }
-        let url = URL(string: "http://127.0.0.1:\(server.address.port)")!
-        let worker = SyncWorkerConfiguration(server: url)
-
-        func transport(for account: String) throws -> URLSessionTransport {
-            let token = AccountToken.generate()
-            _ = try storage.addAccount(name: account, tokenHash: token.hash, at: Date())
-            return URLSessionTransport(configuration: .init(server: url, token: token.text, requestTimeout: 120))
-        }
+        let loopback = try LoopbackServer(folder: options.workDirectory.appendingPathComponent("server"))
+        defer { loopback.server.shutdown() }
+        let worker = SyncWorkerConfiguration(server: loopback.url)
+        func transport(for account: String) throws -> URLSessionTransport { try loopback.transport(forNewAccount: account) }
         let firstSync = try await measureFirstSync(transport: try transport(for: "reader"), worker: worker, options)
         let push = try await measurePush(
             transport: try transport(for: "writer"), baseline: try transport(for: "baseline"), worker: worker, options)

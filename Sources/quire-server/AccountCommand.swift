@@ -58,7 +58,7 @@ enum AccountCommand {
                 return 1
             }
             print("account \(name) deleted: \(removed.articles) articles, \(removed.revisions) revisions and tombstones, "
-                  + "\(removed.idempotencyRecords) idempotency records, \(removed.tokens) tokens")
+                  + "\(removed.idempotencyRecords) idempotency records, \(removed.tokens) tokens, \(removed.blobs) blobs")
             return 0
         default:
             throw CommandLineError.invalidValue(option: "account", value: verb, expected: "add, list, revoke or delete")

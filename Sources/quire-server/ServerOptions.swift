@@ -80,6 +80,16 @@ struct ServerOption: Sendable {
                 "libmicrohttpd's thread pool, and the most database connections used at once"),
         integer("max-body-bytes", \.maximumBodyBytes, 1024...(1 << 30), default: "4194304",
                 "larger request bodies get 413 (4 MiB by default)"),
+        integer("max-blob-bytes", \.maximumBlobBytes, 1024...(1 << 30), default: "26214400",
+                "the largest attachment (PUT /v1/blobs/SHA256) an account may store; larger ones get 413 (25 MiB by default)"),
+        ServerOption(name: "blob-quota", placeholder: "BYTES|off", defaultValue: "10737418240",
+                     summary: "the bytes of attachments one account may keep; an upload past it gets 507 (10 GiB by default)",
+                     apply: { settings, text in
+                         guard text != "off" else { return settings.configuration.blobQuotaBytes = nil }
+                         guard let bytes = Int64(text), bytes >= 0 else { throw OptionError("must be a number of bytes, or off") }
+                         settings.configuration.blobQuotaBytes = bytes
+                     },
+                     show: { $0.configuration.blobQuotaBytes.map(String.init) ?? "off" }),
         integer("max-header-bytes", \.maximumHeaderBytes, 1024...(1 << 20), default: "16384",
                 "larger request header sections get 431"),
         integer("max-connections-per-address", \.maximumConnectionsPerAddress, 1...100_000, default: "64",

@@ -91,6 +91,13 @@ final class SyncUITests: QuireTestCase, @unchecked Sendable {
                     XCTAssertTrue(lastSynced.hasPrefix("Last synced today at") || lastSynced.hasPrefix("Last synced yesterday at"), lastSynced)
                 }
             }
+            // A server from before attachments: the popover says where the images stay.
+            var older = SyncStatus(activity: .idle, lastSynced: synced)
+            older.serverKeepsNoAttachments = true
+            feed.update { $0 = older }
+            spinMainLoop { session.status == older }
+            XCTAssertEqual(labelText(button.label), "Synced")
+            XCTAssertTrue(labelText(button.detailLabel).contains("keeps no images or files"), labelText(button.detailLabel))
             XCTAssertTrue(button.actions.activateAction(named: "sync-now"), "Sync now is there while a worker runs")
         }
     }

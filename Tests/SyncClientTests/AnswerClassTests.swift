@@ -10,6 +10,7 @@ import QuireTestSupport
     static let endpoints: [String: SyncEndpoint] = [
         "PUT /v1/articles/{id}": .putArticle, "DELETE /v1/articles/{id}": .deleteArticle, "GET /v1/changes": .changes,
         "GET /v1/articles": .snapshot, "GET /v1/operations/{key}": .operation, "GET /v1/health": .health,
+        "GET /v1/blobs/{sha256}": .readBlob, "PUT /v1/blobs/{sha256}": .putBlob,
     ]
 
     /// The decisions, one line per documented answer.
@@ -20,6 +21,7 @@ import QuireTestSupport
         let writes = common.merging(["201": .success, "409": .retryable, "412": .conflict, "413": .terminal, "415": .terminal,
                                      "422": .terminal, "428": .terminal]) { $1 }
         for (status, kind) in writes { table["PUT /v1/articles/{id} \(status)"] = kind }
+        table["PUT /v1/articles/{id} 424"] = .terminal
         for (status, kind) in writes where status != "201" && status != "415" { table["DELETE /v1/articles/{id} \(status)"] = kind }
         table["DELETE /v1/articles/{id} 404"] = .success
         for (status, kind) in common { table["GET /v1/changes \(status)"] = kind }
@@ -29,6 +31,13 @@ import QuireTestSupport
         table["GET /v1/operations/{key} 404"] = .success
         table["GET /v1/health 200"] = .success
         table["GET /v1/health 503"] = .retryable
+        for (status, kind) in common { table["GET /v1/blobs/{sha256} \(status)"] = kind }
+        table["GET /v1/blobs/{sha256} 404"] = .success
+        for (status, kind) in common { table["PUT /v1/blobs/{sha256} \(status)"] = kind }
+        table["PUT /v1/blobs/{sha256} 201"] = .success
+        table["PUT /v1/blobs/{sha256} 413"] = .terminal
+        table["PUT /v1/blobs/{sha256} 422"] = .terminal
+        table["PUT /v1/blobs/{sha256} 507"] = .terminal
         return table
     }()
 

@@ -30,7 +30,7 @@ import Testing
         let health = try anonymous.send("GET", SyncPath.health)
         #expect(health.status == 200)
         #expect(try health.decode(HealthStatus.self) == HealthStatus(status: "ok", protocolVersion: ProtocolVersion.current, maximumBodyBytes: 4 * 1024 * 1024,
-                                                                    maximumPageSize: 1000))
+                                                                    maximumPageSize: 1000, maximumBlobBytes: 25 * 1024 * 1024))
     }
 
     @Test func aRevokedTokenStopsWorkingAtOnce() throws {

@@ -71,6 +71,15 @@ public final class SyncStatusButton {
     }
 
     static func presentation(of status: SyncStatus) -> Presentation {
+        var presentation = headlinePresentation(of: status)
+        if status.serverKeepsNoAttachments && !presentation.isError {
+            let note = gettext("This server is older than Quire and keeps no images or files: they stay in this library only.")
+            presentation.detail = presentation.detail.isEmpty ? note : presentation.detail + "\n" + note
+        }
+        return presentation
+    }
+
+    private static func headlinePresentation(of status: SyncStatus) -> Presentation {
         switch status.headline {
         case .synced:
             return Presentation(word: gettext("Synced"), iconName: "emblem-ok-symbolic", heading: gettext("Everything is synced"),

@@ -8,7 +8,8 @@ public struct RequestRejection: Sendable, Hashable, Codable, Error, CustomString
     public enum Reason: String, Sendable, Hashable, Codable {
         /// 400, 405, 415, 428: the request broke the protocol, or the server refused a field.
         case invalidRequest
-        /// 413, 431: the request is larger than the server accepts.
+        /// 413, 431: the request is larger than the server accepts; 507: an attachment would take
+        /// the account past its storage quota.
         case tooLarge
         /// 422: the idempotency key was used for another request. A client bug: an operation's
         /// request must never change once sent.
@@ -45,7 +46,7 @@ public struct RequestRejection: Sendable, Hashable, Codable, Error, CustomString
         let reason: Reason
         switch status {
         case 400, 405, 415, 428: reason = .invalidRequest
-        case 413, 431: reason = .tooLarge
+        case 413, 431, 507: reason = .tooLarge
         case 422: reason = .idempotencyKeyReused
         default: reason = .unexpectedStatus
         }

@@ -12,6 +12,10 @@ public enum SyncEndpoint: String, Sendable, Hashable, CaseIterable {
     case operation
     /// `GET /v1/health`.
     case health
+    /// `HEAD` or `GET /v1/blobs/{sha256}`.
+    case readBlob
+    /// `PUT /v1/blobs/{sha256}` (idempotent by content, with no key).
+    case putBlob
 
     /// Whether the endpoint writes (and carries an idempotency key).
     public var isWrite: Bool { self == .putArticle || self == .deleteArticle }

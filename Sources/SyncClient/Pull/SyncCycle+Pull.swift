@@ -24,6 +24,14 @@ extension SyncCycle {
         var pages = 0
         /// Whether a resync from the snapshot ran.
         var resynced = false
+        /// Pulled articles whose bodies refer to blobs (``BlobReference``).
+        var referringToBlobs: Set<UUID> = []
+
+        mutating func note(_ articles: [Article]) {
+            for article in articles where !BlobReference.digests(in: article.content.body).isEmpty {
+                if let id = UUID(uuidString: article.id) { referringToBlobs.insert(id) }
+            }
+        }
     }
 
     /// Reads the change feed from the stored cursor to its end. Each page and the new cursor commit
@@ -38,6 +46,7 @@ extension SyncCycle {
             switch answer {
             case let .success(page):
                 report.pages += 1
+                report.note(page.changes.compactMap(\.article))
                 let versions = page.changes.map { (id: $0.id, version: RemoteVersion($0)) }
                 let progress = try await store.write("apply a page of the change feed") { context, now in
                     // The page is for the cursor read before the request; a worker holds the lease,
@@ -95,6 +104,7 @@ extension SyncCycle {
             case let .success(page):
                 report.pages += 1
                 snapshotCursor = snapshotCursor ?? page.cursor
+                report.note(page.articles)
                 let versions = page.articles.map { (id: $0.id, version: RemoteVersion($0)) }
                 let progress = try await store.write("apply a page of the snapshot") { context, now in
                     try RemoteVersionApplier(context: context, now: now).apply(versions)

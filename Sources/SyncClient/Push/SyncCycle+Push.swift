@@ -48,8 +48,8 @@ extension SyncCycle {
                 for (operationID, effect) in round.requests {
                     inFlight += 1
                     expedited?.insert(operationID)
-                    group.addTask { [transport] in
-                        let (event, error) = await Self.perform(effect, with: transport, protocolVersion: version)
+                    group.addTask { [transport, library = store.library] in
+                        let (event, error) = await Self.perform(effect, with: transport, protocolVersion: version, library: library)
                         arrived.add(ArrivedAnswers.Answer(operationID: operationID, event: event, error: error))
                     }
                 }
@@ -179,13 +179,17 @@ extension SyncCycle {
         return chosen
     }
 
-    /// Makes the request, with the fields a server of `protocolVersion` knows, and turns its
+    /// Makes the request, with the fields a server of `protocolVersion` knows and after the blobs
+    /// its body refers to (``uploadBlobs(of:with:protocolVersion:library:)``), and turns its
     /// result into the event the reducer expects.
     private static func perform(
-        _ effect: OperationEffect, with transport: any SyncTransport, protocolVersion: Int?
+        _ effect: OperationEffect, with transport: any SyncTransport, protocolVersion: Int?, library: Library
     ) async -> (OperationEvent, TransportError?) {
         switch effect {
         case let .send(request):
+            if let stop = await uploadBlobs(of: request, with: transport, protocolVersion: protocolVersion, library: library) {
+                return stop
+            }
             do throws(TransportError) {
                 return (.answered(try await transport.send(request.forProtocol(protocolVersion))), nil)
             } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import SyncProtocol
 
 /// Where a library's sync stands, as a value the app observes (``SyncWorker/status``): what the
 /// worker is doing, how many changes wait, the open conflicts, the changes the server refused,
@@ -50,6 +51,9 @@ public struct SyncStatus: Sendable, Hashable {
     public var lastSynced: Date?
     /// The most recent problem (network, server or store), with details; nil after a clean cycle.
     public var lastProblem: SyncProblem?
+    /// The server is older than ``ProtocolVersion/blobs`` and keeps no attachments: articles sync,
+    /// their images and files stay in this library. For the app to tell the writer once.
+    public var serverKeepsNoAttachments = false
 
     /// A status with nothing known yet.
     public init(

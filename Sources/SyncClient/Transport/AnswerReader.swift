@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import SyncProtocol
 
 /// Reads HTTP answers into the transport's typed answers, and refuses what it cannot trust.
@@ -194,6 +195,36 @@ struct AnswerReader {
                 throw defect(200, "the health answer is not ok or names no limits")
             }
             return health
+        }
+    }
+
+    /// `HEAD /v1/blobs/{sha256}`: 200 with the blob's size, or 404 (nil).
+    func hasBlob(_ answer: HTTPAnswer) throws(TransportError) -> ReadAnswer<Int64?> {
+        if answer.status == 404 { return .success(nil) }
+        return try read(answer, endpoint: .readBlob) { () throws(TransportError) in
+            guard let size = answer.header(SyncHeader.blobSize).flatMap({ Int64($0) }), size >= 0 else {
+                throw defect(200, "the answer names no \(SyncHeader.blobSize)")
+            }
+            return size
+        }
+    }
+
+    /// `GET /v1/blobs/{sha256}`: the bytes, which must hash to `sha256`; nil on 404.
+    func blob(_ answer: HTTPAnswer, sha256: String) throws(TransportError) -> ReadAnswer<Data?> {
+        if answer.status == 404 { return .success(nil) }
+        return try read(answer, endpoint: .readBlob) { () throws(TransportError) in
+            guard SHA256.hex(answer.body) == sha256 else { throw defect(200, "the bytes do not hash to \(sha256)") }
+            return answer.body
+        }
+    }
+
+    /// `PUT /v1/blobs/{sha256}`: 201 stored now, 200 held already; 413, 422 and 507 (quota) are
+    /// refused for good.
+    func putBlob(_ answer: HTTPAnswer) throws(TransportError) -> ReadAnswer<Bool> {
+        switch answer.status {
+        case 200: return .success(false)
+        case 201: return .success(true)
+        default: return try read(answer, endpoint: .putBlob) { () throws(TransportError) in false }
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import SyncProtocol
 
 /// The sync protocol's requests, as the worker makes them. `URLSessionTransport` speaks HTTP;
@@ -23,4 +24,14 @@ public protocol SyncTransport: Sendable {
 
     /// `GET /v1/health`, which needs no token.
     func health() async throws(TransportError) -> ReadAnswer<HealthStatus>
+
+    /// `HEAD /v1/blobs/{sha256}`: the size of the account's blob, or nil when it holds none (404).
+    func hasBlob(_ sha256: String) async throws(TransportError) -> ReadAnswer<Int64?>
+
+    /// `PUT /v1/blobs/{sha256}` with `bytes`: true when the server stored it now, false when it
+    /// held it already. 413 (too large), 422 (digest mismatch) and 507 (quota) are `rejected`.
+    func putBlob(_ sha256: String, bytes: Data) async throws(TransportError) -> ReadAnswer<Bool>
+
+    /// `GET /v1/blobs/{sha256}`: the bytes, checked against the digest; nil on 404.
+    func blob(_ sha256: String) async throws(TransportError) -> ReadAnswer<Data?>
 }

@@ -154,10 +154,10 @@ public final class URLSessionTransport: SyncTransport {
 
     // MARK: Requests
 
-    private static let tokenProblem = "the token is not a bearer token (letters, digits, - . _ ~ + / and trailing =)"
+    static let tokenProblem = "the token is not a bearer token (letters, digits, - . _ ~ + / and trailing =)"
 
     /// `Bearer <token>`, or nil when the token could not travel in a header unchanged.
-    private var bearer: String? {
+    var bearer: String? {
         let token = configuration.token
         let body = token.utf8.reversed().drop(while: { $0 == UInt8(ascii: "=") })
         guard !body.isEmpty, body.allSatisfy({ byte in
@@ -196,7 +196,7 @@ public final class URLSessionTransport: SyncTransport {
     }
 
     /// Sends one request and reads its answer, mapping URLSession's failures onto `TransportError`.
-    private func load(_ method: String, _ path: String, headers: [(String, String)], body: Data? = nil) async throws(TransportError) -> HTTPAnswer {
+    func load(_ method: String, _ path: String, headers: [(String, String)], body: Data? = nil) async throws(TransportError) -> HTTPAnswer {
         let base = configuration.server.absoluteString
         guard let url = URL(string: (base.hasSuffix("/") ? String(base.dropLast()) : base) + path),
               url.scheme == "http" || url.scheme == "https" else {

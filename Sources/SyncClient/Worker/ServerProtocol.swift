@@ -14,6 +14,9 @@ final class ServerProtocol: Sendable {
         known.withLock { $0 = health.protocolVersion }
     }
 
+    /// The version last learnt, without asking.
+    var knownVersion: Int? { known.withLock { $0 } }
+
     /// Forgets a version older than ``ProtocolVersion/current``, so that the next write asks again.
     func forgetOlderVersion() {
         known.withLock { version in

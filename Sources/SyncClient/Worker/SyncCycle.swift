@@ -11,6 +11,8 @@ struct SyncCycle: Sendable {
     let configuration: SyncWorkerConfiguration
     /// The server's protocol version, which decides the article fields a write carries.
     let serverProtocol = ServerProtocol()
+    /// Pulled articles whose images could not be downloaded yet: tried again after each pull.
+    let pendingDownloads = PendingDownloads()
     var reducer: OperationReducer { OperationReducer(policy: configuration.retryPolicy) }
 
     /// Why a cycle could not go on.

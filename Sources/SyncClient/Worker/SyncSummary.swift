@@ -10,6 +10,8 @@ public struct SyncSummary: Sendable, Hashable {
     public var pushConflicts = RemoteChangeTally()
     /// What the pulled changes did.
     public var pulled = RemoteChangeTally()
+    /// Attachments of pulled articles downloaded and stored (``SyncCycle/downloadAttachments(in:)``).
+    public var attachmentsDownloaded = 0
     /// Whether the feed had to be read again from the snapshot (410).
     public var resynced = false
     /// Whether the pull stopped early (a write still waiting, or the server asked to wait).

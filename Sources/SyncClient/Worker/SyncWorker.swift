@@ -26,8 +26,8 @@ public actor SyncWorker {
     /// Where the worker stands, for the app to show.
     public nonisolated let status: SyncStatusFeed
 
-    private let library: Library
-    private let cycle: SyncCycle
+    let library: Library
+    let cycle: SyncCycle
     private let configuration: SyncWorkerConfiguration
     private let wake = WakeSignal()
     private var loop: Task<Void, Never>?
@@ -238,6 +238,7 @@ public actor SyncWorker {
                 for _ in 0..<4 {
                     let pulled = try await cycle.pull()
                     outcome.summary.pulled = outcome.summary.pulled + pulled.tally
+                    outcome.summary.attachmentsDownloaded += try await cycle.downloadAttachments(in: Array(pulled.referringToBlobs))
                     outcome.summary.resynced = outcome.summary.resynced || pulled.resynced
                     var again = pulled.tally.merged > 0
                     switch pulled.end {
@@ -263,6 +264,9 @@ public actor SyncWorker {
             problem = Self.problem(error)
         } catch SyncCycle.Stop.rejected(let rejection) {
             problem = SyncProblem(kind: .refused, summary: "The server refused to sync", detail: rejection.description)
+        }
+        if let version = cycle.serverProtocol.knownVersion {
+            status.update { $0.serverKeepsNoAttachments = version < ProtocolVersion.blobs }
         }
         try await refreshCounts()
         return outcome

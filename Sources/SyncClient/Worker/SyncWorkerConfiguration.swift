@@ -18,6 +18,9 @@ public struct SyncWorkerConfiguration: Sendable {
     /// While offline, the checks of the server's health wait from `probeDelay.lowerBound`,
     /// doubling up to `probeDelay.upperBound`.
     public var probeDelay: ClosedRange<TimeInterval>
+    /// Images a pull brings references to are downloaded at once up to this size (bytes); larger
+    /// ones, and other files, when first asked for.
+    public var eagerAttachmentBytes: Int64 = 10 * 1024 * 1024
 
     /// A configuration for the server at `server`; the defaults suit the desktop app.
     public init(

@@ -54,6 +54,32 @@ extension Problem {
                 detail: "the body may be at most \(limit) bytes")
     }
 
+    static let blobNotFound = Problem(type: .notFound, title: "Not found", status: 404, detail: "this account holds no blob with this SHA-256")
+
+    static func blobTooLarge(limit: Int) -> Problem {
+        Problem(type: .payloadTooLarge, title: "The body is too large", status: 413,
+                detail: "this server keeps attachments of at most \(limit) bytes; this one is larger")
+    }
+
+    static func blobDigestMismatch(_ sha256: String, actual: String) -> Problem {
+        Problem(type: .blobDigestMismatch, title: "The bytes do not match the blob's SHA-256", status: 422,
+                detail: "the path names \(sha256) but the bytes sent hash to \(actual); nothing was stored",
+                field: "sha256")
+    }
+
+    static func missingBlobs(_ digests: [String]) -> Problem {
+        Problem(type: .missingBlobs, title: "The article refers to attachments the server does not have", status: 424,
+                detail: "upload \(digests.count == 1 ? "this blob" : "these \(digests.count) blobs") with PUT /v1/blobs/{sha256} "
+                    + "first, then send the article again: \(digests.joined(separator: ", "))",
+                missingBlobs: digests)
+    }
+
+    static func quotaExceeded(size: Int, used: Int64, quota: Int64) -> Problem {
+        Problem(type: .quotaExceeded, title: "The account's storage for attachments is full", status: 507,
+                detail: "this attachment takes \(size) bytes, and the account's attachments already take \(used) of its "
+                    + "\(quota) bytes; nothing was stored")
+    }
+
     static func unsupportedMediaType(_ contentType: String?) -> Problem {
         Problem(type: .unsupportedMediaType, title: "The body must be application/json", status: 415,
                 detail: "Content-Type was \(contentType.map { "'\($0)'" } ?? "absent")")

@@ -36,6 +36,8 @@ final class HTTPDaemon: @unchecked Sendable {
         var trustedProxies: [AddressRange]
         var maximumHeaderBytes: Int
         var maximumBodyBytes: Int
+        /// The body limit of `PUT /v1/blobs/{sha256}` instead of `maximumBodyBytes`.
+        var maximumBlobBytes: Int
         /// HTTPS with this certificate, or plain HTTP.
         var tls: TLSCertificate?
         /// Where each answer is counted.
@@ -197,10 +199,9 @@ final class HTTPDaemon: @unchecked Sendable {
         }
         if uploadSize.pointee > 0 {
             if exchange.rejection == nil, let upload {
-                if exchange.body.count + uploadSize.pointee > configuration.maximumBodyBytes {
+                if exchange.body.count + uploadSize.pointee > bodyLimit(of: exchange) {
                     // A body without Content-Length (chunked) grew past the limit.
-                    exchange.rejection = HTTPResponse.problem(.payloadTooLarge(limit: configuration.maximumBodyBytes),
-                                                  headers: [("Connection", "close")])
+                    exchange.rejection = tooLarge(exchange, headers: [("Connection", "close")])
                     exchange.body = []
                 } else {
                     upload.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) {
@@ -234,10 +235,24 @@ final class HTTPDaemon: @unchecked Sendable {
         if let violation = MessageFraming.violation(version: version, headers: exchange.headers, counts: exchange.headerCounts) {
             return .problem(.invalidField(violation), headers: [close])
         }
-        if let length = exchange.headers["content-length"].flatMap({ Int($0) }), length > configuration.maximumBodyBytes {
-            return .problem(.payloadTooLarge(limit: configuration.maximumBodyBytes), headers: [close])
+        if let length = exchange.headers["content-length"].flatMap({ Int($0) }), length > bodyLimit(of: exchange) {
+            return tooLarge(exchange, headers: [close])
         }
         return nil
+    }
+
+    /// Whether the request uploads a blob, whose body may be larger than any other.
+    private func uploadsBlob(_ exchange: Exchange) -> Bool {
+        exchange.method == "PUT" && exchange.rawPath.hasPrefix(SyncPath.blob(""))
+    }
+
+    private func bodyLimit(of exchange: Exchange) -> Int {
+        uploadsBlob(exchange) ? configuration.maximumBlobBytes : configuration.maximumBodyBytes
+    }
+
+    private func tooLarge(_ exchange: Exchange, headers: [(String, String)]) -> HTTPResponse {
+        uploadsBlob(exchange) ? .problem(.blobTooLarge(limit: configuration.maximumBlobBytes), headers: headers)
+            : .problem(.payloadTooLarge(limit: configuration.maximumBodyBytes), headers: headers)
     }
 
     fileprivate func completed(_ connection: OpaquePointer?, _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {

@@ -111,6 +111,7 @@ public final class QuireServer: Sendable {
                 trustedProxies: configuration.trustedProxies,
                 maximumHeaderBytes: configuration.maximumHeaderBytes,
                 maximumBodyBytes: configuration.maximumBodyBytes,
+                maximumBlobBytes: configuration.maximumBlobBytes,
                 tls: certificate, metrics: metrics),
             log: log, handler: handler)
     }

@@ -12,6 +12,12 @@ public struct ServerConfiguration: Sendable {
     public var threads = 8
     /// `--max-body-bytes`: larger bodies get 413.
     public var maximumBodyBytes = 4 * 1024 * 1024
+    /// `--max-blob-bytes`: the largest blob (`PUT /v1/blobs/{sha256}`) an account may store;
+    /// larger ones get 413. As large as the largest attachment a library takes (25 MiB).
+    public var maximumBlobBytes = 25 * 1024 * 1024
+    /// `--blob-quota`: the bytes of blobs one account may keep, or nil for no limit; an upload
+    /// past it gets 507.
+    public var blobQuotaBytes: Int64? = 10 * 1024 * 1024 * 1024
     /// `--max-header-bytes`: larger header sections get 431.
     public var maximumHeaderBytes = 16 * 1024
     /// Open connections at once; more wait in the listen queue.

@@ -9,6 +9,7 @@ enum Route: Hashable, Sendable {
     case article(id: String)
     case changes
     case operation(key: String)
+    case blob(sha256: String)
 
     /// The route of `target`'s path, or nil when no route has its shape. Each segment is decoded
     /// on its own (see `RequestTarget`); IDs and keys are checked later, so that a malformed one
@@ -30,6 +31,7 @@ enum Route: Hashable, Sendable {
         case ("articles", 3): self = .article(id: decoded(segments[2]))
         case ("changes", 2): self = .changes
         case ("operations", 3): self = .operation(key: decoded(segments[2]))
+        case ("blobs", 3): self = .blob(sha256: decoded(segments[2]))
         default: return nil
         }
     }
@@ -38,6 +40,7 @@ enum Route: Hashable, Sendable {
     var methods: [String] {
         switch self {
         case .article: return ["GET", "HEAD", "PUT", "DELETE"]
+        case .blob: return ["GET", "HEAD", "PUT"]
         case .health, .metrics, .articles, .changes, .operation: return ["GET", "HEAD"]
         }
     }
@@ -51,10 +54,11 @@ enum Route: Hashable, Sendable {
         case .article: return SyncPath.article("{id}")
         case .changes: return SyncPath.changes
         case .operation: return SyncPath.operation("{key}")
+        case .blob: return SyncPath.blob("{sha256}")
         }
     }
 
     /// Every route of the sync API with a sample path, for the test that compares the server with
     /// the contract (`/metrics` is for operators, not in it).
-    static let all: [Route] = [.health, .articles, .article(id: "id"), .changes, .operation(key: "key")]
+    static let all: [Route] = [.health, .articles, .article(id: "id"), .changes, .operation(key: "key"), .blob(sha256: "sha256")]
 }

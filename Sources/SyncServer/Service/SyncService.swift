@@ -9,8 +9,8 @@ import Synchronization
 /// PostgreSQL, so that N processes do not allow N times the rate. Failed authentications are
 /// counted per client address in the process.
 final class SyncService: Sendable {
-    private let storage: any SyncStorage
-    private let configuration: ServerConfiguration
+    let storage: any SyncStorage
+    let configuration: ServerConfiguration
     /// The request and authentication limits, which SIGHUP may change (`updateLimits`).
     private let limits: Mutex<Limits>
     private let log: ServerLog
@@ -119,6 +119,8 @@ final class SyncService: Sendable {
         case (.articles, "GET"): return try snapshot(request, account: account)
         case (.changes, "GET"): return try changes(request, account: account)
         case let (.operation(key), "GET"): return try operation(key, account: account)
+        case let (.blob(sha256), "GET"): return try readBlob(sha256, sizeOnly: request.method == "HEAD", account: account)
+        case let (.blob(sha256), "PUT"): return try putBlob(sha256, request, account: account)
         default:
             return .problem(.methodNotAllowed(request.method, allowed: route.methods),
                             headers: [(SyncHeader.allow, route.methods.joined(separator: ", "))])
@@ -210,6 +212,7 @@ final class SyncService: Sendable {
         case let .failure(problem):
             return .problem(problem)
         case let .success(content):
+            if let refused = try missingBlobs(of: content, account: account) { return refused }
             return try perform(ArticleCommand(articleID: id, action: .put(content, precondition)), request, account: account)
         }
     }
@@ -279,7 +282,9 @@ final class SyncService: Sendable {
     private func health() -> HTTPResponse {
         var status = HealthStatus(status: "ok", protocolVersion: configuration.protocolVersion,
                                   maximumBodyBytes: configuration.maximumBodyBytes,
-                                  maximumPageSize: configuration.maximumPageSize)
+                                  maximumPageSize: configuration.maximumPageSize,
+                                  maximumBlobBytes: configuration.protocolVersion >= ProtocolVersion.blobs
+                                      ? configuration.maximumBlobBytes : nil)
         do {
             try storage.checkHealth()
             return try .json(200, status)
@@ -376,13 +381,13 @@ final class SyncService: Sendable {
         }
     }
 
-    private func invalid(_ field: String, _ reason: String) -> Rejection {
+    func invalid(_ field: String, _ reason: String) -> Rejection {
         Rejection(.problem(.invalidField(FieldViolation(field: field, reason: reason))))
     }
 }
 
 /// A request refused before it reached storage; its answer travels up as an error.
-private struct Rejection: Error {
+struct Rejection: Error {
     let response: HTTPResponse
     init(_ response: HTTPResponse) { self.response = response }
 }

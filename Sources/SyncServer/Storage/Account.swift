@@ -59,6 +59,8 @@ public struct AccountDeletion: Hashable, Sendable {
     public var idempotencyRecords = 0
     /// Tokens, revoked ones included.
     public var tokens = 0
+    /// Blobs (attachments' bytes).
+    public var blobs = 0
 
     /// A deletion that removed `articles` live articles.
     public init(articles: Int) { self.articles = articles }

@@ -12,7 +12,8 @@
 enum StorageSchema {
     /// Bumped by every change to the tables below; a server refuses a newer database.
     /// 1: accounts, revisions, articles, operations. 2: tokens, rate_buckets. 3: `revisions.language`.
-    static let version = 3
+    /// 4: blobs.
+    static let version = 4
 
     static func statements(_ dialect: SQLDialect) -> [String] {
         let id = "TEXT\(dialect.bytewiseCollation) NOT NULL"
@@ -89,7 +90,20 @@ enum StorageSchema {
                 updated_at BIGINT NOT NULL,
                 admitted SMALLINT NOT NULL)
             """,
-        ]
+            // Blobs, per account: the same bytes uploaded by two accounts are two rows, so that
+            // nothing one account does can tell whether another holds them. Attachments are
+            // mostly compressed images: PostgreSQL stores them out of line without trying to
+            // compress them again (`STORAGE EXTERNAL`).
+            """
+            CREATE TABLE IF NOT EXISTS blobs (
+                account_id BIGINT NOT NULL REFERENCES accounts (id),
+                sha256 TEXT NOT NULL,
+                size BIGINT NOT NULL,
+                bytes \(dialect.bytesType) NOT NULL,
+                created_at BIGINT NOT NULL,
+                PRIMARY KEY (account_id, sha256))
+            """,
+        ] + (dialect == .postgres ? ["ALTER TABLE blobs ALTER COLUMN bytes SET STORAGE EXTERNAL"] : [])
     }
 
     /// Steps from an older version to the next, run after the tables above exist.

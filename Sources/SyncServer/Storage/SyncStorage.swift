@@ -70,6 +70,21 @@ public protocol SyncStorage: Sendable {
     /// the claim was taken over meanwhile.
     func apply(_ command: ArticleCommand, account: AccountID, claim: OperationClaim?, now: Date) throws -> StoredAnswer?
 
+    /// The size of the account's blob named `sha256`, or nil when the account holds none such
+    /// (whether another account does is never told).
+    func blobSize(_ sha256: String, account: AccountID) throws -> Int64?
+
+    /// The bytes of the account's blob named `sha256`, or nil.
+    func blob(_ sha256: String, account: AccountID) throws -> [UInt8]?
+
+    /// Stores `bytes` (whose SHA-256 the caller checked is `sha256`) as the account's blob in one
+    /// write transaction, unless the account holds it already or it would take the account's
+    /// blobs past `quota` bytes (nil: no quota).
+    func storeBlob(_ sha256: String, bytes: [UInt8], account: AccountID, quota: Int64?, at date: Date) throws -> BlobStoring
+
+    /// The digests of `digests` the account holds no blob for, in their order.
+    func missingBlobs(_ digests: [String], account: AccountID) throws -> [String]
+
     /// Removes what is older than `cutoff`: tombstones (moving each account's horizon past them),
     /// revisions that a later one superseded, completed operations and dead claims.
     func purge(before cutoff: Date) throws -> PurgeReport

@@ -188,7 +188,9 @@ final class FaultProxy: @unchecked Sendable {
         guard let upstream = connectUpstream() else { return nil }
         defer { close(upstream) }
         guard send(bytes, to: upstream) else { return nil }
-        return try? MessageReader(socket: upstream).readMessage(isRequest: false)
+        // The answer to HEAD has headers only, whatever they say of a body (RFC 9110 §9.3.2).
+        let isHead = bytes.starts(with: Array("HEAD ".utf8))
+        return try? MessageReader(socket: upstream).readMessage(isRequest: false, bodyless: isHead)
     }
 
     private func connectUpstream() -> Int32? {
@@ -249,7 +251,7 @@ final class MessageReader {
 
     /// The next message; throws when the connection ends first. An answer without
     /// `Content-Length` runs to the end of the connection.
-    func readMessage(isRequest: Bool) throws -> HTTPMessage {
+    func readMessage(isRequest: Bool, bodyless: Bool = false) throws -> HTTPMessage {
         let separator: [UInt8] = [13, 10, 13, 10]
         var headEnd: Int?
         while headEnd == nil {
@@ -269,6 +271,9 @@ final class MessageReader {
             case "transfer-encoding": throw ProxyError("chunked messages are not supported")
             default: break
             }
+        }
+        if bodyless {
+            length = 0
         }
         if let length {
             while buffer.count < headLength + length { try fill() }

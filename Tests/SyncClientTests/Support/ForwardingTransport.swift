@@ -1,3 +1,4 @@
+import Foundation
 import SyncClient
 import SyncProtocol
 
@@ -19,4 +20,12 @@ extension ForwardingTransport {
     }
 
     func health() async throws(TransportError) -> ReadAnswer<HealthStatus> { try await inner.health() }
+
+    func hasBlob(_ sha256: String) async throws(TransportError) -> ReadAnswer<Int64?> { try await inner.hasBlob(sha256) }
+
+    func putBlob(_ sha256: String, bytes: Data) async throws(TransportError) -> ReadAnswer<Bool> {
+        try await inner.putBlob(sha256, bytes: bytes)
+    }
+
+    func blob(_ sha256: String) async throws(TransportError) -> ReadAnswer<Data?> { try await inner.blob(sha256) }
 }

@@ -17,13 +17,13 @@ import QuireTestSupport
     /// The `quire` built beside the tests.
     static let executable: URL? = try? BuiltProduct.executable("quire")
 
-    /// Starts `quire sync` on the library through `port`.
-    static func startSync(_ device: ClientLibrary, port: UInt16, token: String) throws -> Process {
+    /// Starts `quire sync` on the library through `port`, each request given `timeout` seconds.
+    static func startSync(_ device: ClientLibrary, port: UInt16, token: String, timeout: Int = 1) throws -> Process {
         let process = Process()
         let quire: URL = try #require(executable, "quire is not built beside the tests")
         process.executableURL = quire
         process.arguments = [
-            "sync", "--library", device.library.url.path, "--server", "http://127.0.0.1:\(port)", "--token", token, "--timeout", "1",
+            "sync", "--library", device.library.url.path, "--server", "http://127.0.0.1:\(port)", "--token", token, "--timeout", String(timeout),
         ]
         process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": device.folder.path]) { $1 }
         process.standardOutput = FileHandle.nullDevice

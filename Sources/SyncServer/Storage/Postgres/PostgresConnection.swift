@@ -66,8 +66,8 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
         // early, the next checkout resets it.
         needsReset = true
         for (statement, name) in zip(statements, names) {
-            let sent = withCStrings(statement.parameters.map(\.text)) { pointers in
-                PQsendQueryPrepared(handle, name, Int32(pointers.count), pointers, nil, nil, 0)
+            let sent = withParameters(statement.parameters) { pointers, lengths, formats in
+                PQsendQueryPrepared(handle, name, Int32(pointers.count), pointers, lengths, formats, 0)
             }
             guard sent == 1 else {
                 throw StorageError.postgres(sqlState: nil, message: Self.message(handle), statement: statement.sql)
@@ -122,8 +122,8 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
 
     private func run(_ sql: String, _ parameters: [SQLValue]) throws -> OpaquePointer {
         let name = try statementName(for: sql)
-        let result = withCStrings(parameters.map(\.text)) { pointers in
-            PQexecPrepared(handle, name, Int32(pointers.count), pointers, nil, nil, 0)
+        let result = withParameters(parameters) { pointers, lengths, formats in
+            PQexecPrepared(handle, name, Int32(pointers.count), pointers, lengths, formats, 0)
         }
         return try checked(result, sql)
     }
@@ -155,22 +155,38 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     }
 }
 
-/// Calls `body` with C strings for `texts` (NULL for nil) that live for the call.
-private func withCStrings<R>(_ texts: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
-    let copies = texts.map { $0.map { strdup($0) } ?? nil }
-    defer { copies.forEach { free($0) } }
-    return body(copies.map { $0.map { UnsafePointer($0) } })
-}
-
-extension SQLValue {
-    /// The parameter in PostgreSQL's text format; nil is NULL.
-    fileprivate var text: String? {
-        switch self {
-        case let .integer(number): return String(number)
-        case let .text(text): return text
-        case .null: return nil
+/// Calls `body` with the parameters as libpq takes them, alive for the call: text parameters as
+/// C strings (NULL for SQL NULL), bytes in binary format with their lengths, so that a blob is
+/// sent as it is rather than as twice as many hex digits.
+private func withParameters<R>(
+    _ parameters: [SQLValue], _ body: ([UnsafePointer<CChar>?], [Int32], [Int32]) -> R
+) -> R {
+    var copies: [UnsafeMutablePointer<CChar>?] = []
+    var lengths: [Int32] = []
+    var formats: [Int32] = []
+    for parameter in parameters {
+        switch parameter {
+        case let .integer(number):
+            copies.append(strdup(String(number)))
+        case let .text(text):
+            copies.append(strdup(text))
+        case .null:
+            copies.append(nil)
+        case let .bytes(bytes):
+            let copy = malloc(max(1, bytes.count))!
+            bytes.withUnsafeBytes { if let source = $0.baseAddress { copy.copyMemory(from: source, byteCount: bytes.count) } }
+            copies.append(copy.assumingMemoryBound(to: CChar.self))
+        }
+        if case let .bytes(bytes) = parameter {
+            lengths.append(Int32(bytes.count))
+            formats.append(1)
+        } else {
+            lengths.append(0)
+            formats.append(0)
         }
     }
+    defer { copies.forEach { free($0) } }
+    return body(copies.map { $0.map { UnsafePointer($0) } }, lengths, formats)
 }
 
 extension String {

@@ -90,6 +90,7 @@ extension SQLConnection {
         try execute("DELETE FROM articles WHERE account_id = $1", account)
         deletion.idempotencyRecords = try execute("DELETE FROM operations WHERE account_id = $1", account)
         deletion.tokens = try execute("DELETE FROM tokens WHERE account_id = $1", account)
+        deletion.blobs = try execute("DELETE FROM blobs WHERE account_id = $1", account)
         try execute("DELETE FROM rate_buckets WHERE account_id = $1", account)
         try execute("DELETE FROM accounts WHERE id = $1", account)
         return deletion

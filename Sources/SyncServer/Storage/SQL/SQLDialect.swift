@@ -19,6 +19,14 @@ enum SQLDialect: Sendable {
         }
     }
 
+    /// The column type of bytes.
+    var bytesType: String {
+        switch self {
+        case .sqlite: return "BLOB"
+        case .postgres: return "BYTEA"
+        }
+    }
+
     /// The length in bytes of a text `expression` (SQLite's `length` counts characters).
     func byteLength(_ expression: String) -> String {
         switch self {

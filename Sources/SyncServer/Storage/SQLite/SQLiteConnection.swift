@@ -75,6 +75,8 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
             switch value {
             case let .integer(number): code = sqlite3_bind_int64(statement, position, number)
             case let .text(text): code = sqlite3_bind_text(statement, position, text, -1, sqliteTransient)
+            case let .bytes(bytes):
+                code = bytes.withUnsafeBytes { sqlite3_bind_blob64(statement, position, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64($0.count), sqliteTransient) }
             case .null: code = sqlite3_bind_null(statement, position)
             }
             guard code == SQLITE_OK else { throw error(sql) }

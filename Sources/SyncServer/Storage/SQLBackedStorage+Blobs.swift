@@ -1,0 +1,35 @@
+import Foundation
+
+extension SQLBackedStorage {
+    func blobSize(_ sha256: String, account: AccountID) throws -> Int64? {
+        try withConnection(for: .reader) { try $0.blobSize(sha256, account: account) }
+    }
+
+    func blob(_ sha256: String, account: AccountID) throws -> [UInt8]? {
+        try withConnection(for: .reader) { try $0.blobBytes(sha256, account: account) }
+    }
+
+    func storeBlob(_ sha256: String, bytes: [UInt8], account: AccountID, quota: Int64?, at date: Date) throws -> BlobStoring {
+        try withConnection(for: .writer) { connection in
+            try connection.transaction(.write) {
+                // The account's row stays locked (PostgreSQL; SQLite serializes every writer), so
+                // two uploads at once cannot both fit under the quota that only one fits under.
+                _ = try connection.feedCounters(account, locking: true)
+                if try connection.blobSize(sha256, account: account) != nil { return .alreadyStored }
+                if let quota {
+                    let used = try connection.blobBytesUsed(account: account)
+                    if used + Int64(bytes.count) > quota { return .overQuota(used: used) }
+                }
+                try connection.insertBlob(sha256, bytes: bytes, account: account, at: date)
+                return .stored
+            }
+        }
+    }
+
+    func missingBlobs(_ digests: [String], account: AccountID) throws -> [String] {
+        guard !digests.isEmpty else { return [] }
+        return try withConnection(for: .reader) { connection in
+            try digests.filter { try connection.blobSize($0, account: account) == nil }
+        }
+    }
+}
