@@ -60,6 +60,7 @@ TEST_PACKAGES=(
   help2man
   libglib2.0-bin
   lintian
+  locales
   meson
   ninja-build
   openssl
