@@ -35,6 +35,7 @@ public enum CommandLineError: Error, Equatable, CustomStringConvertible {
 
     /// The name the program was started by (`quire`, `quire-server`), for messages.
     public static var program: String {
-        String(CommandLine.arguments.first?.split(separator: "/").last ?? "the program's")
+        // Linux always passes the program's path first; without one, the name it is installed by.
+        String(CommandLine.arguments.first?.split(separator: "/").last ?? "quire")
     }
 }
