@@ -55,7 +55,8 @@ def read(application):
         report["nodes"] += 1
         role = node.get_role_name()
         states = node.get_state_set()
-        visible = states.contains(Atspi.StateType.VISIBLE) and states.contains(Atspi.StateType.SHOWING)
+        # GTK 4.8 sets VISIBLE but never SHOWING.
+        visible = states.contains(Atspi.StateType.VISIBLE)
         parent = node.get_parent()
         in_combo_box = parent is not None and parent.get_role_name() == "combo box" and not unnamed(parent)
         if ("button" in role and states.contains(Atspi.StateType.FOCUSABLE) and states.contains(Atspi.StateType.VISIBLE)

@@ -57,6 +57,7 @@ TEST_PACKAGES=(
   dpkg-dev
   gnome-keyring
   groff-base
+  gsettings-desktop-schemas
   help2man
   libglib2.0-bin
   lintian

@@ -29,11 +29,16 @@ final class KeyboardOnlyTests: MainWindowTestCase, @unchecked Sendable {
             try await self.until { window.conflictBanner.count == 1 }
             window.window.present()
             try await self.until { gtk_window_is_active(window.window.windowPointer) != 0 }
+            // Xvfb runs no window manager: give the window the X focus, or keys go where the pointer is.
+            try press(["search", "--onlyvisible", "--pid", "\(getpid())", "--name", "^Quire", "windowfocus", "--sync"])
 
-            // Search: Ctrl+F, the words, Tab into the list, an arrow key opens the article.
+            // Search: F6 to the sidebar (Ctrl+F in the editor finds in the article), Ctrl+F, the
+            // words, Tab into the list, an arrow key opens the article.
+            try await self.walk("F6", in: window) { $0.isInside(window.sidebarPane) }
             try await self.key("ctrl+f", in: window)
             try await self.until { window.searchEntry.hasFocus || window.window.focusedWidget?.isInside(window.searchEntry) == true }
             try press(["type", "--delay", "20", "Harbour"])
+            try await self.until { window.searchEntry.text == "Harbour" }
             try await self.until { self.titles(window) == ["Harbour log"] }
             try await self.walk("Tab", in: window) { $0.isInside(window.articleList.listView.widget) }
             try await self.key("Home", in: window)
@@ -99,13 +104,15 @@ final class KeyboardOnlyTests: MainWindowTestCase, @unchecked Sendable {
     /// Ctrl+Tab leaves it, as GTK's text views have it. Fails after 40 presses.
     @MainActor
     private func walk(_ key: String, in window: MainWindow, line: UInt = #line, to target: @MainActor (Widget) -> Bool) async throws {
+        var visited: [String] = []
         for _ in 0..<40 {
             let focus = window.window.focusedWidget
             if let focus, target(focus) { return }
+            visited.append(focus?.typeName ?? "nothing")
             let inText = window.editor.bodyView.hasFocus
             try press(["key", inText ? "ctrl+" + key : key])
             try await until(line) { window.window.focusedWidget?.widgetPointer != focus?.widgetPointer }
         }
-        XCTFail("\(key) never reached the control", line: line)
+        XCTFail("\(key) never reached the control; it went through \(visited)", line: line)
     }
 }

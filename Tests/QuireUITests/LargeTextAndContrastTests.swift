@@ -7,13 +7,14 @@ import XCTest
 @testable import QuireUI
 
 /// The main window for a writer who needs twice the text size or high contrast, as the desktop
-/// asks for them through GTK's settings (`gtk-xft-dpi` doubled, as GNOME's "Large Text" and a 2×
-/// text scale do; `gtk-theme-name` HighContrast, which libadwaita turns into its high-contrast
-/// style): every label shows its whole text inside its own allocation and inside the window, and
-/// a screenshot of each is kept. The settings are the process's: each is put back after its case.
+/// asks for them: GTK's `gtk-xft-dpi` doubled, as GNOME's "Large Text" and a 2× text scale do, and
+/// GNOME's `org.gnome.desktop.a11y.interface high-contrast`, which libadwaita reads (without a
+/// settings portal) and turns into its high-contrast style; GTK's `gtk-theme-name` HighContrast is
+/// read by libadwaita 1.2 only when that schema is missing. Every label shows its whole text inside
+/// its own allocation and inside the window, and a screenshot of each is kept. The settings are
+/// the process's (the memory backend's): each is put back after its case.
 final class LargeTextAndContrastTests: MainWindowTestCase, @unchecked Sendable {
     private static let dpiProperty = "gtk-xft-dpi"
-    private static let themeProperty = "gtk-theme-name"
     @MainActor private static var settings: Object { Object(retaining: UnsafeMutableRawPointer(gtk_settings_get_default()!)) }
 
     func testTwiceTheTextSizeKeepsEveryLabelWhole() throws {
@@ -28,8 +29,12 @@ final class LargeTextAndContrastTests: MainWindowTestCase, @unchecked Sendable {
     }
 
     func testHighContrastKeepsEveryLabelWhole() throws {
-        MainActor.assumeIsolated { Self.settings.setProperty(Self.themeProperty, "HighContrast") }
-        defer { gtk_settings_reset_property(gtk_settings_get_default(), Self.themeProperty) }
+        let a11y = g_settings_new("org.gnome.desktop.a11y.interface")
+        g_settings_set_boolean(a11y, "high-contrast", 1)
+        defer {
+            g_settings_reset(a11y, "high-contrast")
+            g_object_unref(a11y)
+        }
         try checkWindow(screenshot: "window-high-contrast.png") { _ in
             XCTAssertNotEqual(adw_style_manager_get_high_contrast(adw_style_manager_get_default()), 0, "libadwaita took the high-contrast style")
         }
@@ -49,6 +54,8 @@ final class LargeTextAndContrastTests: MainWindowTestCase, @unchecked Sendable {
             try await self.resize(window, to: 1200)
             try self.open("Harbour log", in: window)
             try await self.until { window.session?.article.title == "Harbour log" }
+            // A folded window slides to the editor: wait until the panes stand still.
+            try await self.until { Self.panesAreInPlace(in: window.leaflet) }
             try await self.renderWhenDrawn(window.window, to: folder.appending(path: screenshot).path)
             try check(window)
             let clipped = Self.clippedLabels(in: window.window)
