@@ -28,6 +28,8 @@ extension MainWindow {
                     editor.focusBody()
                     return
                 }
+                // The list pane's first child is the (hidden) search bar: into the list itself.
+                if pane === listPane && articleList.listView.widget.isVisible && articleList.listView.widget.grabFocus() { return }
                 if pane.focusFirstChild() { return }
             }
             index += step
