@@ -75,7 +75,7 @@ let package = Package(
         // seeded generator. Knows nothing of stores, articles, GTK or the network.
         .target(name: "Platform", dependencies: ["CGLib", "CCrypto"], exclude: ["README.md"]),
         // The command-line reader of quire and quire-server (the standard library alone).
-        .target(name: "CommandLineArguments", exclude: ["README.md"]),
+        .target(name: "CommandLineArguments", dependencies: ["Platform"], exclude: ["README.md"]),
 
         // MARK: Persistence
 

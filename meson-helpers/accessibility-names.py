@@ -5,12 +5,14 @@
 
 Starts QUIRE over LIBRARY with GTK's accessibility on (without GTK_A11Y=none, NO_AT_BRIDGE), waits
 for it on the accessibility bus (at-spi2-core starts the bus through the session bus), walks its
-tree and prints one JSON object: how many nodes it read, every visible focusable button with no
-name of its own (GTK 4.8 names an unlabelled button by its type, "GtkImage"), and how many list
-rows there are and which say nothing (GTK 4.8 cannot name a list item itself; a row is described
-when a widget inside it has a name). A drop-down's inner button is left to its combo box, which a
-screen reader announces. Exits 1 when a button has no name or a row says nothing, 2 when Quire
-never appeared on the bus.
+tree, then presses Ctrl+N (xdotool, XTEST) so that a new article opens in the editor, and walks it
+again. Prints one JSON object: how many nodes it read, every visible focusable button with no name
+of its own (GTK 4.8 names an unlabelled button by its type, "GtkImage"), every visible text field,
+text view or list with no name ("unnamedFields"), the names of the fields and lists ("fields":
+role and name), and how many list rows there are and which say nothing (GTK 4.8 cannot name a list
+item itself; a row is described when a widget inside it has a name). A drop-down's inner button is
+left to its combo box, which a screen reader announces. Exits 1 when a button or field has no name
+or a row says nothing, 2 when Quire never appeared on the bus.
 """
 import json
 import os
@@ -38,6 +40,55 @@ def described(node, depth=0):
     return any(described(node.get_child_at_index(index), depth + 1) for index in range(node.get_child_count()))
 
 
+# Roles of the controls a writer types into or chooses from, which need a name of their own.
+FIELD_ROLES = {"text", "entry", "password text", "list", "list box", "document web", "spin button"}
+
+
+def read(application):
+    """Walks the tree under `application`: the report's counts and lists."""
+    report = {"nodes": 0, "unnamedButtons": [], "unnamedFields": [], "fields": [], "rows": 0, "silentRows": []}
+    pending = [(application, 0)]
+    while pending:
+        node, depth = pending.pop()
+        if node is None or depth > 80:
+            continue
+        report["nodes"] += 1
+        role = node.get_role_name()
+        states = node.get_state_set()
+        # GTK 4.8 sets VISIBLE but never SHOWING.
+        visible = states.contains(Atspi.StateType.VISIBLE)
+        parent = node.get_parent()
+        in_combo_box = parent is not None and parent.get_role_name() == "combo box" and not unnamed(parent)
+        if ("button" in role and states.contains(Atspi.StateType.FOCUSABLE) and states.contains(Atspi.StateType.VISIBLE)
+                and unnamed(node) and not in_combo_box):
+            report["unnamedButtons"].append({"role": role, "name": node.get_name(), "parent": parent.get_role_name() if parent else None})
+        if role in FIELD_ROLES and visible:
+            if unnamed(node):
+                report["unnamedFields"].append({"role": role, "parent": parent.get_role_name() if parent else None})
+            else:
+                report["fields"].append({"role": role, "name": node.get_name()})
+        if role == "list item" and parent is not None and parent.get_role_name() == "list":
+            report["rows"] += 1
+            if not described(node):
+                report["silentRows"].append(parent.get_name())
+        for index in range(node.get_child_count()):
+            pending.append((node.get_child_at_index(index), depth + 1))
+    return report
+
+
+def open_new_article(process):
+    """Focuses Quire's window and presses Ctrl+N, as a writer would, to open the editor."""
+    for _ in range(100):
+        found = subprocess.run(["xdotool", "search", "--all", "--onlyvisible", "--pid", str(process.pid), "--name", "^Quire$"],
+                               capture_output=True, text=True)
+        windows = found.stdout.split()
+        if windows and subprocess.run(["xdotool", "windowfocus", "--sync", windows[-1]]).returncode == 0:
+            subprocess.run(["xdotool", "key", "ctrl+n"], check=True)
+            return True
+        time.sleep(0.1)
+    return False
+
+
 def main():
     quire, library = sys.argv[1], sys.argv[2]
     environment = dict(os.environ)
@@ -60,31 +111,19 @@ def main():
             return 2
         # The window's widgets come with its first frames.
         time.sleep(2)
-        nodes = 0
-        buttons = []
-        rows = 0
-        silent_rows = []
-        pending = [(application, 0)]
-        while pending:
-            node, depth = pending.pop()
-            if node is None or depth > 80:
-                continue
-            nodes += 1
-            role = node.get_role_name()
-            states = node.get_state_set()
-            parent = node.get_parent()
-            in_combo_box = parent is not None and parent.get_role_name() == "combo box" and not unnamed(parent)
-            if ("button" in role and states.contains(Atspi.StateType.FOCUSABLE) and states.contains(Atspi.StateType.VISIBLE)
-                    and unnamed(node) and not in_combo_box):
-                buttons.append({"role": role, "name": node.get_name(), "parent": parent.get_role_name() if parent else None})
-            if role == "list item" and parent is not None and parent.get_role_name() == "list":
-                rows += 1
-                if not described(node):
-                    silent_rows.append(parent.get_name())
-            for index in range(node.get_child_count()):
-                pending.append((node.get_child_at_index(index), depth + 1))
-        print(json.dumps({"nodes": nodes, "unnamedButtons": buttons, "rows": rows, "silentRows": silent_rows}))
-        return 1 if buttons or silent_rows else 0
+        report = read(application)
+        if not open_new_article(process):
+            print(json.dumps({"error": "could not focus the window to press Ctrl+N"}))
+            return 2
+        time.sleep(3)
+        editing = read(application)
+        report["nodes"] += editing["nodes"]
+        report["rows"] = max(report["rows"], editing["rows"])
+        for key in ("unnamedButtons", "unnamedFields", "fields", "silentRows"):
+            report[key] += [item for item in editing[key] if item not in report[key]]
+        print(json.dumps(report))
+        failed = report["unnamedButtons"] or report["unnamedFields"] or report["silentRows"]
+        return 1 if failed else 0
     finally:
         process.terminate()
         process.wait()

@@ -57,9 +57,11 @@ TEST_PACKAGES=(
   dpkg-dev
   gnome-keyring
   groff-base
+  gsettings-desktop-schemas
   help2man
   libglib2.0-bin
   lintian
+  locales
   meson
   ninja-build
   openssl

@@ -1,3 +1,5 @@
+import Platform
+
 /// A command line that cannot be run: the program prints it with the usage and exits with
 /// status 2. Each case names the argument that is wrong.
 public enum CommandLineError: Error, Equatable, CustomStringConvertible {
@@ -15,22 +17,25 @@ public enum CommandLineError: Error, Equatable, CustomStringConvertible {
     /// configuration file it came from, if it did).
     case invalidSetting(String)
 
+    /// The sentence, in the user's language where the program translates (`quire` does, after
+    /// `Translation.start()`; under the C locale, as in `quire-server`, it is English).
     public var description: String {
         switch self {
-        case .unknownVerb(let verb): "'\(verb)' is not a \(Self.program) verb"
-        case .unknownOption(let option): "unknown option '\(option)'"
-        case .repeatedOption(let option): "\(option) is given more than once"
-        case .missingValue(let option): "\(option) needs a value"
-        case .missingArgument(let name): "\(name) is missing"
-        case .unexpectedArgument(let argument): "unexpected argument '\(argument)'"
-        case let .invalidValue(option, value, expected): "\(option) '\(value)' is not \(expected)"
-        case let .conflictingOptions(first, second): "\(first) and \(second) cannot be given together"
+        case .unknownVerb(let verb): String(cFormat: gettext("'%1$s' is not a %2$s verb"), verb, Self.program)
+        case .unknownOption(let option): String(cFormat: gettext("unknown option '%s'"), option)
+        case .repeatedOption(let option): String(cFormat: gettext("%s is given more than once"), option)
+        case .missingValue(let option): String(cFormat: gettext("%s needs a value"), option)
+        case .missingArgument(let name): String(cFormat: gettext("%s is missing"), name)
+        case .unexpectedArgument(let argument): String(cFormat: gettext("unexpected argument '%s'"), argument)
+        case let .invalidValue(option, value, expected): String(cFormat: gettext("%1$s '%2$s' is not %3$s"), option, value, expected)
+        case let .conflictingOptions(first, second): String(cFormat: gettext("%1$s and %2$s cannot be given together"), first, second)
         case .invalidSetting(let sentence): sentence
         }
     }
 
     /// The name the program was started by (`quire`, `quire-server`), for messages.
     public static var program: String {
-        String(CommandLine.arguments.first?.split(separator: "/").last ?? "the program's")
+        // Linux always passes the program's path first; without one, the name it is installed by.
+        String(CommandLine.arguments.first?.split(separator: "/").last ?? "quire")
     }
 }

@@ -61,12 +61,15 @@ extension String {
     /// The directives are those `msgfmt --check` compares between a message and its translation.
     ///
     ///     String(cFormat: gettext("%1$s of %2$s"), "3", "7")   // "3 of 7"
+    /// A whole number for a `%d` is written with the digit grouping of the user's locale
+    /// (``numberText(_:)``: 12,345 / 12.345 / 12 345).
     public init(cFormat template: String, _ arguments: any CustomStringConvertible...) {
-        self = Self.fill(template, arguments.map(\.description))
+        self = Self.fill(template, arguments, localized: true)
     }
 
-    /// ``init(cFormat:_:)`` on an array: a directive without an argument stays as it is.
-    static func fill(_ template: String, _ arguments: [String]) -> String {
+    /// ``init(cFormat:_:)`` on an array: a directive without an argument stays as it is. Numbers
+    /// are grouped by the locale when `localized`, else written as Swift writes them.
+    static func fill(_ template: String, _ arguments: [any CustomStringConvertible], localized: Bool) -> String {
         var result = ""
         var next = 0
         var scalars = template.unicodeScalars[...]
@@ -92,7 +95,11 @@ extension String {
             let index = position ?? next
             next = index + 1
             if arguments.indices.contains(index) {
-                result += arguments[index]
+                if localized, conversion == "d", let number = arguments[index] as? any BinaryInteger {
+                    result += numberText(number)
+                } else {
+                    result += arguments[index].description
+                }
             } else {
                 result.unicodeScalars.append(contentsOf: scalars[percent...rest.startIndex])
             }

@@ -115,7 +115,7 @@ import Testing
             let copy = try #require(outcome.copy)
             #expect(copy.title == "Plan (conflicted copy)" && copy.body == mine.body + Self.laterLine && copy.trashed == nil)
             #expect(try store.outbox(of: copy.id).map(\.change) == [.put], "the copy goes to the server as a new article")
-            #expect(outcome.summary.contains("“Plan (conflicted copy)”"), "\(outcome.summary)")
+            #expect(outcome.summary.english.contains("“Plan (conflicted copy)”"), "\(outcome.summary)")
         default:
             #expect(try operations(store, id).first?.2 == 5)
         }
@@ -131,7 +131,7 @@ import Testing
         #expect(!conflict.sides.keepTheirsKeepsCopy)
         let outcome = try await store.library.resolveConflict(conflict.id, .keepTheirs)
         #expect(outcome.copy == nil)
-        #expect(outcome.summary == "Took the server's version of “Plan”.")
+        #expect(outcome.summary.english == "Took the server's version of “Plan”.")
         #expect(try await store.library.article(id).body == Self.remote.body)
         #expect(try await store.library.count(matching: ArticleQuery()) == 1)
     }
@@ -155,13 +155,13 @@ import Testing
             #expect(outcome.sends == .delete)
             #expect(try operations(store, id).map(\.0) == [.delete] && operations(store, id).first?.2 == 5)
             #expect(trashed["Plan"]?.contains(Self.laterLine) == true, "the deleted text stays in the trash")
-            #expect(outcome.summary.contains("stays in the Trash"), "\(outcome.summary)")
+            #expect(outcome.summary.english.contains("stays in the Trash"), "\(outcome.summary)")
         } else {
             #expect(try await store.library.article(id).body == Self.remote.body)
             let copy = try #require(outcome.copy)
             #expect(copy.trashed != nil && trashed["Plan (conflicted copy)"]?.contains(Self.laterLine) == true)
             #expect(try store.outbox(of: copy.id).isEmpty, "deleted text is not sent anywhere")
-            #expect(outcome.summary.hasSuffix("in the Trash."), "\(outcome.summary)")
+            #expect(outcome.summary.english.hasSuffix("in the Trash."), "\(outcome.summary)")
             #expect(try await bodies(store).values.allSatisfy { !$0.contains(Self.laterLine) }, "nothing deleted comes back")
         }
     }

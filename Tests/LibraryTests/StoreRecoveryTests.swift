@@ -72,7 +72,7 @@ import QuireTestSupport
         for (id, text) in original.articles { #expect(recovered.articles[id].map { $0 == text } == true, "\(id)") }
         #expect(recovered.drafts == original.drafts)
         #expect(report.unreadable.values.allSatisfy { $0 == 0 })
-        #expect(report.summary.hasPrefix("Recovered 18 articles, everything Quire could find."))
+        #expect(report.summary.english.hasPrefix("Recovered 18 articles, everything Quire could find."))
         #expect(try await library.openConflicts().count == 2)
         withExtendedLifetime(folder) {}
     }
@@ -94,7 +94,7 @@ import QuireTestSupport
         let articleTexts = Set(recovered.articles.values.map { $0.1 })
         for (id, text) in recovered.articles where original.articles[id] != nil { #expect(original.articles[id]! == text) }
         for draft in original.drafts { #expect(recovered.drafts.contains(draft) || articleTexts.contains(draft), "draft \(draft.prefix(40))") }
-        #expect(report.summary.contains("could not be read"))
+        #expect(report.summary.english.contains("could not be read"))
         withExtendedLifetime(folder) {}
     }
 
@@ -131,7 +131,7 @@ import QuireTestSupport
         }, expecting: "not-a-database")
         #expect(String(decoding: damaged, as: UTF8.self).contains("someone's text"))
         #expect(report.recovered.isEmpty)
-        #expect(report.summary.hasPrefix("Quire could not read anything"))
+        #expect(report.summary.english.hasPrefix("Quire could not read anything"))
         #expect(try await library.articles(matching: ArticleQuery()).isEmpty)
         withExtendedLifetime(folder) {}
     }

@@ -17,15 +17,16 @@ import QuireTestSupport
     /// The `quire` built beside the tests.
     static let executable: URL? = try? BuiltProduct.executable("quire")
 
-    /// Runs `quire ARGUMENTS` with the library option and, optionally, standard input.
-    func quire(_ arguments: [String], library: URL? = nil, input: String? = nil) throws -> Run {
+    /// Runs `quire ARGUMENTS` with the library option and, optionally, standard input and more
+    /// environment variables.
+    func quire(_ arguments: [String], library: URL? = nil, input: String? = nil, environment: [String: String] = [:]) throws -> Run {
         let process = Process()
         guard let executable = Self.executable else { throw VerbTestError(message: "quire is not built beside the tests") }
         process.executableURL = executable
         process.arguments = arguments + (library.map { ["--library", $0.path] } ?? [])
         // Keep the writer's own library out of reach, whatever the test forgets.
         let home = FileManager.default.temporaryDirectory.path + "/quire-verb-tests-home"
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": home, "TZ": "UTC"]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": home, "TZ": "UTC"]) { $1 }.merging(environment) { $1 }
         let output = Pipe()
         let error = Pipe()
         let inputPipe = Pipe()

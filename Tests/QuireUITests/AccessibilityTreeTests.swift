@@ -5,10 +5,12 @@ import XCTest
 
 /// The window as a screen reader reads it: the real program over a demo library, with GTK's
 /// accessibility on, its tree read over AT-SPI (Debian's at-spi2-core and python3-pyatspi) by
-/// `meson-helpers/accessibility-names.py`. Every visible button has a name a person can hear, and
-/// every list row says what it shows (an article row: title, date, status and tags, sync state).
+/// `meson-helpers/accessibility-names.py`, before and after Ctrl+N opens a new article. Every
+/// visible button, text field, text view and list has a name a person can hear, and every list
+/// row says what it shows (an article row: title, date, status and tags, sync state).
 final class AccessibilityTreeTests: QuireTestCase, @unchecked Sendable {
     func testEveryVisibleButtonHasANameAndEveryRowSaysWhatItShows() throws {
+        try requireXdotool()
         guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
             throw XCTSkip("needs a session bus for the accessibility bus: run under dbus-run-session (meson-helpers/test.sh does)")
         }
@@ -27,6 +29,12 @@ final class AccessibilityTreeTests: QuireTestCase, @unchecked Sendable {
         XCTAssertEqual((report["unnamedButtons"] as? [Any])?.count, 0, "buttons without a name: \(report)")
         XCTAssertGreaterThanOrEqual(report["rows"] as? Int ?? 0, 5, "the sidebar's and the five articles' rows were read: \(report)")
         XCTAssertEqual((report["silentRows"] as? [Any])?.count, 0, "rows that say nothing: \(report)")
+        XCTAssertEqual((report["unnamedFields"] as? [Any])?.count, 0, "fields and lists without a name: \(report)")
+        // The places a writer works in, by the names a screen reader says.
+        let fields = Set((report["fields"] as? [[String: String]] ?? []).compactMap { $0["name"] })
+        for name in ["Folders and tags", "Articles", "Title", "Article text", "Add a tag"] {
+            XCTAssertTrue(fields.contains(name), "no field or list named \(name): \(report)")
+        }
         XCTAssertEqual(probe.status, 0, probe.errors)
     }
 }

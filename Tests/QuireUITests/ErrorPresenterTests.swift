@@ -16,13 +16,13 @@ final class ErrorPresenterTests: QuireTestCase, @unchecked Sendable {
     func testLibraryErrorsReadAsLibrarySentences() {
         let full = StoreError(kind: .noSpace, resultCode: 13, message: "database or disk is full", statement: "INSERT INTO Article", path: library)
         let explanation = ErrorExplanation(full, libraryPath: library)
-        XCTAssertEqual(explanation.sentence, LibraryProblem.classify(full, path: library).message, "Library's sentence, not a new one")
+        XCTAssertEqual(explanation.sentence, LibraryProblem.classify(full, path: library).message.translated, "Library's sentence, not a new one")
         XCTAssertTrue(explanation.sentence.contains("library.quire") && explanation.sentence.contains("disk is full"), explanation.sentence)
         XCTAssertFalse(explanation.sentence.contains("SQLite"), "the technical part stays in the details")
         XCTAssertEqual(explanation.details, String(describing: full))
 
         let problem = LibraryProblem(.busy, path: library, detail: "database is locked")
-        XCTAssertEqual(ErrorExplanation(problem, libraryPath: library).sentence, problem.message)
+        XCTAssertEqual(ErrorExplanation(problem, libraryPath: library).sentence, problem.message.translated)
     }
 
     func testEveryKindOfErrorReadsAsASentence() {

@@ -94,8 +94,8 @@ final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
             await banner.resolution()
             XCTAssertNil(banner.failure)
             let outcome = try XCTUnwrap(banner.lastOutcome)
-            XCTAssertTrue(outcome.summary.hasPrefix("Took the server's version of “Field notes”."), outcome.summary)
-            XCTAssertTrue(outcome.summary.contains("kept as “Field notes (conflicted copy)”"), outcome.summary)
+            XCTAssertTrue(outcome.summary.english.hasPrefix("Took the server's version of “Field notes”."), outcome.summary.english)
+            XCTAssertTrue(outcome.summary.english.contains("kept as “Field notes (conflicted copy)”"), outcome.summary.english)
             let copy = try await window.library.article(try XCTUnwrap(outcome.copy?.id))
             XCTAssertEqual(copy.body, Self.mine + Self.laterLine, "the edited text survives")
             XCTAssertNil(copy.trashed)
@@ -194,7 +194,7 @@ final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
             XCTAssertNil(copy.trashed)
             let kept = try await window.library.article(id).body
             XCTAssertEqual(kept, Self.theirs)
-            XCTAssertTrue(outcome.summary.contains("kept as “Field notes (conflicted copy)”"), outcome.summary)
+            XCTAssertTrue(outcome.summary.english.contains("kept as “Field notes (conflicted copy)”"), outcome.summary.english)
         }
     }
 

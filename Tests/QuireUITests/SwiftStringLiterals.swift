@@ -29,11 +29,12 @@ struct SwiftStringLiteral: Equatable {
         }
     }
 
-    /// Whether the code just before a literal opens a gettext call or is ngettext's first message.
+    /// Whether the code just before a literal opens a gettext call (or a `TranslatableText`, which
+    /// translates later) or is the first message of a plural (ngettext, `TranslatableText.counted`).
     private static func isMessage(before code: String) -> Bool {
         let tail = String(code.suffix(400))
-        return tail.range(of: #"(^|[^A-Za-z0-9_.])n?gettext\(\s*$"#, options: .regularExpression) != nil
-            || tail.range(of: #"(^|[^A-Za-z0-9_.])ngettext\(\s*"([^"\\]|\\.)*"\s*,\s*$"#, options: .regularExpression) != nil
+        return tail.range(of: #"(^|[^A-Za-z0-9_.])(n?gettext|TranslatableText|TranslatableText\.counted)\(\s*$"#, options: .regularExpression) != nil
+            || tail.range(of: #"(^|[^A-Za-z0-9_.])(ngettext|TranslatableText\.counted)\(\s*"([^"\\]|\\.)*"\s*,\s*$"#, options: .regularExpression) != nil
     }
 
     private struct Found {

@@ -42,10 +42,20 @@ open class Widget: Object {
     /// and without a label GTK 4.8 names it by its type ("GtkImage"). Write-only: GTK 4.8 has
     /// no getter; the accessibility tests read it back over AT-SPI.
     public func setAccessibleLabel(_ label: String) {
-        var property = GTK_ACCESSIBLE_PROPERTY_LABEL
+        setAccessibleProperty(GTK_ACCESSIBLE_PROPERTY_LABEL, label)
+    }
+
+    /// Sets what a screen reader says after the name: what the widget does or shows, where a
+    /// sighted reader has a tooltip or a subtitle. Write-only, as ``setAccessibleLabel(_:)``.
+    public func setAccessibleDescription(_ description: String) {
+        setAccessibleProperty(GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description)
+    }
+
+    private func setAccessibleProperty(_ property: GtkAccessibleProperty, _ text: String) {
+        var property = property
         var value = GValue()
         g_value_init(&value, String.valueType)
-        label.store(in: &value)
+        text.store(in: &value)
         gtk_accessible_update_property_value(OpaquePointer(widgetPointer), 1, &property, &value)
         g_value_unset(&value)
     }
@@ -122,6 +132,12 @@ open class Widget: Object {
     /// a child). Returns false when the widget cannot take it.
     @discardableResult
     public func grabFocus() -> Bool { gtk_widget_grab_focus(widgetPointer) != 0 }
+
+    /// Moves the keyboard focus into the widget as Tab would arrive there: to its first
+    /// focusable child (a list box's selected row, a list view's current item). Returns false
+    /// when nothing inside can take it.
+    @discardableResult
+    public func focusFirstChild() -> Bool { gtk_widget_child_focus(widgetPointer, GTK_DIR_TAB_FORWARD) != 0 }
 
     /// Whether the widget is somewhere inside `ancestor` (not `ancestor` itself).
     public func isInside(_ ancestor: Widget) -> Bool {

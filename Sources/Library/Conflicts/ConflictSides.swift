@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// What an open conflict is about, read from the article as it stands now and the server's version.
 public enum ConflictKind: String, Sendable, Hashable, Codable, CaseIterable {
@@ -11,13 +12,13 @@ public enum ConflictKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// Both sides deleted it: nothing is left to decide.
     case deletedOnBothSides
 
-    /// How `quire conflicts` and the app name it.
-    public var phrase: String {
+    /// How `quire conflicts` and the app name it (`--json` gives the case's raw value).
+    public var phrase: TranslatableText {
         switch self {
-        case .editedOnBothSides: "edited on both sides"
-        case .deletedHere: "deleted here, edited on the server"
-        case .deletedOnServer: "edited here, deleted on the server"
-        case .deletedOnBothSides: "deleted on both sides"
+        case .editedOnBothSides: TranslatableText("edited on both sides")
+        case .deletedHere: TranslatableText("deleted here, edited on the server")
+        case .deletedOnServer: TranslatableText("edited here, deleted on the server")
+        case .deletedOnBothSides: TranslatableText("deleted on both sides")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import ObjectGraph
 import SyncProtocol
 
@@ -142,32 +143,34 @@ public struct ConflictOutcome: Sendable, Hashable {
     /// What the next sync sends for the article: its content, its deletion, or nothing.
     public var sends: SyncOperationChange?
 
-    /// What happened, in a sentence for the writer (the app's toast, `quire resolve`).
-    public var summary: String {
-        let title = "“\(DisplayTitle.of(self.title))”"
-        var text: String
+    /// What happened, in a sentence for the writer (the app's toast, `quire resolve`; `--json`
+    /// carries its English).
+    public var summary: TranslatableText {
+        let title = DisplayTitle.of(self.title)
+        let done: TranslatableText
         switch (resolution, sends) {
         case (.keepMine, .delete?):
-            text = "Kept this device's deletion of \(title): it stays in the Trash, and the next sync deletes it on the server."
+            done = TranslatableText("Kept this device's deletion of “%s”: it stays in the Trash, and the next sync deletes it on the server.", title)
         case (.keepMine, _):
-            text = "Kept this device's version of \(title); the next sync sends it to the server."
+            done = TranslatableText("Kept this device's version of “%s”; the next sync sends it to the server.", title)
         case (.restoreMine, _):
-            text = "Restored this device's version of \(title); the next sync puts it back on the server."
+            done = TranslatableText("Restored this device's version of “%s”; the next sync puts it back on the server.", title)
         case (.merged, _), (.mergedAutomatically, _):
-            text = "Saved the merged version of \(title); the next sync sends it to the server."
+            done = TranslatableText("Saved the merged version of “%s”; the next sync sends it to the server.", title)
         case (.keepTheirs, _), (.acceptDelete, _), (.keepBoth, _):
-            if kind == .deletedOnServer || kind == .deletedOnBothSides {
-                text = "Accepted the server's deletion of \(title): it is in the Trash."
-            } else {
-                text = "Took the server's version of \(title)."
-            }
+            done = kind == .deletedOnServer || kind == .deletedOnBothSides
+                ? TranslatableText("Accepted the server's deletion of “%s”: it is in the Trash.", title)
+                : TranslatableText("Took the server's version of “%s”.", title)
         }
-        if let copy {
-            let place = copy.trashed == nil ? "" : " in the Trash"
-            text += resolution == .keepBoth
-                ? " This device's version is kept as “\(DisplayTitle.of(copy.title))”\(place)."
-                : " This device's text, which it would have dropped, is kept as “\(DisplayTitle.of(copy.title))”\(place)."
+        guard let copy else { return done }
+        let copyTitle = DisplayTitle.of(copy.title)
+        let kept: TranslatableText
+        switch (resolution == .keepBoth, copy.trashed == nil) {
+        case (true, true): kept = TranslatableText("This device's version is kept as “%s”.", copyTitle)
+        case (true, false): kept = TranslatableText("This device's version is kept as “%s” in the Trash.", copyTitle)
+        case (false, true): kept = TranslatableText("This device's text, which it would have dropped, is kept as “%s”.", copyTitle)
+        case (false, false): kept = TranslatableText("This device's text, which it would have dropped, is kept as “%s” in the Trash.", copyTitle)
         }
-        return text
+        return TranslatableText(sentences: [done, kept])
     }
 }

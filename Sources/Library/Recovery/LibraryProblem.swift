@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import ObjectGraph
 
 /// Why a library could not be opened or written, classified, with what to tell the writer and
@@ -112,73 +113,62 @@ public struct LibraryProblem: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// A dialog title.
-    public var title: String {
+    public var title: TranslatableText {
         switch kind {
-        case .missing: return "No Library Here"
-        case .busy: return "The Library Is in Use"
-        case .diskFull: return "The Disk Is Full"
-        case .notEnoughSpaceToUpgrade: return "Not Enough Space to Upgrade"
-        case .readOnly(.newerVersion), .newerVersion: return "Library From a Newer Quire"
-        case .readOnly: return "The Library Is Read-Only"
-        case .unknownVersion: return "Unknown Library Format"
-        case .upgradeRequired: return "The Library Needs an Upgrade"
-        case .upgradeFailed: return "The Upgrade Did Not Finish"
-        case .damaged(.notALibrary): return "Not a Quire Library"
-        case .damaged: return "The Library Is Damaged"
-        case .ioError: return "The Disk Reported an Error"
-        case .other: return "Quire Could Not Use the Library"
+        case .missing: TranslatableText("No Library Here")
+        case .busy: TranslatableText("The Library Is in Use")
+        case .diskFull: TranslatableText("The Disk Is Full")
+        case .notEnoughSpaceToUpgrade: TranslatableText("Not Enough Space to Upgrade")
+        case .readOnly(.newerVersion), .newerVersion: TranslatableText("Library From a Newer Quire")
+        case .readOnly: TranslatableText("The Library Is Read-Only")
+        case .unknownVersion: TranslatableText("Unknown Library Format")
+        case .upgradeRequired: TranslatableText("The Library Needs an Upgrade")
+        case .upgradeFailed: TranslatableText("The Upgrade Did Not Finish")
+        case .damaged(.notALibrary): TranslatableText("Not a Quire Library")
+        case .damaged: TranslatableText("The Library Is Damaged")
+        case .ioError: TranslatableText("The Disk Reported an Error")
+        case .other: TranslatableText("Quire Could Not Use the Library")
         }
     }
 
-    /// What happened and what happens next, for the writer.
-    public var message: String {
+    /// What happened and what happens next, for the writer (its English in ``description``).
+    public var message: TranslatableText {
         let file = (path as NSString).lastPathComponent
         switch kind {
         case .missing:
-            return "There is no Quire library at \(path)."
+            return TranslatableText("There is no Quire library at %s.", path)
         case .busy:
-            return "Another Quire window or program is using \(file), or upgrading it. Quire tried again for a few "
-                + "seconds. Close the other one, then try again."
-        case .diskFull(let available):
-            return "Quire cannot save to \(file) because the disk is full"
-                + (available.map { " (\(Self.megabytes($0)) free)" } ?? "") + ". Nothing you typed is lost: the editor "
-                + "keeps your text, and a copy is in the draft-rescue file. Free some space; Quire saves again as soon as it can."
+            return TranslatableText("Another Quire window or program is using %s, or upgrading it. Quire tried again for a few seconds. Close the other one, then try again.", file)
+        case .diskFull(let available?):
+            return TranslatableText("Quire cannot save to %1$s because the disk is full (%2$s free). Nothing you typed is lost: the editor keeps your text, and a copy is in the draft-rescue file. Free some space; Quire saves again as soon as it can.", file, Self.megabytes(available))
+        case .diskFull(nil):
+            return TranslatableText("Quire cannot save to %s because the disk is full. Nothing you typed is lost: the editor keeps your text, and a copy is in the draft-rescue file. Free some space; Quire saves again as soon as it can.", file)
         case .notEnoughSpaceToUpgrade(let required, let available):
-            return "Upgrading \(file) for this version of Quire needs \(Self.megabytes(required)) of free disk space, "
-                + "and \(Self.megabytes(available)) are free. Nothing was changed. Free some space and open the library again."
+            return TranslatableText("Upgrading %1$s for this version of Quire needs %2$s of free disk space, and %3$s are free. Nothing was changed. Free some space and open the library again.", file, Self.megabytes(required), Self.megabytes(available))
         case .readOnly(.permission):
-            return "Quire may not change \(file) (the file or its folder is not writable for you). It is open "
-                + "read-only: you can read and export your articles, but not edit them."
+            return TranslatableText("Quire may not change %s (the file or its folder is not writable for you). It is open read-only: you can read and export your articles, but not edit them.", file)
         case .readOnly(.readOnlyFileSystem):
-            return "\(file) is on a disk that is mounted read-only. It is open read-only: you can read and export "
-                + "your articles, but not edit them."
+            return TranslatableText("%s is on a disk that is mounted read-only. It is open read-only: you can read and export your articles, but not edit them.", file)
         case .readOnly(.newerVersion):
-            return "\(file) was last used by a newer version of Quire. It is open read-only, so that nothing the newer "
-                + "version wrote can be lost: you can read and export your articles. Update Quire to edit them."
+            return TranslatableText("%s was last used by a newer version of Quire. It is open read-only, so that nothing the newer version wrote can be lost: you can read and export your articles. Update Quire to edit them.", file)
         case .newerVersion(let found, let known):
-            return "\(file) was written by a newer version of Quire (library format \(found); this version knows up "
-                + "to \(known)), in a way this version cannot read. Nothing was changed. Update Quire to open it."
+            return TranslatableText("%1$s was written by a newer version of Quire (library format %2$d; this version knows up to %3$d), in a way this version cannot read. Nothing was changed. Update Quire to open it.", file, found, known)
         case .unknownVersion:
-            return "\(file) has a library format this version of Quire does not know. Nothing was changed."
+            return TranslatableText("%s has a library format this version of Quire does not know. Nothing was changed.", file)
         case .upgradeRequired(let from, let to):
-            return "\(file) was made by an older Quire (library format \(from)) and must be upgraded to format \(to) "
-                + "before this version can use it. A backup of the old library is kept."
+            return TranslatableText("%1$s was made by an older Quire (library format %2$d) and must be upgraded to format %3$d before this version can use it. A backup of the old library is kept.", file, from, to)
         case .upgradeFailed:
-            return "Quire could not upgrade \(file). Your library was not changed and its old version is intact. "
-                + "The details say why; try again, and report the problem if it stays."
+            return TranslatableText("Quire could not upgrade %s. Your library was not changed and its old version is intact. The details say why; try again, and report the problem if it stays.", file)
         case .damaged(.notADatabase):
-            return "\(file) is not a Quire library, or its first page is damaged. Quire can move it to the "
-                + "quarantine folder (nothing is deleted) and recover whatever it can read into a new library."
+            return TranslatableText("%s is not a Quire library, or its first page is damaged. Quire can move it to the quarantine folder (nothing is deleted) and recover whatever it can read into a new library.", file)
         case .damaged(.corrupt):
-            return "Part of \(file) is damaged. Quire can move the damaged file to the quarantine folder (nothing is "
-                + "deleted) and copy every article it can still read into a new library."
+            return TranslatableText("Part of %s is damaged. Quire can move the damaged file to the quarantine folder (nothing is deleted) and copy every article it can still read into a new library.", file)
         case .damaged(.notALibrary):
-            return "\(file) is a database, but not a Quire library. Quire leaves it alone; choose another library."
+            return TranslatableText("%s is a database, but not a Quire library. Quire leaves it alone; choose another library.", file)
         case .ioError:
-            return "Reading or writing \(file) failed with an error from the disk. Quire changed nothing; check the disk "
-                + "and try again."
+            return TranslatableText("Reading or writing %s failed with an error from the disk. Quire changed nothing; check the disk and try again.", file)
         case .other:
-            return "Quire could not use \(file)."
+            return TranslatableText("Quire could not use %s.", file)
         }
     }
 
@@ -197,7 +187,7 @@ public struct LibraryProblem: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     public var description: String {
-        detail.isEmpty ? message : "\(message) (\(detail))"
+        detail.isEmpty ? message.english : "\(message.english) (\(detail))"
     }
 
     static func megabytes(_ bytes: Int64) -> String {

@@ -30,25 +30,35 @@ public enum LibraryRecovery {
         public var articleTitles: [String]
 
         /// What to tell the writer.
-        public var summary: String {
+        public var summary: TranslatableText {
             let articles = recovered["Article"] ?? 0
             let lost = unreadable["Article"] ?? 0
-            var text = articles == 0 && lost == 0 && recovered.values.allSatisfy({ $0 == 0 })
-                ? "Quire could not read anything from the damaged library."
-                : "Recovered \(articles) article\(articles == 1 ? "" : "s")"
-                    + (lost > 0 ? "; up to \(lost) more could not be read." : ", everything Quire could find.")
+            var sentences: [TranslatableText]
+            if articles == 0 && lost == 0 && recovered.values.allSatisfy({ $0 == 0 }) {
+                sentences = [TranslatableText("Quire could not read anything from the damaged library.")]
+            } else if lost > 0 {
+                // Translators: two parts of one sentence, "Recovered 18 articles; up to 3 more could not be read."
+                sentences = [TranslatableText("%1$s; %2$s", TranslatableText.counted("Recovered %d article", "Recovered %d articles", articles, articles),
+                    TranslatableText.counted("up to %d more could not be read.", "up to %d more could not be read.", lost, lost))]
+            } else {
+                sentences = [TranslatableText.counted("Recovered %d article, everything Quire could find.", "Recovered %d articles, everything Quire could find.", articles, articles)]
+            }
             let drafts = recovered["DraftRecovery"] ?? 0
             let operations = recovered["SyncOperation"] ?? 0
             let conflicts = recovered["Conflict"] ?? 0
             if drafts + operations + conflicts > 0 {
-                text += " Also recovered: \(drafts) unsaved draft\(drafts == 1 ? "" : "s"), \(operations) outbox operation"
-                    + "\(operations == 1 ? "" : "s"), \(conflicts) conflict\(conflicts == 1 ? "" : "s")."
+                sentences.append(TranslatableText("Also recovered: %1$s, %2$s, %3$s.",
+                    TranslatableText.counted("%d unsaved draft", "%d unsaved drafts", drafts, drafts),
+                    TranslatableText.counted("%d outbox operation", "%d outbox operations", operations, operations),
+                    TranslatableText.counted("%d conflict", "%d conflicts", conflicts, conflicts)))
             }
             if draftsKeptAsArticles > 0 {
-                text += " \(draftsKeptAsArticles) draft\(draftsKeptAsArticles == 1 ? " whose article was lost is" : "s whose articles were lost are") now "
-                    + "\(draftsKeptAsArticles == 1 ? "an article" : "articles") of \(draftsKeptAsArticles == 1 ? "its" : "their") own."
+                sentences.append(TranslatableText.counted(
+                    "%d draft whose article was lost is now an article of its own.", "%d drafts whose articles were lost are now articles of their own.",
+                    draftsKeptAsArticles, draftsKeptAsArticles))
             }
-            return text + " The damaged file is kept, unchanged, in \(quarantine.path)."
+            sentences.append(TranslatableText("The damaged file is kept, unchanged, in %s.", quarantine.path))
+            return TranslatableText(sentences: sentences)
         }
     }
 
@@ -131,7 +141,7 @@ public enum LibraryRecovery {
     private static func reportText(_ report: Report) -> String {
         var lines = [
             "Quire recovered the library \(report.library.path) on \(ISO8601DateFormatter().string(from: Date())).",
-            "", report.summary, "", "The damaged file as it was found: \(report.quarantine.path)", "",
+            "", report.summary.english, "", "The damaged file as it was found: \(report.quarantine.path)", "",
             "SQLite's integrity check:",
         ]
         lines += report.integrity.map { "  \($0)" }

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import ObjectGraph
 
 /// An earlier title and body of an article: one entry of its version history (schema V3).
@@ -46,14 +47,14 @@ public enum ArticleVersionSource: String, Sendable, Hashable, Codable, CaseItera
     /// The text as it was before an earlier version was restored over it.
     case beforeRestore
 
-    /// The source in a few words, for the writer.
-    public var label: String {
+    /// The source in a few words, for the writer (`--json` gives the case's raw value).
+    public var label: TranslatableText {
         switch self {
-        case .edited: "this device"
-        case .synced: "synced"
-        case .beforeConflict: "before conflict"
-        case .beforeImport: "before import"
-        case .beforeRestore: "before restore"
+        case .edited: TranslatableText("this device")
+        case .synced: TranslatableText("synced")
+        case .beforeConflict: TranslatableText("before conflict")
+        case .beforeImport: TranslatableText("before import")
+        case .beforeRestore: TranslatableText("before restore")
         }
     }
 }

@@ -30,6 +30,8 @@ final class TagChips {
         entry.setProperty("placeholder-text", gettext("Add a tag"))
         entry.setProperty("width-chars", Int32(12))
         entry.tooltipText = gettext("Return adds the tag; Tab completes one the library has")
+        entry.setAccessibleLabel(gettext("Add a tag"))
+        entry.setAccessibleDescription(entry.tooltipText ?? "")
         chips.maximumChildrenPerLine = 30
         chips.expandsHorizontally = true
         entry.centersVertically = true

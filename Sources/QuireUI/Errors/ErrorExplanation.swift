@@ -34,9 +34,9 @@ struct ErrorExplanation: Equatable, Sendable {
     private static func sentence(for error: any Error, libraryPath: String) -> String {
         switch error {
         case let problem as LibraryProblem:
-            return problem.message
+            return problem.message.translated
         case is StoreError, is MigrationError:
-            return LibraryProblem.classify(error, path: libraryPath).message
+            return LibraryProblem.classify(error, path: libraryPath).message.translated
         case let error as LibraryError:
             return sentence(for: error)
         case let error as ObjectGraphError:

@@ -108,7 +108,7 @@ final class HistoryPanel {
 
     /// “Today at 14:03 · this device”: when and where from.
     static func describe(_ version: ArticleVersionSummary) -> String {
-        String(cFormat: gettext("%1$s · %2$s"), VersionTime.phrase(for: version.recorded), version.source.label)
+        String(cFormat: gettext("%1$s · %2$s"), VersionTime.phrase(for: version.recorded), version.source.label.translated)
     }
 
     /// How many words a version added or removed against the one before it (“+12 words”).
@@ -126,7 +126,7 @@ final class HistoryPanel {
         let time = Label(VersionTime.phrase(for: version.recorded))
         time.horizontalAlignment = 0
         time.setStyleClass("heading", on: true)
-        let detail = Label(String(cFormat: gettext("%1$s · %2$s"), version.source.label.prefix(1).uppercased() + version.source.label.dropFirst(), wordChange(version, older: older)))
+        let detail = Label(String(cFormat: gettext("%1$s · %2$s"), version.source.label.translated.prefix(1).uppercased() + version.source.label.translated.dropFirst(), wordChange(version, older: older)))
         detail.horizontalAlignment = 0
         detail.setStyleClass("caption", on: true)
         detail.setStyleClass("dim-label", on: true)

@@ -46,7 +46,7 @@ final class LibraryProblemDialog {
     init(_ problem: LibraryProblem, choices: [Choice], over parent: Window?) throws {
         precondition(!choices.isEmpty, "a problem dialog needs a way out")
         self.problem = problem
-        window = try ErrorDialog(heading: problem.title, sentence: problem.message, details: problem.detail, over: parent).window
+        window = try ErrorDialog(heading: problem.title.translated, sentence: problem.message.translated, details: problem.detail, over: parent).window
         let suggested = choices.count > 1 ? choices.last : nil
         for choice in choices {
             window.addResponse(choice.rawValue, label: choice.label, appearance: choice == suggested ? .suggested : .default)

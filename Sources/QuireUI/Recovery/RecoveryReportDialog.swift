@@ -22,7 +22,7 @@ final class RecoveryReportDialog {
         let dialog = try builder.object("report_dialog", as: MessageDialog.self)
         window = dialog
         window.transientFor = parent
-        dialog.body = report.summary
+        dialog.body = report.summary.translated
         try builder.object("report_quarantine", as: Label.self).text = report.quarantine.path
         let count = report.articleTitles.count
         try builder.object("report_articles_heading", as: Label.self).text =

@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import ObjectGraph
+import Platform
 
 /// The window that shows a library upgrade (or a recovery) while it runs off the main thread: the
 /// step it is on and a progress bar.
@@ -50,7 +51,7 @@ final class UpgradeProgressWindow {
     func show(_ progress: MigrationProgress) {
         guard !finished else { return }
         shown.append(progress)
-        step.text = progress.phase.description + "…"
+        step.text = progress.phase.phrase + "…"
         progressBar.fraction = min(max(progress.fractionCompleted, 0), 1)
         if !window.isVisible { window.present() }
     }
@@ -71,5 +72,20 @@ final class UpgradeProgressWindow {
         guard !finished else { return }
         finished = true
         if window.isOpen { window.destroy() }
+    }
+}
+
+extension MigrationProgress.Phase {
+    /// The phase in the writer's language: the progress window's step, `quire`'s upgrade lines
+    /// (ObjectGraph's `description` is English, for logs). A stage's label is the schema's own
+    /// and stays English.
+    public var phrase: String {
+        switch self {
+        case .preparing: gettext("Copying the library")
+        case .migrating(let stage, let count, let label): String(cFormat: gettext("Upgrading (step %1$d of %2$d: %3$s)"), stage + 1, count, label)
+        case .validating: gettext("Checking the upgraded library")
+        case .committing: gettext("Switching to the upgraded library")
+        case .finished: gettext("Upgrade finished")
+        }
     }
 }

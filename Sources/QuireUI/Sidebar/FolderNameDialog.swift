@@ -17,6 +17,8 @@ final class FolderNameDialog {
         window = try builder.object("folder_dialog")
         entry = try builder.object("name_entry")
         window.heading = heading
+        // The heading is the entry's name for a screen reader ("Rename Folder"), as its label.
+        entry.setAccessibleLabel(heading)
         window.setLabel(action, ofResponse: "save")
         entry.text = name
         window.transientFor = parent

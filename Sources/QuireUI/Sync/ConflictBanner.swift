@@ -149,7 +149,7 @@ public final class ConflictBanner {
             do {
                 let outcome = try await session.library.resolveConflict(conflict.id, resolution, ifKind: conflict.kind)
                 lastOutcome = outcome
-                announce?(outcome.summary)
+                announce?(outcome.summary.translated)
                 return
             } catch let error as LibraryError {
                 guard case .conflictChanged = error else { throw error }

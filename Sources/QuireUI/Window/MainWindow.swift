@@ -156,7 +156,7 @@ public final class MainWindow {
         self.sync = sync
         errors = ErrorPresenter(libraryPath: library.url.path, over: window)
         if case .readOnly(let reason) = library.access {
-            readOnlyReason = LibraryProblem(.readOnly(reason), path: library.url.path).message
+            readOnlyReason = LibraryProblem(.readOnly(reason), path: library.url.path).message.translated
         } else {
             readOnlyReason = nil
         }
@@ -190,6 +190,7 @@ public final class MainWindow {
         }
         actions = addActions()
         focusActions = addFocusActions()
+        addPaneActions()
         connectWidgets(builder: builder)
         connectArticleDetails()
         try builder.object("window_box", as: Box.self).append(widthWatch)

@@ -1,5 +1,6 @@
 import CommandLineArguments
 import Foundation
+import Platform
 
 /// What a `quire` command line asks for, decided before anything starts (GTK included).
 enum Invocation {
@@ -57,7 +58,7 @@ enum Invocation {
                 } else {
                     path = String(argument.dropFirst("--library=".count))
                 }
-                guard !path.isEmpty else { throw .invalidValue(option: "--library", value: path, expected: "a file path") }
+                guard !path.isEmpty else { throw .invalidValue(option: "--library", value: path, expected: gettext("a file path")) }
                 library = URL(fileURLWithPath: path)
             } else {
                 remaining.append(argument)

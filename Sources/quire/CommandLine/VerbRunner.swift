@@ -77,7 +77,7 @@ enum VerbRunner {
         case is LibraryProblem, is StoreError, is MigrationError, is FileOperationError:
             let problem = LibraryProblem.classify(error, path: (error as? LibraryProblem)?.path ?? (error as? StoreError)?.path ?? "")
             let hint = problem.remedies.contains(.recover) ? "\n" + gettext("Run 'quire check --recover' to move it aside and recover what can be read.") : ""
-            return problem.message + (problem.detail.isEmpty ? "" : "\n(\(problem.detail))") + hint
+            return problem.message.translated + (problem.detail.isEmpty ? "" : "\n(\(problem.detail))") + hint
         default:
             return "\(error)"
         }

@@ -11,11 +11,7 @@ struct AccountVerb: Verb {
     static let summary = gettext("Set, show or sign out of the library's sync account")
     static let usage = "[--library PATH] [--json] set --server URL (--token T | --token-file F|-) [--allow-insecure] [--ca-file FILE] "
         + "| show | sign-out"
-    static let details = """
-        --json prints, after any of the three, one object: server (the URL, null when there is no
-        account), allowsInsecureHTTP, certificateAuthority (a path or null), and tokenStorage:
-        "secret-service" or "file", with tokenFile (the path, or null). Never the token.
-        """
+    static let details = gettext("--json prints, after any of the three, one object: server (the URL, null when there is no\naccount), allowsInsecureHTTP, certificateAuthority (a path or null), and tokenStorage:\n\"secret-service\" or \"file\", with tokenFile (the path, or null). Never the token.")
 
     enum Action {
         case set(server: URL, token: TokenSource, allowsInsecureHTTP: Bool, certificateAuthority: URL?)
@@ -40,26 +36,26 @@ struct AccountVerb: Verb {
         let tokenFile = try arguments.option("--token-file")
         let allowsInsecureHTTP = arguments.flag("--allow-insecure")
         let authority = try arguments.option("--ca-file").map { URL(fileURLWithPath: $0) }
-        switch try arguments.positional("set, show or sign-out") {
+        switch try arguments.positional(gettext("set, show or sign-out")) {
         case "set":
             guard let server else { throw .missingArgument("--server") }
             guard let url = URL(string: server), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
-                throw .invalidValue(option: "--server", value: server, expected: "an http or https URL")
+                throw .invalidValue(option: "--server", value: server, expected: gettext("an http or https URL"))
             }
             switch (token, tokenFile) {
             case let (token?, nil): action = .set(server: url, token: .text(token), allowsInsecureHTTP: allowsInsecureHTTP,
                                                   certificateAuthority: authority)
             case let (nil, file?): action = .set(server: url, token: .file(file), allowsInsecureHTTP: allowsInsecureHTTP,
                                                  certificateAuthority: authority)
-            case (nil, nil): throw .missingArgument("--token or --token-file")
-            case (_?, _?): throw .invalidValue(option: "--token-file", value: tokenFile!, expected: "given without --token")
+            case (nil, nil): throw .missingArgument(gettext("--token or --token-file"))
+            case (_?, _?): throw .invalidValue(option: "--token-file", value: tokenFile!, expected: gettext("given without --token"))
             }
         case let word where word == "show" || word == "sign-out":
             if let server { throw .unexpectedArgument(server) }
             if token != nil || tokenFile != nil { throw .unexpectedArgument("--token") }
             action = word == "show" ? .show : .signOut
         case let other:
-            throw .invalidValue(option: "account", value: other, expected: "set, show or sign-out")
+            throw .invalidValue(option: "account", value: other, expected: gettext("set, show or sign-out"))
         }
     }
 

@@ -9,10 +9,7 @@ struct FavoriteVerb: Verb {
     static let name = "favorite"
     static let summary = gettext("Star an article, or unstar it with --off")
     static let usage = "[--library PATH] [--json] [--off] ID"
-    static let details = """
-        Prints the article's ID and whether it is a favorite; with --json the article as 'quire
-        show --json' prints it.
-        """
+    static let details = gettext("Prints the article's ID and whether it is a favorite; with --json the article as 'quire\nshow --json' prints it.")
 
     let library: LibraryOption
     let articleID: String
@@ -40,10 +37,7 @@ struct StatusVerb: Verb {
     static let name = "status"
     static let summary = gettext("Set an article's status: draft, ready or published")
     static let usage = "[--library PATH] [--json] ID draft|ready|published"
-    static let details = """
-        Prints the article's ID and its status; with --json the article as 'quire show --json'
-        prints it. 'quire list --status ready' lists the articles of a status.
-        """
+    static let details = gettext("Prints the article's ID and its status; with --json the article as 'quire show --json'\nprints it. 'quire list --status ready' lists the articles of a status.")
 
     let library: LibraryOption
     let articleID: String
@@ -60,7 +54,7 @@ struct StatusVerb: Verb {
     /// A status as the command line spells it.
     static func status(_ text: String, option: String) throws(CommandLineError) -> ArticleStatus {
         guard let status = ArticleStatus(rawValue: text.lowercased()) else {
-            throw .invalidValue(option: option, value: text, expected: "draft, ready or published")
+            throw .invalidValue(option: option, value: text, expected: gettext("draft, ready or published"))
         }
         return status
     }
@@ -70,7 +64,7 @@ struct StatusVerb: Verb {
         let id = try await library.articleID(matching: articleID)
         try await library.setStatus(status, for: [id])
         let article = try await library.article(id)
-        try ChangedArticle.print(article, field: String(cFormat: gettext("status: %s"), article.status.rawValue), asJSON: emitsJSON)
+        try ChangedArticle.print(article, field: String(cFormat: gettext("status: %s"), article.status.word), asJSON: emitsJSON)
     }
 }
 
@@ -79,10 +73,7 @@ struct MoveVerb: Verb {
     static let name = "move"
     static let summary = gettext("Move an article to a folder, or out of every folder with --none")
     static let usage = "[--library PATH] [--json] ID --folder NAME|--none"
-    static let details = """
-        The folder must exist ('quire folder add NAME' creates one). Prints the article's ID and
-        its folder; with --json the article as 'quire show --json' prints it.
-        """
+    static let details = gettext("The folder must exist ('quire folder add NAME' creates one). Prints the article's ID and\nits folder; with --json the article as 'quire show --json' prints it.")
 
     let library: LibraryOption
     let articleID: String
@@ -95,7 +86,7 @@ struct MoveVerb: Verb {
         let folder = try arguments.option("--folder")
         let none = arguments.flag("--none")
         switch (folder, none) {
-        case (nil, false): throw .missingArgument("--folder NAME or --none")
+        case (nil, false): throw .missingArgument(gettext("--folder NAME or --none"))
         case (_?, true): throw .conflictingOptions("--folder", "--none")
         default: self.folder = folder
         }

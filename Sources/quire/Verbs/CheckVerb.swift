@@ -57,7 +57,7 @@ struct CheckVerb: Verb {
         case .upgradeInterrupted(let from, let state):
             lines.append(String(cFormat: gettext("format: %1$s; an upgrade to format %2$d was interrupted (%3$s): 'quire migrate' resumes it"), "\(from)", current, "\(state)"))
         case .problem(let problem):
-            lines.append(String(cFormat: gettext("problem: %s"), problem.message))
+            lines.append(String(cFormat: gettext("problem: %s"), problem.message.translated))
             if !problem.detail.isEmpty { lines.append(String(cFormat: gettext("detail: %s"), problem.detail)) }
             if problem.remedies.contains(.recover) && recovery == nil {
                 lines.append(gettext("'quire check --recover' moves the file to quarantine (nothing is deleted) and recovers what it can"))
@@ -79,7 +79,7 @@ struct CheckVerb: Verb {
             lines.append(String(cFormat: gettext("backup: %1$s (format %2$d, used on %3$d of %4$d days before it goes)"), backup.file, backup.fromVersion, backup.daysUsed.count, StoreBackups.Retention.default.daysUsed))
         }
         if let recovery {
-            lines += [String(cFormat: gettext("recovered: %s"), recovery.summary), String(cFormat: gettext("new library: %s"), recovery.library.path), String(cFormat: gettext("quarantine: %s"), recovery.quarantine.path)]
+            lines += [String(cFormat: gettext("recovered: %s"), recovery.summary.translated), String(cFormat: gettext("new library: %s"), recovery.library.path), String(cFormat: gettext("quarantine: %s"), recovery.quarantine.path)]
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -109,7 +109,7 @@ struct CheckedLibrary: Encodable {
     init(_ check: LibraryCheck, recovery: LibraryRecovery.Report?) {
         library = check.url.path
         classification = check.classification.code
-        if case .problem(let problem) = check.classification { message = problem.message } else { message = nil }
+        if case .problem(let problem) = check.classification { message = problem.message.english } else { message = nil }
         format = check.version?.version
         currentFormat = check.currentVersion.version
         switch check.integrity {

@@ -10,20 +10,10 @@ struct ConflictsVerb: Verb {
     static let name = "conflicts"
     static let summary = gettext("List the conflicts waiting for a decision")
     static let usage = "[--library PATH] [--json]"
-    static let details = """
-        Each line: the conflict's ID, when it was found, the article's ID, its title and what the
-        conflict is about now: edited on both sides; deleted here, edited on the server; edited
-        here, deleted on the server. This device's side is the article as it stands, in the library
-        or in the trash, whatever happened to it since the conflict was found.
-
-        --json prints an array of objects: id, articleId, detected, kind (editedOnBothSides,
-        deletedHere, deletedOnServer; deletedOnBothSides only for a conflict recorded by an older
-        Quire, which --keep theirs closes), editVersusDelete, base, local (this device's version now;
-        null when it is deleted here), remote (null when deleted on the server), baseRevision,
-        remoteRevision, and keepTheirsKeepsCopy: whether 'quire resolve ID --keep theirs' first
-        keeps this device's text as "Title (conflicted copy)" (when that text is neither the
-        server's, nor the base's, nor what it was when the conflict was found).
-        """
+    static let details = [
+        gettext("Each line: the conflict's ID, when it was found, the article's ID, its title and what the\nconflict is about now: edited on both sides; deleted here, edited on the server; edited\nhere, deleted on the server. This device's side is the article as it stands, in the library\nor in the trash, whatever happened to it since the conflict was found."),
+        gettext("--json prints an array of objects: id, articleId, detected, kind (editedOnBothSides,\ndeletedHere, deletedOnServer; deletedOnBothSides only for a conflict recorded by an older\nQuire, which --keep theirs closes), editVersusDelete, base, local (this device's version now;\nnull when it is deleted here), remote (null when deleted on the server), baseRevision,\nremoteRevision, and keepTheirsKeepsCopy: whether 'quire resolve ID --keep theirs' first\nkeeps this device's text as \"Title (conflicted copy)\" (when that text is neither the\nserver's, nor the base's, nor what it was when the conflict was found)."),
+    ].joined(separator: "\n\n")
 
     let library: LibraryOption
     let emitsJSON: Bool
@@ -43,7 +33,7 @@ struct ConflictsVerb: Verb {
         for conflict in conflicts {
             let title = conflict.title
             text += "\(conflict.id.uuidString.lowercased())  \(VerbOutput.date(conflict.detected))  "
-                + "\(conflict.articleID.uuidString.lowercased())  \(title.isEmpty ? gettext("(untitled)") : title)  [\(conflict.kind.phrase)]\n"
+                + "\(conflict.articleID.uuidString.lowercased())  \(title.isEmpty ? gettext("(untitled)") : title)  [\(conflict.kind.phrase.translated)]\n"
         }
         FileHandle.standardOutput.write(Data(text.utf8))
     }

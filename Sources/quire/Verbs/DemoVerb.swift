@@ -7,7 +7,7 @@ struct DemoVerb: Verb {
     static let name = "demo"
     static let summary = gettext("Add realistic demo articles to a library (created if missing)")
     static let usage = "[--library PATH] [--json] --articles N [--seed N]"
-    static let details = "--json prints one object: library (its path), added and present (already there)."
+    static let details = gettext("--json prints one object: library (its path), added and present (already there).")
 
     let library: LibraryOption
     let count: Int
@@ -19,11 +19,11 @@ struct DemoVerb: Verb {
         emitsJSON = arguments.flag("--json")
         guard let text = try arguments.option("--articles") else { throw .missingArgument("--articles") }
         guard let count = Int(text), count > 0, count <= 10_000_000 else {
-            throw .invalidValue(option: "--articles", value: text, expected: "a number from 1 to 10000000")
+            throw .invalidValue(option: "--articles", value: text, expected: gettext("a number from 1 to 10000000"))
         }
         self.count = count
         let seedText = try arguments.option("--seed") ?? "1"
-        guard let seed = UInt64(seedText) else { throw .invalidValue(option: "--seed", value: seedText, expected: "a whole number") }
+        guard let seed = UInt64(seedText) else { throw .invalidValue(option: "--seed", value: seedText, expected: gettext("a whole number")) }
         self.seed = seed
     }
 

@@ -9,24 +9,12 @@ struct EditVerb: Verb {
     static let name = "edit"
     static let summary = gettext("Change an article's title or body")
     static let usage = "[--library PATH] ID [--title TITLE] [--body-file FILE|-] [--language TAG] [--if-revision N]"
-    static let details = """
-        --body-file replaces the whole body with the file's text (- for standard input).
-        --language sets the article's language, a dictionary tag (en_US, de_DE, fr).
-
-        --if-revision N saves only while the article is still at revision N: a read-modify-write
-        then never overwrites a change that came in between (another program's, or one 'quire
-        sync' pulled). N is the article's revision in this library, which every change saved here
-        and every other content 'quire sync' brings in bumps: "Revision" in 'quire show ID',
-        sync.localRevision in 'quire show --json ID'. When the article changed since, nothing is
-        saved, the message says which revision it is at now, and the exit status is 75: read it
-        again and redo the change.
-
-        Each edit ends an editing session: the text saved is recorded in the article's history
-        ('quire history ID').
-
-        An edit of an article with an open conflict is part of this device's side of it; when the
-        two sides then merge cleanly, the conflict is resolved with the merge.
-        """
+    static let details = [
+        gettext("--body-file replaces the whole body with the file's text (- for standard input).\n--language sets the article's language, a dictionary tag (en_US, de_DE, fr)."),
+        gettext("--if-revision N saves only while the article is still at revision N: a read-modify-write\nthen never overwrites a change that came in between (another program's, or one 'quire\nsync' pulled). N is the article's revision in this library, which every change saved here\nand every other content 'quire sync' brings in bumps: \"Revision\" in 'quire show ID',\nsync.localRevision in 'quire show --json ID'. When the article changed since, nothing is\nsaved, the message says which revision it is at now, and the exit status is 75: read it\nagain and redo the change."),
+        gettext("Each edit ends an editing session: the text saved is recorded in the article's history\n('quire history ID')."),
+        gettext("An edit of an article with an open conflict is part of this device's side of it; when the\ntwo sides then merge cleanly, the conflict is resolved with the merge."),
+    ].joined(separator: "\n\n")
 
     let library: LibraryOption
     let articleID: String
@@ -42,14 +30,14 @@ struct EditVerb: Verb {
         language = try LanguageOption.read(from: &arguments)
         if let text = try arguments.option("--if-revision") {
             guard let revision = Int64(text), revision >= 0 else {
-                throw .invalidValue(option: "--if-revision", value: text, expected: "a revision number (0 or more)")
+                throw .invalidValue(option: "--if-revision", value: text, expected: gettext("a revision number (0 or more)"))
             }
             self.revision = revision
         } else {
             revision = nil
         }
         articleID = try arguments.positional("ID")
-        if title == nil && bodyFile == nil && language == nil { throw .missingArgument("--title, --body-file or --language") }
+        if title == nil && bodyFile == nil && language == nil { throw .missingArgument(gettext("--title, --body-file or --language")) }
     }
 
     func run() async throws {

@@ -8,7 +8,7 @@ struct EmptyTrashVerb: Verb {
     static let name = "empty-trash"
     static let summary = gettext("Delete the articles in the trash for good")
     static let usage = "[--library PATH] [--json]"
-    static let details = "--json prints one object: deleted, and kept (articles whose conflict waits for a decision)."
+    static let details = gettext("--json prints one object: deleted, and kept (articles whose conflict waits for a decision).")
 
     let library: LibraryOption
     let emitsJSON: Bool

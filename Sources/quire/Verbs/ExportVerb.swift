@@ -12,12 +12,10 @@ struct ExportVerb: Verb {
         [--library PATH] --format md|html|pdf|json [--scope selected:ID,...|folder:NAME|drafts|unsynced|all] \
         [--combined] [--with-history] --out PATH [--force] [--json]
         """
-    static let details = """
-        --json prints one object: articles (how many were exported) and destination.
-
-        --with-history (json only) writes each article's earlier versions ('quire history ID') into
-        the archive, which 'quire import' brings back into the history of the article it imports.
-        """
+    static let details = [
+        gettext("--json prints one object: articles (how many were exported) and destination."),
+        gettext("--with-history (json only) writes each article's earlier versions ('quire history ID') into\nthe archive, which 'quire import' brings back into the history of the article it imports."),
+    ].joined(separator: "\n\n")
 
     /// The formats by the name the command line gives them.
     enum Format: String, CaseIterable {
@@ -38,24 +36,24 @@ struct ExportVerb: Verb {
         library = try LibraryOption(arguments: &arguments)
         guard let formatName = try arguments.option("--format") else { throw .missingArgument("--format") }
         guard let format = Format(rawValue: formatName) else {
-            throw .invalidValue(option: "--format", value: formatName, expected: "md, html, pdf or json")
+            throw .invalidValue(option: "--format", value: formatName, expected: gettext("md, html, pdf or json"))
         }
         self.format = format
         let scopeText = try arguments.option("--scope") ?? "all"
         guard let scope = ExportScope(argument: scopeText) else {
-            throw .invalidValue(option: "--scope", value: scopeText, expected: "selected:ID,..., folder:NAME, drafts, unsynced or all")
+            throw .invalidValue(option: "--scope", value: scopeText, expected: gettext("selected:ID,..., folder:NAME, drafts, unsynced or all"))
         }
         self.scope = scope
         isCombined = arguments.flag("--combined")
         includesHistory = arguments.flag("--with-history")
         if includesHistory && format != .json {
-            throw .invalidValue(option: "--format", value: format.rawValue, expected: "json, which --with-history needs")
+            throw .invalidValue(option: "--format", value: format.rawValue, expected: gettext("json, which --with-history needs"))
         }
         if isCombined && (format == .md || format == .json) {
-            throw .invalidValue(option: "--format", value: format.rawValue, expected: "html or pdf, which --combined needs")
+            throw .invalidValue(option: "--format", value: format.rawValue, expected: gettext("html or pdf, which --combined needs"))
         }
         guard let out = try arguments.option("--out") else { throw .missingArgument("--out") }
-        guard !out.isEmpty else { throw .invalidValue(option: "--out", value: out, expected: "a path") }
+        guard !out.isEmpty else { throw .invalidValue(option: "--out", value: out, expected: gettext("a path")) }
         destination = URL(fileURLWithPath: out)
         overwrites = arguments.flag("--force")
         emitsJSON = arguments.flag("--json")

@@ -9,17 +9,10 @@ struct FolderVerb: Verb {
     static let name = "folder"
     static let summary = gettext("Add, rename, delete or list folders")
     static let usage = "[--library PATH] [--json] add NAME | rename OLD NEW | delete NAME | list"
-    static let details = """
-        add NAME          Creates an empty folder.
-        rename OLD NEW    Renames a folder; its articles are sent under the new name at the next
-                          'quire sync'.
-        delete NAME       Deletes a folder; its articles stay, in no folder.
-        list              Lists the folders with the number of their articles outside the trash
-                          (what 'quire folders' prints).
-
-        Every subcommand prints the folders as they are then; --json prints an array of objects
-        with name and articleCount.
-        """
+    static let details = [
+        gettext("add NAME          Creates an empty folder.\nrename OLD NEW    Renames a folder; its articles are sent under the new name at the next\n                  'quire sync'.\ndelete NAME       Deletes a folder; its articles stay, in no folder.\nlist              Lists the folders with the number of their articles outside the trash\n                  (what 'quire folders' prints)."),
+        gettext("Every subcommand prints the folders as they are then; --json prints an array of objects\nwith name and articleCount."),
+    ].joined(separator: "\n\n")
 
     enum Change {
         case add(String)
@@ -39,8 +32,8 @@ struct FolderVerb: Verb {
         case "add"?: change = .add(try arguments.positional("NAME"))
         case "rename"?: change = .rename(try arguments.positional("OLD"), try arguments.positional("NEW"))
         case "delete"?: change = .delete(try arguments.positional("NAME"))
-        case nil: throw .missingArgument("add, rename, delete or list")
-        case let other?: throw .invalidValue(option: "subcommand", value: other, expected: "add, rename, delete or list")
+        case nil: throw .missingArgument(gettext("add, rename, delete or list"))
+        case let other?: throw .invalidValue(option: "subcommand", value: other, expected: gettext("add, rename, delete or list"))
         }
     }
 

@@ -9,11 +9,7 @@ struct ImportVerb: Verb {
     static let name = "import"
     static let summary = gettext("Import Markdown files or folders and JSON archives (created if missing)")
     static let usage = "[--library PATH] [--json] [--on-existing skip|replace|copy] PATH..."
-    static let details = """
-        Reads Markdown files (front matter kept), folders of them and JSON archives (with the
-        versions of an archive written with --with-history). --json prints one object: created,
-        replaced, copied, skipped and unchanged.
-        """
+    static let details = gettext("Reads Markdown files (front matter kept), folders of them and JSON archives (with the\nversions of an archive written with --with-history). --json prints one object: created,\nreplaced, copied, skipped and unchanged.")
 
     let library: LibraryOption
     let policy: ExistingArticlePolicy
@@ -25,7 +21,7 @@ struct ImportVerb: Verb {
         emitsJSON = arguments.flag("--json")
         let policyName = try arguments.option("--on-existing") ?? "skip"
         guard let policy = ExistingArticlePolicy(rawValue: policyName) else {
-            throw .invalidValue(option: "--on-existing", value: policyName, expected: "skip, replace or copy")
+            throw .invalidValue(option: "--on-existing", value: policyName, expected: gettext("skip, replace or copy"))
         }
         self.policy = policy
         var paths = [URL(fileURLWithPath: try arguments.positional("PATH"))]

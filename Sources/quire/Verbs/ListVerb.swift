@@ -9,15 +9,10 @@ struct ListVerb: Verb {
     static let name = "list"
     static let summary = gettext("List the articles of a library, a folder, a tag, a status, a search or the trash")
     static let usage = "[--library PATH] [--folder NAME | --tag NAME | --favorites | --trash] [--status S] [--search WORDS] [--json]"
-    static let details = """
-        --folder, --tag, --favorites and --trash choose the articles (one of them; all outside the
-        trash by default); --status draft|ready|published keeps those of one status. --search
-        finds words in titles and bodies (each word as a prefix), and takes tag:NAME and
-        status:NAME words as the app's search field does.
-
-        --json prints an array of objects: id, title, excerpt, folder, status, favorite,
-        wordCount, created, updated, trashed and syncState.
-        """
+    static let details = [
+        gettext("--folder, --tag, --favorites and --trash choose the articles (one of them; all outside the\ntrash by default); --status draft|ready|published keeps those of one status. --search\nfinds words in titles and bodies (each word as a prefix), and takes tag:NAME and\nstatus:NAME words as the app's search field does."),
+        gettext("--json prints an array of objects: id, title, excerpt, folder, status, favorite,\nwordCount, created, updated, trashed and syncState."),
+    ].joined(separator: "\n\n")
 
     let library: LibraryOption
     let query: ArticleQuery
@@ -54,12 +49,14 @@ struct ListVerb: Verb {
             return
         }
         var text = ""
+        // The status column is as wide as the longest status in the reader's language.
+        let statusWidth = ArticleStatus.allCases.map(\.word.count).max() ?? 0
         for article in articles {
             let title = article.title.isEmpty ? gettext("(untitled)") : article.title.replacingOccurrences(of: "\n", with: " ")
             let folder = article.folder.map { "  [\($0)]" } ?? ""
             let star = article.isFavorite ? "★ " : ""
             text += "\(article.id.uuidString.lowercased())  \(VerbOutput.date(article.updated))  "
-                + article.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0) + "  \(star)\(title)\(folder)\n"
+                + article.status.word.padding(toLength: statusWidth, withPad: " ", startingAt: 0) + "  \(star)\(title)\(folder)\n"
         }
         FileHandle.standardOutput.write(Data(text.utf8))
     }

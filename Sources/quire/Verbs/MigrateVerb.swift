@@ -11,7 +11,7 @@ struct MigrateVerb: Verb {
     static let name = "migrate"
     static let summary = gettext("Upgrade a library written by an older Quire (a backup is kept)")
     static let usage = "[--library PATH] [--json] [--batch-size N]"
-    static let details = "--json prints one object: library (its path), upgraded (true or false) and format (its version now)."
+    static let details = gettext("--json prints one object: library (its path), upgraded (true or false) and format (its version now).")
 
     let library: LibraryOption
     /// Articles per transaction while a stage transforms them.
@@ -23,7 +23,7 @@ struct MigrateVerb: Verb {
         emitsJSON = arguments.flag("--json")
         let text = try arguments.option("--batch-size") ?? "1000"
         guard let batchSize = Int(text), batchSize > 0, batchSize <= 1_000_000 else {
-            throw .invalidValue(option: "--batch-size", value: text, expected: "a number from 1 to 1000000")
+            throw .invalidValue(option: "--batch-size", value: text, expected: gettext("a number from 1 to 1000000"))
         }
         self.batchSize = batchSize
     }

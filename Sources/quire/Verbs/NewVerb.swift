@@ -9,12 +9,10 @@ struct NewVerb: Verb {
     static let name = "new"
     static let summary = gettext("Create an article and print its ID")
     static let usage = "[--library PATH] [--json] --title TITLE [--body-file FILE|-] [--folder NAME] [--language TAG]"
-    static let details = """
-        Prints the new article's ID; --json prints the article as 'quire show --json' does.
-
-        --language gives the article's language as a dictionary tag (en_US, de_DE, fr); without
-        it the article takes the language of the locale.
-        """
+    static let details = [
+        gettext("Prints the new article's ID; --json prints the article as 'quire show --json' does."),
+        gettext("--language gives the article's language as a dictionary tag (en_US, de_DE, fr); without\nit the article takes the language of the locale."),
+    ].joined(separator: "\n\n")
 
     let library: LibraryOption
     let title: String

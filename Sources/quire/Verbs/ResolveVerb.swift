@@ -9,36 +9,12 @@ struct ResolveVerb: Verb {
     static let name = "resolve"
     static let summary = gettext("Resolve a conflict: keep this device's version, the server's, both, or a merged one")
     static let usage = "[--library PATH] ID --keep mine|theirs|both|merged [--merged-file F|-] [--title T] [--if-kind KIND] [--json]"
-    static let details = """
-        ID is the conflict's ID, or the ID of its article when that has one open conflict (either
-        whole or its start), as 'quire conflicts' lists them.
-
-        Each choice is carried out against the article as it stands now (in the library or in the
-        trash), whatever 'quire conflicts' showed before:
-          --keep mine     Send this device's version over the server's; after a deletion on the
-                          server, put it back there. An article deleted here stays deleted: the
-                          deletion goes over the server's edit.
-          --keep theirs   Take the server's version (an article deleted here comes back with it).
-                          This device's text, when the server's version would drop it and it is
-                          not what it was when the conflict was found, is first kept as
-                          "Title (conflicted copy)", in the library or, for an article in the
-                          trash, in the trash. After a deletion on the server, move the article
-                          to the trash.
-          --keep both     Take the server's version and keep this device's as "Title (conflicted
-                          copy)" (edits on both sides only).
-          --keep merged   Save the body in --merged-file (- for standard input), the title of
-                          --title or else the merged one, and send it over the server's version.
-
-        --if-kind KIND carries the choice out only while the conflict is still of that kind, as
-        'quire conflicts --json' gave it (editedOnBothSides, deletedHere, deletedOnServer): mine
-        deletes an article deleted here, but sends the text of one restored since. When it changed,
-        nothing is changed, the message says what it is now, and the exit status is 75: look at it
-        again and decide.
-
-        Prints what happened; with --json one object: conflictId, articleId, resolution, kind,
-        article and copy (each null, or id, title and inTrash), sends (put, delete or null: what
-        the next 'quire sync' sends for the article) and summary.
-        """
+    static let details = [
+        gettext("ID is the conflict's ID, or the ID of its article when that has one open conflict (either\nwhole or its start), as 'quire conflicts' lists them."),
+        gettext("Each choice is carried out against the article as it stands now (in the library or in the\ntrash), whatever 'quire conflicts' showed before:\n  --keep mine     Send this device's version over the server's; after a deletion on the\n                  server, put it back there. An article deleted here stays deleted: the\n                  deletion goes over the server's edit.\n  --keep theirs   Take the server's version (an article deleted here comes back with it).\n                  This device's text, when the server's version would drop it and it is\n                  not what it was when the conflict was found, is first kept as\n                  \"Title (conflicted copy)\", in the library or, for an article in the\n                  trash, in the trash. After a deletion on the server, move the article\n                  to the trash.\n  --keep both     Take the server's version and keep this device's as \"Title (conflicted\n                  copy)\" (edits on both sides only).\n  --keep merged   Save the body in --merged-file (- for standard input), the title of\n                  --title or else the merged one, and send it over the server's version."),
+        gettext("--if-kind KIND carries the choice out only while the conflict is still of that kind, as\n'quire conflicts --json' gave it (editedOnBothSides, deletedHere, deletedOnServer): mine\ndeletes an article deleted here, but sends the text of one restored since. When it changed,\nnothing is changed, the message says what it is now, and the exit status is 75: look at it\nagain and decide."),
+        gettext("Prints what happened; with --json one object: conflictId, articleId, resolution, kind,\narticle and copy (each null, or id, title and inTrash), sends (put, delete or null: what\nthe next 'quire sync' sends for the article) and summary."),
+    ].joined(separator: "\n\n")
 
     enum Keep: String {
         case mine, theirs, both, merged
@@ -56,7 +32,7 @@ struct ResolveVerb: Verb {
         library = try LibraryOption(arguments: &arguments)
         guard let keepText = try arguments.option("--keep") else { throw .missingArgument("--keep") }
         guard let keep = Keep(rawValue: keepText) else {
-            throw .invalidValue(option: "--keep", value: keepText, expected: "mine, theirs, both or merged")
+            throw .invalidValue(option: "--keep", value: keepText, expected: gettext("mine, theirs, both or merged"))
         }
         self.keep = keep
         mergedFile = try arguments.option("--merged-file")
@@ -71,9 +47,9 @@ struct ResolveVerb: Verb {
             kind = nil
         }
         emitsJSON = arguments.flag("--json")
-        if keep == .merged, mergedFile == nil { throw .missingArgument("--merged-file (the merged body, for --keep merged)") }
-        if keep != .merged, let mergedFile { throw .invalidValue(option: "--merged-file", value: mergedFile, expected: "used with --keep merged") }
-        if keep != .merged, let title { throw .invalidValue(option: "--title", value: title, expected: "used with --keep merged") }
+        if keep == .merged, mergedFile == nil { throw .missingArgument(gettext("--merged-file (the merged body, for --keep merged)")) }
+        if keep != .merged, let mergedFile { throw .invalidValue(option: "--merged-file", value: mergedFile, expected: gettext("used with --keep merged")) }
+        if keep != .merged, let title { throw .invalidValue(option: "--title", value: title, expected: gettext("used with --keep merged")) }
         conflictID = try arguments.positional("ID")
     }
 
@@ -102,7 +78,7 @@ struct ResolveVerb: Verb {
             try VerbOutput.printJSON(ResolvedConflict(outcome))
             return
         }
-        var text = String(cFormat: gettext("resolved %1$s: %2$s"), conflict.id.uuidString.lowercased(), outcome.summary)
+        var text = String(cFormat: gettext("resolved %1$s: %2$s"), conflict.id.uuidString.lowercased(), outcome.summary.translated)
         if let copy = outcome.copy { text += "\n" + String(cFormat: gettext("conflicted copy: %s"), copy.id.uuidString.lowercased()) }
         print(text)
     }
@@ -156,7 +132,7 @@ struct ResolvedConflict: Encodable {
         article = outcome.article.map(Article.init)
         copy = outcome.copy.map(Article.init)
         sends = outcome.sends?.rawValue
-        summary = outcome.summary
+        summary = outcome.summary.english
     }
 
     private enum CodingKeys: String, CodingKey {

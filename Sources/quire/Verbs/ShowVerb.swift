@@ -9,15 +9,10 @@ struct ShowVerb: Verb {
     static let name = "show"
     static let summary = gettext("Show an article (ID or the start of one)")
     static let usage = "[--library PATH] [--json] ID"
-    static let details = """
-        Prints the title, the fields and the body. "Revision" is the article's revision in this
-        library, which every change saved here and every other content 'quire sync' brings in
-        bumps (what 'quire edit --if-revision' checks).
-
-        --json prints one object as the JSON archive holds an article: id (lower case), title, body,
-        folder, tags, status, favorite, created, updated, trashed, and sync: serverRevision,
-        localRevision (the revision above) and state.
-        """
+    static let details = [
+        gettext("Prints the title, the fields and the body. \"Revision\" is the article's revision in this\nlibrary, which every change saved here and every other content 'quire sync' brings in\nbumps (what 'quire edit --if-revision' checks)."),
+        gettext("--json prints one object as the JSON archive holds an article: id (lower case), title, body,\nfolder, tags, status, favorite, created, updated, trashed, and sync: serverRevision,\nlocalRevision (the revision above) and state."),
+    ].joined(separator: "\n\n")
 
     let library: LibraryOption
     let articleID: String
@@ -36,8 +31,8 @@ struct ShowVerb: Verb {
             try VerbOutput.printJSON(ArchivedArticle(article, includingSync: true))
             return
         }
-        let status = article.isFavorite ? String(cFormat: gettext("%s, favorite"), article.status.rawValue) : article.status.rawValue
-        let sync = article.serverRevision.map { String(cFormat: gettext("%1$s, server revision %2$d"), article.syncState.rawValue, $0) }
+        let status = article.isFavorite ? String(cFormat: gettext("%s, favorite"), article.status.word) : article.status.word
+        let sync = article.serverRevision.map { String(cFormat: gettext("%1$s, server revision %2$d"), article.syncState.word, $0) }
         var fields = [
             (gettext("ID:"), article.id.uuidString.lowercased()),
             (gettext("Folder:"), article.folder ?? "—"),
@@ -48,7 +43,7 @@ struct ShowVerb: Verb {
         ]
         if let trashed = article.trashed { fields.append((gettext("Trashed:"), VerbOutput.date(trashed))) }
         fields.append((gettext("Revision:"), "\(article.localRevision)"))
-        fields.append((gettext("Sync:"), sync ?? article.syncState.rawValue))
+        fields.append((gettext("Sync:"), sync ?? article.syncState.word))
         // The values start in one column, after the longest label of the writer's language.
         let width = (fields.map(\.0.count).max() ?? 0) + 1
         let lines = [article.title.isEmpty ? gettext("(untitled)") : article.title]

@@ -11,29 +11,10 @@ struct SyncVerb: Verb {
     static let name = "sync"
     static let summary = gettext("Push the library's changes to its server and pull the server's")
     static let usage = "[--library PATH] [--server URL --token T] [--allow-insecure] [--ca-file FILE] [--timeout SECONDS] [--json]"
-    static let details = """
-        Options:
-          --server URL --token T  Sync with this account for this run (else the library's saved
-                                  account: 'quire account set')
-          --allow-insecure        Allow http:// to a server on another computer (the token and
-                                  the articles cross the network unencrypted)
-          --ca-file FILE          Trust the certificate authorities in this PEM file (a
-                                  self-signed server) instead of the system's
-          --timeout SECONDS       How long one request may take (1 to 3600; default 30)
-          --json                  Print one JSON object: pushed, refused, pulled, merged,
-                                  conflictsFound, resynced, waiting, openConflicts, lastSynced,
-                                  failures (changes the server refused, each with kind, status,
-                                  articleId, title, operationId and message) and problem (null, or
-                                  kind and message; kind is unreachable, waitRequested or refused)
-
-        Exit status:
-          0   synced; conflicts may still wait for a decision ('quire conflicts')
-          69  the server could not be reached or asked to wait: nothing is lost, run it again later
-          75  the library is busy: another Quire process syncs it or holds it; run it again later
-          76  the server refused: the account's token, the protocol, or a change it will never take
-              (the failures say which); running again will not help
-          1   any other failure (the message says what); 2 a usage error
-        """
+    static let details = [
+        gettext("Options:\n  --server URL --token T  Sync with this account for this run (else the library's saved\n                          account: 'quire account set')\n  --allow-insecure        Allow http:// to a server on another computer (the token and\n                          the articles cross the network unencrypted)\n  --ca-file FILE          Trust the certificate authorities in this PEM file (a\n                          self-signed server) instead of the system's\n  --timeout SECONDS       How long one request may take (1 to 3600; default 30)\n  --json                  Print one JSON object: pushed, refused, pulled, merged,\n                          conflictsFound, resynced, waiting, openConflicts, lastSynced,\n                          failures (changes the server refused, each with kind, status,\n                          articleId, title, operationId and message) and problem (null, or\n                          kind and message; kind is unreachable, waitRequested or refused)"),
+        gettext("Exit status:\n  0   synced; conflicts may still wait for a decision ('quire conflicts')\n  69  the server could not be reached or asked to wait: nothing is lost, run it again later\n  75  the library is busy: another Quire process syncs it or holds it; run it again later\n  76  the server refused: the account's token, the protocol, or a change it will never take\n      (the failures say which); running again will not help\n  1   any other failure (the message says what); 2 a usage error"),
+    ].joined(separator: "\n\n")
 
     let library: LibraryOption
     let account: AccountOption
@@ -46,7 +27,7 @@ struct SyncVerb: Verb {
         emitsJSON = arguments.flag("--json")
         if let text = try arguments.option("--timeout") {
             guard let seconds = TimeInterval(text), seconds >= 1, seconds <= 3600 else {
-                throw .invalidValue(option: "--timeout", value: text, expected: "a number of seconds from 1 to 3600")
+                throw .invalidValue(option: "--timeout", value: text, expected: gettext("a number of seconds from 1 to 3600"))
             }
             timeout = seconds
         } else {

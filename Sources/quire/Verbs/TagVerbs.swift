@@ -8,11 +8,7 @@ struct TagVerb: Verb {
     static let name = "tag"
     static let summary = gettext("Add tags to an article (ID or the start of one)")
     static let usage = "[--library PATH] [--json] ID NAME..."
-    static let details = """
-        Each NAME is one tag (quote a name with spaces); a tag the library lacks is created. The
-        change is one save, sent at the next 'quire sync'. Prints the article's ID and its tags;
-        with --json the article as 'quire show --json' prints it.
-        """
+    static let details = gettext("Each NAME is one tag (quote a name with spaces); a tag the library lacks is created. The\nchange is one save, sent at the next 'quire sync'. Prints the article's ID and its tags;\nwith --json the article as 'quire show --json' prints it.")
 
     let tagging: TagNames
 
@@ -30,10 +26,7 @@ struct UntagVerb: Verb {
     static let name = "untag"
     static let summary = gettext("Remove tags from an article")
     static let usage = TagVerb.usage
-    static let details = """
-        A NAME the article does not carry changes nothing. The tag stays in the library ('quire
-        tags delete NAME' removes it from every article). Prints as 'quire tag' does.
-        """
+    static let details = gettext("A NAME the article does not carry changes nothing. The tag stays in the library ('quire\ntags delete NAME' removes it from every article). Prints as 'quire tag' does.")
 
     let tagging: TagNames
 
@@ -78,15 +71,10 @@ struct TagsVerb: Verb {
     static let name = "tags"
     static let summary = gettext("List the tags and how many articles carry each; rename or delete one")
     static let usage = "[--library PATH] [--json] [rename OLD NEW | delete NAME]"
-    static let details = """
-        Without a subcommand, lists every tag with the number of its articles outside the trash;
-        --json prints an array of objects with name and articleCount.
-
-        rename OLD NEW   Renames the tag on every article (to an existing tag's name: merges them).
-        delete NAME      Removes the tag from every article and deletes it.
-        Both are one save, and every article concerned is sent at the next 'quire sync'. They
-        print the tags as they are then.
-        """
+    static let details = [
+        gettext("Without a subcommand, lists every tag with the number of its articles outside the trash;\n--json prints an array of objects with name and articleCount."),
+        gettext("rename OLD NEW   Renames the tag on every article (to an existing tag's name: merges them).\ndelete NAME      Removes the tag from every article and deletes it.\nBoth are one save, and every article concerned is sent at the next 'quire sync'. They\nprint the tags as they are then."),
+    ].joined(separator: "\n\n")
 
     enum Change {
         case rename(String, String)
@@ -104,7 +92,7 @@ struct TagsVerb: Verb {
         case nil: change = nil
         case "rename"?: change = .rename(try arguments.positional("OLD"), try arguments.positional("NEW"))
         case "delete"?: change = .delete(try arguments.positional("NAME"))
-        case let other?: throw .invalidValue(option: "subcommand", value: other, expected: "rename or delete")
+        case let other?: throw .invalidValue(option: "subcommand", value: other, expected: gettext("rename or delete"))
         }
     }
 

@@ -22,6 +22,7 @@ final class LinkPopover {
         box.append(label)
         entry.setProperty("placeholder-text", "https://")
         entry.setProperty("width-chars", Int32(32))
+        entry.setAccessibleLabel(label.text)
         box.append(entry)
         popover.child = box
         button.popover = popover

@@ -1,5 +1,6 @@
 import Foundation
 import GtkKit
+import Platform
 import GtkWebKit
 import Library
 import Transfer
@@ -39,6 +40,7 @@ final class ArticlePreview {
         let content = UserContentManager(world: "quire")
         content.addScript(PreviewScript.source)
         widget = WebView(content: content)
+        widget.setAccessibleLabel(gettext("Preview"))
         widget.expandsHorizontally = true
         widget.expandsVertically = true
         content.onMessage("scrolled") { [weak self] json in self?.reportScroll(json) }

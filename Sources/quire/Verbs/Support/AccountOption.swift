@@ -24,13 +24,13 @@ struct AccountOption: Sendable {
             self.server = nil
         case let (server?, _?):
             guard let url = URL(string: server), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()) else {
-                throw .invalidValue(option: "--server", value: server, expected: "an http or https URL")
+                throw .invalidValue(option: "--server", value: server, expected: gettext("an http or https URL"))
             }
             self.server = url
         case (nil, _?):
-            throw .missingArgument("--server (--token needs it)")
+            throw .missingArgument(gettext("--server (--token needs it)"))
         case (_?, nil):
-            throw .missingArgument("--token (--server needs it)")
+            throw .missingArgument(gettext("--token (--server needs it)"))
         }
     }
 

@@ -1,5 +1,6 @@
 import CommandLineArguments
 import Library
+import Platform
 
 /// `--language TAG` of `quire new` and `quire edit`: an article's language as a dictionary tag.
 enum LanguageOption {
@@ -7,7 +8,7 @@ enum LanguageOption {
     static func read(from arguments: inout VerbArguments) throws(CommandLineError) -> String? {
         guard let tag = try arguments.option("--language") else { return nil }
         guard ArticleLanguage.isValid(tag) else {
-            throw .invalidValue(option: "--language", value: tag, expected: "a language tag such as en_US, de_DE or fr")
+            throw .invalidValue(option: "--language", value: tag, expected: gettext("a language tag such as en_US, de_DE or fr"))
         }
         return tag
     }

@@ -13,7 +13,7 @@ struct LibraryOption: Sendable {
     /// Reads `--library`; a relative path is taken from the current folder.
     init(arguments: inout VerbArguments) throws(CommandLineError) {
         if let path = try arguments.option("--library") {
-            guard !path.isEmpty else { throw .invalidValue(option: "--library", value: path, expected: "a file path") }
+            guard !path.isEmpty else { throw .invalidValue(option: "--library", value: path, expected: gettext("a file path")) }
             url = URL(fileURLWithPath: path)
         } else {
             url = Library.defaultURL()
@@ -34,7 +34,7 @@ struct LibraryOption: Sendable {
             VerbOutput.note(Self.upgradeNote(upgrade, library: library))
         }
         if case .readOnly(let reason) = library.access {
-            VerbOutput.note(LibraryProblem(.readOnly(reason), path: library.url.path).message)
+            VerbOutput.note(LibraryProblem(.readOnly(reason), path: library.url.path).message.translated)
         }
         do {
             for removed in try library.recordUseForBackups() {

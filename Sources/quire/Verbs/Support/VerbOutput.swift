@@ -1,5 +1,7 @@
 import Foundation
 import Library
+import Platform
+import QuireUI
 import Transfer
 import ObjectGraph
 import Synchronization
@@ -14,12 +16,10 @@ enum VerbOutput {
         FileHandle.standardOutput.write(data)
     }
 
-    /// `2024-05-01 09:30` in the local time zone.
+    /// A date and time for people, as their locale writes it, in the local time zone (Platform's
+    /// ``dateTimeText(_:)``; `--json` writes ISO 8601 instead).
     static func date(_ date: Date) -> String {
-        let parts = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        return String(
-            format: "%04d-%02d-%02d %02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0,
-            parts.minute ?? 0)
+        dateTimeText(date)
     }
 
     /// Progress on standard error, on one rewritten line, when a person is watching it.
@@ -44,7 +44,7 @@ enum VerbOutput {
         let state = UpgradeProgressLine()
         return { progress in
             let percent = Int(progress.fractionCompleted * 100)
-            guard let line = state.update(phase: progress.phase.description, percent: percent) else { return }
+            guard let line = state.update(phase: progress.phase.phrase, percent: percent) else { return }
             FileHandle.standardError.write(Data((terminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
             if terminal && progress.phase == .finished { FileHandle.standardError.write(Data("\n".utf8)) }
         }
