@@ -104,6 +104,22 @@ import Testing
         }
     }
 
+    /// Only the headers are sent: without the screen before the body, the server would wait
+    /// for 5 MB it reads into memory before looking at the token, and answer nothing here.
+    @Test func anUploadWithoutAKnownTokenIsRefusedBeforeItsBodyIsRead() throws {
+        try withServer(.sqlite) { server, _ in
+            let digest = SHA256.hex(Self.bytes(5_000_000))
+            for token in [nil, "not-a-token"] {
+                var lines = ["PUT \(SyncPath.blob(digest)) HTTP/1.1", "Host: 127.0.0.1",
+                             "Content-Type: \(SyncMediaType.octetStream)", "Content-Length: 5000000"]
+                if let token { lines.append("Authorization: Bearer \(token)") }
+                let head = Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+                let answer = try #require(try server.client(nil).raw(head))
+                #expect(answer.status == 401 && answer.header("connection")?.lowercased() == "close")
+            }
+        }
+    }
+
     @Test(arguments: StorageKind.allCases)
     func anArticleIsTakenOnlyWhenTheAccountHoldsEveryBlobItRefersTo(_ kind: StorageKind) throws {
         try withServer(kind) { _, client in

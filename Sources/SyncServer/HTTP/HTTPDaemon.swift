@@ -49,6 +49,7 @@ final class HTTPDaemon: @unchecked Sendable {
 
     private let configuration: Configuration
     private let handler: @Sendable (HTTPRequest) -> HTTPResponse
+    private let screen: @Sendable (HTTPRequest) -> HTTPResponse?
     private let log: ServerLog
     private var daemon: OpaquePointer?
     private let connections: ConnectionTable
@@ -59,7 +60,11 @@ final class HTTPDaemon: @unchecked Sendable {
     /// fails to start, and leaves it to us once quiesced, so the caller's stays open either way.
     private let listener: Int32
 
-    init(configuration: Configuration, log: ServerLog, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws {
+    /// `handler` answers complete requests. `screen` looks at a blob upload's headers before its
+    /// body (up to `maximumBlobBytes`) is read, and answers at once when they already decide it
+    /// (an unknown token): a client that may not upload cannot make the server hold 25 MB for it.
+    init(configuration: Configuration, log: ServerLog, screen: @escaping @Sendable (HTTPRequest) -> HTTPResponse? = { _ in nil },
+         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws {
         let version = String(cString: MHD_get_version())
         let parts = version.split(separator: ".").map { Int($0) ?? 0 }
         guard !parts.lexicographicallyPrecedes(Self.minimumLibraryVersion) else {
@@ -67,6 +72,7 @@ final class HTTPDaemon: @unchecked Sendable {
         }
         self.configuration = configuration
         self.handler = handler
+        self.screen = screen
         self.log = log
         let timeout = TimeInterval(configuration.connectionTimeoutSeconds)
         let proxies = configuration.trustedProxies
@@ -193,6 +199,9 @@ final class HTTPDaemon: @unchecked Sendable {
             // The first call of a request: its headers are complete, its body has not been read.
             exchange.begin(method: method, headers: Self.headers(connection), peerAddress: connections.address(of: connection))
             exchange.rejection = rejection(of: exchange, version: version, refusing: connections.requestBegan(on: connection))
+            if exchange.rejection == nil, uploadsBlob(exchange) {
+                exchange.rejection = connections.serverWork { screened(exchange) }
+            }
             // A rejection is answered at once, before the client sends a body nobody will read.
             if let rejection = exchange.rejection { return send(rejection, for: exchange, on: connection) }
             return MHD_Result.YES
@@ -239,6 +248,16 @@ final class HTTPDaemon: @unchecked Sendable {
             return tooLarge(exchange, headers: [close])
         }
         return nil
+    }
+
+    /// `screen`'s answer to a blob upload from its headers, closing the connection (the client
+    /// may be sending the body nobody will read).
+    private func screened(_ exchange: Exchange) -> HTTPResponse? {
+        let request = HTTPRequest(method: exchange.method, target: exchange.rawTarget, headers: exchange.headers,
+                                  clientAddress: exchange.clientAddress(trusting: configuration.trustedProxies))
+        guard var answer = screen(request) else { return nil }
+        answer.headers.append(("Connection", "close"))
+        return answer
     }
 
     /// Whether the request uploads a blob, whose body may be larger than any other.

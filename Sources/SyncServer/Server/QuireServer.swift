@@ -49,7 +49,7 @@ public final class QuireServer: Sendable {
         let main: HTTPDaemon
         do {
             main = try Self.daemon(on: socket, configuration, certificate: certificate, metrics: metrics, log: log,
-                                   handler: service.respond(to:))
+                                   screen: service.answerBeforeBody(of:), handler: service.respond(to:))
         } catch {
             close(socket)
             throw error
@@ -100,7 +100,8 @@ public final class QuireServer: Sendable {
 
     private static func daemon(
         on socket: Int32, _ configuration: ServerConfiguration, certificate: TLSCertificate?, metrics: Metrics?,
-        log: ServerLog, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+        log: ServerLog, screen: @escaping @Sendable (HTTPRequest) -> HTTPResponse? = { _ in nil },
+        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) throws -> HTTPDaemon {
         try HTTPDaemon(
             configuration: HTTPDaemon.Configuration(
@@ -113,7 +114,7 @@ public final class QuireServer: Sendable {
                 maximumBodyBytes: configuration.maximumBodyBytes,
                 maximumBlobBytes: configuration.maximumBlobBytes,
                 tls: certificate, metrics: metrics),
-            log: log, handler: handler)
+            log: log, screen: screen, handler: handler)
     }
 
     /// Whether it serves HTTPS.
@@ -146,7 +147,7 @@ public final class QuireServer: Sendable {
             var daemonConfiguration = configuration
             daemonConfiguration.trustedProxies = proxies
             let replacement = try Self.daemon(on: listener, daemonConfiguration, certificate: certificate, metrics: metrics,
-                                              log: log, handler: service.respond(to:))
+                                              log: log, screen: service.answerBeforeBody(of:), handler: service.respond(to:))
             serving.replace(with: replacement)?.shutdown(grace: configuration.shutdownGrace, refusingConnections: false)
             live.withLock { $0 = (proxies, certificate) }
         }

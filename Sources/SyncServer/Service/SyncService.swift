@@ -77,6 +77,23 @@ final class SyncService: Sendable {
         return response
     }
 
+    /// The answer to a request whose body is not read yet, when its headers already decide it:
+    /// an unknown or missing token (401, or 429 after too many failures). The daemon asks this of
+    /// blob uploads only, whose bodies may be far larger than any other; a storage failure here
+    /// leaves the request to ``respond(to:)``.
+    func answerBeforeBody(of request: HTTPRequest) -> HTTPResponse? {
+        do {
+            _ = try authenticate(request)
+            return nil
+        } catch let rejection as Rejection {
+            var response = rejection.response
+            response.route = Route(request.target)?.template ?? "unknown"
+            return response
+        } catch {
+            return nil
+        }
+    }
+
     private func answer(_ request: HTTPRequest, route: Route?) -> HTTPResponse {
         let method = request.method == "HEAD" ? "GET" : request.method
         do {
