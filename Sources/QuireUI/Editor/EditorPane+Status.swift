@@ -35,7 +35,7 @@ extension EditorPane {
         let generation = wordCountGeneration
         wordCountsRunning += 1
         Task { [weak self] in
-            let words = await TextPassWorker.shared.run { ArticleText.wordCount(of: text) }
+            let words = await TextPassWorker.wordCount.run { ArticleText.wordCount(of: text) }
             guard let self else { return }
             self.wordCountsRunning -= 1
             // The text changed (or another article was loaded) while this one was counted.

@@ -1,9 +1,11 @@
 import Foundation
 import Synchronization
 
-/// The thread that runs the editor's passes over the writer's text (the word count, the spell
-/// check of edited paragraphs, the preview's rendering), one at a time, at a lower scheduling
-/// priority than the main thread.
+/// A thread that runs one kind of the editor's passes over the writer's text (the word count,
+/// the spell check of edited paragraphs, the preview's rendering), one at a time, at a lower
+/// scheduling priority than the main thread. Each kind has its own (``wordCount``, ``spelling``,
+/// ``preview``): the first spell check of a book takes a second, which a word count or the
+/// preview should not wait for.
 ///
 /// Swift's task priorities do not reach the Linux scheduler: a pass in a detached task runs at
 /// the main thread's priority, and on a busy machine each one takes the core the main thread is
@@ -12,22 +14,26 @@ import Synchronization
 /// passes still run whenever the main thread does not.
 ///
 /// ```swift
-/// let words = await TextPassWorker.shared.run { ArticleText.wordCount(of: text) }
+/// let words = await TextPassWorker.wordCount.run { ArticleText.wordCount(of: text) }
 /// ```
 final class TextPassWorker: Sendable {
-    /// The editors' worker.
-    static let shared = TextPassWorker(niceness: 10)
+    /// The editors' word counts.
+    static let wordCount = TextPassWorker(name: "quire-word-count")
+    /// The editors' spell checks.
+    static let spelling = TextPassWorker(name: "quire-spelling")
+    /// The previews' renderings.
+    static let preview = TextPassWorker(name: "quire-preview")
 
     /// The thread's nice value (0 is the main thread's; higher runs less).
     let niceness: Int32
     private let jobs = Mutex<[@Sendable () -> Void]>([])
     private let waiting = DispatchSemaphore(value: 0)
 
-    /// Starts a worker thread with `niceness`; it lives as long as the process.
-    init(niceness: Int32) {
+    /// Starts a worker thread called `name` with `niceness`; it lives as long as the process.
+    init(name: String, niceness: Int32 = 10) {
         self.niceness = niceness
         let thread = Thread { [self] in work() }
-        thread.name = "quire-text-passes"
+        thread.name = name
         thread.start()
     }
 

@@ -100,7 +100,7 @@ final class ArticlePreview {
         isRendering = true
         renderingsRun += 1
         Task { @MainActor [weak self] in
-            let script = await TextPassWorker.shared.run {
+            let script = await TextPassWorker.preview.run {
                 let html = PreviewPage.content(title: title, markdown: body)
                 return "quire.update(\(Self.javaScriptString(html)), \(number), \(topLine.line + 1), \(topLine.fraction))"
             }

@@ -150,7 +150,7 @@ final class BodySpelling {
         // Below the main thread's priority (``TextPassWorker``): a check never takes the core
         // the writer's next keystroke waits for.
         Task { [weak self] in
-            let (found, paragraphs) = await TextPassWorker.shared.run {
+            let (found, paragraphs) = await TextPassWorker.spelling.run {
                 let scalars = Array(text.unicodeScalars)
                 let paragraphs = Self.lines(around: edited, in: scalars)
                 return (checker.misspellings(in: text, within: paragraphs, ignoring: ignored), paragraphs)
