@@ -89,6 +89,27 @@ final class ArticlePreviewTests: QuireTestCase, @unchecked Sendable {
         }
     }
 
+    /// Renderings asked for faster than they run (a writer typing into a long article): the
+    /// preview ends on the last text, and only the newest of those that waited is rendered.
+    func testABurstOfRenderingsEndsOnTheLastTextAndSkipsTheOnesBetween() throws {
+        try MainActor.assumeIsolated {
+            let (editor, window) = showPreview()
+            defer { window.destroy() }
+            let preview = editor.preview!
+            let before = preview.renderingsRun
+            var shown: [Int] = []
+            preview.shown = { shown.append($0) }
+            var last = 0
+            for burst in 1...20 {
+                last = preview.show(title: "Harbour", body: "Burst \(burst) of the tide.", topLine: (0, 0))
+            }
+            spinMainLoop { shown.contains(last) }
+            XCTAssertEqual(try evaluate("document.querySelector('#quire-preview p').textContent", in: editor), "\"Burst 20 of the tide.\"")
+            // The first call's rendering, then the last: the eighteen between were never rendered.
+            XCTAssertEqual(preview.renderingsRun - before, 2)
+        }
+    }
+
     func testScriptsInTheArticleDoNotRunAndRemoteImagesAreNotFetched() throws {
         let server = try LoopbackServer()
         defer { server.stop() }

@@ -32,7 +32,7 @@ final class EditorPaneTests: QuireTestCase, @unchecked Sendable {
             let editor = try EditorPane()
             var changes: [String] = []
             editor.titleChanged = { changes.append("title: \($0)") }
-            editor.bodyChanged = { changes.append("body: \($0)") }
+            editor.bodyChanged = { changes.append("body: \(editor.body)") }
             editor.saveState = .unsaved
 
             editor.load(title: "Field notes", body: Self.article)
@@ -82,7 +82,7 @@ final class EditorPaneTests: QuireTestCase, @unchecked Sendable {
             editor.load(title: "Notes", body: "Hello")
             var bodies: [String] = []
             var titles: [String] = []
-            editor.bodyChanged = { bodies.append($0) }
+            editor.bodyChanged = { bodies.append(editor.body) }
             editor.titleChanged = { titles.append($0) }
             editor.focusBody()
             editor.buffer.select(5..<5)
@@ -111,7 +111,7 @@ final class EditorPaneTests: QuireTestCase, @unchecked Sendable {
             var titles: [String] = []
             var bodies: [String] = []
             editor.titleChanged = { titles.append($0) }
-            editor.bodyChanged = { bodies.append($0) }
+            editor.bodyChanged = { bodies.append(editor.body) }
             editor.focusTitle()
             editor.titleField.buffer.select(5..<5)
 
@@ -162,6 +162,29 @@ final class EditorPaneTests: QuireTestCase, @unchecked Sendable {
             editor.load(title: "Book", body: book)
             spinMainLoop { editor.wordCountsRunning == 0 }
             XCTAssertEqual(editor.wordCount, 150_000)
+
+            // Typed into, the book is counted again by block (``BlockTally``), as a whole count would.
+            editor.focusBody()
+            editor.buffer.select(1_000..<1_000)
+            type("\n\nA new paragraph, typed. ```\nand a fence\n\nin it\n\n", into: editor.bodyView)
+            editor.buffer.select(2_000..<2_010)
+            type("two words", into: editor.bodyView)
+            spinMainLoop { editor.wordCountUpdate?.isPending != true && editor.wordCountsRunning == 0 }
+            XCTAssertEqual(editor.wordCount, ArticleText.read(editor.body).wordCount)
+        }
+    }
+
+    /// The word count, the spell check and the preview's rendering run on a thread the kernel
+    /// gives less time than the main thread, so that they never take the core a keystroke waits for.
+    func testTheEditorsPassesOverTheTextRunBelowTheMainThreadsPriority() {
+        MainActor.assumeIsolated {
+            var niceness: [Int32] = []
+            Task { @MainActor in
+                for worker in [TextPassWorker.wordCount, .spelling, .preview] { niceness.append(await worker.currentNiceness()) }
+            }
+            spinMainLoop { niceness.count == 3 }
+            XCTAssertEqual(niceness, [10, 10, 10])
+            XCTAssertEqual(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0), 0, "the main thread keeps its priority")
         }
     }
 
@@ -198,7 +221,7 @@ final class EditorPaneTests: QuireTestCase, @unchecked Sendable {
             defer { window.destroy() }
             editor.load(title: "Undo", body: "Start")
             var bodies: [String] = []
-            editor.bodyChanged = { bodies.append($0) }
+            editor.bodyChanged = { bodies.append(editor.body) }
             editor.focusBody()
             editor.buffer.select(5..<5)
             type(" typed", into: editor.bodyView)
@@ -288,7 +311,7 @@ final class EditorPaneTests: QuireTestCase, @unchecked Sendable {
             editor.load(title: "Fish", body: text)
             editor.focusBody()
             var bodies: [String] = []
-            editor.bodyChanged = { bodies.append($0) }
+            editor.bodyChanged = { bodies.append(editor.body) }
 
             XCTAssertTrue(editor.actions.activateAction(named: "find-replace"))
             XCTAssertTrue(editor.search.isReplaceVisible)
@@ -409,7 +432,7 @@ final class EditorPaneTests: QuireTestCase, @unchecked Sendable {
             defer { window.destroy() }
             editor.load(title: "Trashed", body: "cat text")
             var changes = 0
-            editor.bodyChanged = { _ in changes += 1 }
+            editor.bodyChanged = { changes += 1 }
             editor.titleChanged = { _ in changes += 1 }
 
             editor.readOnlyReason = "This article is in the Trash."

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What the article list shows of an article's text without reading its body: a plain-text
 /// excerpt, a word count, and the title's sort key. Derived from the Markdown when it changes.
@@ -24,41 +23,18 @@ public enum ArticleText {
             .folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 
-    /// The body's excerpt and word count, read in one pass.
+    /// The body's excerpt and word count. A long body (a book-length article is saved after
+    /// every pause in the writer's typing) is read by block (``BlockTally``): only the blocks
+    /// that changed since it was last read go through cmark.
     public static func summary(of body: String) -> (excerpt: String, wordCount: Int) {
-        guard body.utf8.count >= LastSummary.minimumBytes else { return read(body) }
-        if let known = LastSummary.shared.summary(of: body) { return known }
-        let summary = read(body)
-        LastSummary.shared.remember(summary, of: body)
-        return summary
+        guard body.utf8.count >= BlockTally.minimumBytes else { return read(body) }
+        return BlockTally.shared.summary(of: body)
     }
 
-    private static func read(_ body: String) -> (excerpt: String, wordCount: Int) {
-        var prose = ExcerptBuilder(limit: excerptLength)
-        var headings = ExcerptBuilder(limit: excerptLength)
-        var words = WordCounter()
-        // The block's text, kept only while the excerpt still needs it: a long body is counted
-        // without being copied.
-        var excerptText: [UInt8] = []
-        MarkdownProse.read(body) { piece in
-            switch piece {
-            case .text(let utf8, let block):
-                words.count(utf8)
-                let needed = switch block {
-                case .prose: !prose.isFull
-                case .heading: prose.isEmpty && !headings.isFull
-                case .code: false
-                }
-                if needed { excerptText.append(contentsOf: utf8) }
-            case .end(let block):
-                words.endWord()
-                guard !excerptText.isEmpty else { return }
-                let text = String(decoding: excerptText, as: UTF8.self)
-                if block == .heading { headings.append(text) } else { prose.append(text) }
-                excerptText.removeAll(keepingCapacity: true)
-            }
-        }
-        return (prose.isEmpty ? headings.text : prose.text, words.total)
+    /// The excerpt and word count of the whole body, read through cmark in one pass.
+    package static func read(_ body: String) -> (excerpt: String, wordCount: Int) {
+        let summary = BlockSummary(reading: body)
+        return summary.adding(to: ExcerptParts()).result(words: summary.wordCount)
     }
 
     /// The body's first words as one line of plain text, headings skipped unless there is nothing else.
@@ -166,7 +142,7 @@ extension ArticleText {
 }
 
 /// Collects plain text up to a length, one space between words.
-private struct ExcerptBuilder {
+struct ExcerptBuilder {
     let limit: Int
     private(set) var text = ""
     private(set) var isFull = false
@@ -193,36 +169,72 @@ private struct ExcerptBuilder {
     }
 }
 
-/// The last long body summarised, and its summary. The editor counts the words of the text it
-/// shows off the main thread after each pause; the autosave that follows summarises the same text
-/// again, on the main thread, to store its count and excerpt. For a book-length article (150,000
-/// words, ~66 ms) that second reading would be a stall in every pause: it finds the first's result
-/// here instead. Bodies are compared byte for byte (a millisecond for a megabyte).
-private final class LastSummary: Sendable {
-    static let shared = LastSummary()
-    /// Shorter bodies are read again: it costs less than a millisecond.
-    static let minimumBytes = 32_768
+/// What one piece of Markdown (a whole body, or one run of its blocks, ``BlockTally/runs(of:)``)
+/// gives to the body's summary: its words, and the text of the blocks an excerpt could take,
+/// read through cmark (``MarkdownProse``).
+struct BlockSummary: Sendable {
+    /// The piece's words.
+    private(set) var wordCount = 0
+    /// The headings before the piece's first prose, as far as an excerpt could take them.
+    private var leadingHeadings: [String] = []
+    /// The prose blocks, as far as an excerpt could take them.
+    private var prose: [String] = []
 
-    private let last = Mutex<(body: String, summary: (excerpt: String, wordCount: Int))?>(nil)
-
-    func summary(of body: String) -> (excerpt: String, wordCount: Int)? {
-        last.withLock { last in
-            guard let last, Self.sameBytes(last.body, body) else { return nil }
-            return last.summary
-        }
-    }
-
-    func remember(_ summary: (excerpt: String, wordCount: Int), of body: String) {
-        last.withLock { $0 = (body, summary) }
-    }
-
-    private static func sameBytes(_ left: String, _ right: String) -> Bool {
-        guard left.utf8.count == right.utf8.count else { return false }
-        var left = left, right = right
-        return left.withUTF8 { leftBytes in
-            right.withUTF8 { rightBytes in
-                leftBytes.count == 0 || memcmp(leftBytes.baseAddress!, rightBytes.baseAddress!, leftBytes.count) == 0
+    /// Reads `markdown`.
+    init(reading markdown: String) {
+        var words = WordCounter()
+        var parts = ExcerptParts()
+        // The block's text, kept only while an excerpt could still take it: a long body is
+        // counted without being copied.
+        var excerptText: [UInt8] = []
+        MarkdownProse.read(markdown) { piece in
+            switch piece {
+            case .text(let utf8, let block):
+                words.count(utf8)
+                let needed = switch block {
+                case .prose: !parts.prose.isFull
+                case .heading: parts.prose.isEmpty && !parts.headings.isFull
+                case .code: false
+                }
+                if needed { excerptText.append(contentsOf: utf8) }
+            case .end(let block):
+                words.endWord()
+                guard !excerptText.isEmpty else { return }
+                let text = String(decoding: excerptText, as: UTF8.self)
+                if block == .heading {
+                    leadingHeadings.append(text)
+                    parts.headings.append(text)
+                } else {
+                    prose.append(text)
+                    parts.prose.append(text)
+                }
+                excerptText.removeAll(keepingCapacity: true)
             }
         }
+        wordCount = words.total
+    }
+
+    /// `parts` with this piece's blocks after them, as reading the two pieces as one text would
+    /// give them (no Markdown construct reaches from one piece into the next).
+    func adding(to parts: ExcerptParts) -> ExcerptParts {
+        var parts = parts
+        // Headings only until there is prose: an excerpt prefers prose.
+        for heading in leadingHeadings where parts.prose.isEmpty && !parts.headings.isFull { parts.headings.append(heading) }
+        for block in prose where !parts.prose.isFull { parts.prose.append(block) }
+        return parts
+    }
+}
+
+/// An excerpt under way: the prose and the headings read so far.
+struct ExcerptParts {
+    var prose = ExcerptBuilder(limit: ArticleText.excerptLength)
+    var headings = ExcerptBuilder(limit: ArticleText.excerptLength)
+
+    /// Whether more text cannot change the excerpt.
+    var isFull: Bool { prose.isFull }
+
+    /// The excerpt, prose or else the headings, with `words`.
+    func result(words: Int) -> (excerpt: String, wordCount: Int) {
+        (prose.isEmpty ? headings.text : prose.text, words)
     }
 }

@@ -5,14 +5,22 @@ import GtkKit
 /// timeout asks to run every millisecond, and the longest gap between two runs (less that
 /// millisecond) is the longest stall: a frame GTK could not draw, a keystroke it could not take.
 ///
+/// Beside it, the longest main-thread CPU burst: the thread's own CPU time between the same two
+/// runs. On a loaded machine a stall is mostly the main thread waiting for a core, which the app
+/// cannot change; the CPU burst is the work the app itself put between two frames, whatever
+/// the load.
+///
 /// `QUIRE_REPORT_STALLS=1 quire` runs one; SIGUSR1 starts the measurement again (so a benchmark
-/// leaves out the start-up), and on quitting the application prints `max-stall-ms VALUE` on
-/// standard output. `quire-bench app-start` reads it.
+/// leaves out the start-up), and on quitting the application prints `max-stall-ms VALUE` and
+/// `max-main-cpu-ms VALUE` on standard output. `quire-bench app-start` reads them.
 @MainActor
 final class MainThreadStallMonitor {
     /// The longest stall since the last reset, in milliseconds.
     private(set) var longestStall: Double = 0
+    /// The most CPU time the main thread used between two runs since the last reset, in milliseconds.
+    private(set) var longestCPUBurst: Double = 0
     private var last = DispatchTime.now().uptimeNanoseconds
+    private var lastCPU = MainThreadStallMonitor.threadCPUTime()
     private var ticks: Timeout?
     private var resets: UnixSignalWatch?
 
@@ -31,12 +39,24 @@ final class MainThreadStallMonitor {
     /// Forgets the stalls so far.
     func reset() {
         longestStall = 0
+        longestCPUBurst = 0
         last = DispatchTime.now().uptimeNanoseconds
+        lastCPU = Self.threadCPUTime()
     }
 
     private func tick() {
         let now = DispatchTime.now().uptimeNanoseconds
         longestStall = max(longestStall, Double(now - last) / 1_000_000 - 1)
         last = now
+        let cpu = Self.threadCPUTime()
+        longestCPUBurst = max(longestCPUBurst, Double(cpu - lastCPU) / 1_000_000)
+        lastCPU = cpu
+    }
+
+    /// The calling thread's CPU time so far, in nanoseconds.
+    private static func threadCPUTime() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }

@@ -65,7 +65,7 @@ public final class QuireApplication {
             application.connect(.shutdown) { [weak self] in
                 guard let monitor = self?.stallMonitor else { return }
                 monitor.stop()
-                FileHandle.standardOutput.write(Data("max-stall-ms \(monitor.longestStall)\n".utf8))
+                FileHandle.standardOutput.write(Data("max-stall-ms \(monitor.longestStall)\nmax-main-cpu-ms \(monitor.longestCPUBurst)\n".utf8))
             }
         }
         application.connect(.windowRemoved) { [weak self] window in

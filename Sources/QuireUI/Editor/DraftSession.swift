@@ -7,14 +7,17 @@ import Platform
 /// One article open in the editor: its draft object in a child context of the view context, the
 /// autosave, and the draft-recovery copy of the writer's text.
 ///
-/// - Every edit of the writer goes into the draft object at once; the view context and the store
-///   see nothing until a save.
+/// - Every edit of the title goes into the draft object at once; the body is read out of the
+///   editor when it is needed (a save, the recovery copy, ``hasUnsavedChanges``), since a
+///   book-length body is a megabyte to copy and every keystroke would copy it. The view context
+///   and the store see nothing until a save.
 /// - ``save()`` runs one second after the last edit (autosave), and when the writer switches
-///   article, closes the window or quits: the child saves into the view context, the view context
-///   records the article's outbox operation (``LocalChanges``) and saves into the store, so the
-///   article and its operation commit together.
-/// - Independently, the text goes to the ``DraftRecorder`` on every edit, which writes it to the
-///   store at most every two seconds: a killed app loses at most two seconds of typing.
+///   article, closes the window or quits: the editor's text goes into the draft, the child saves
+///   into the view context, the view context records the article's outbox operation
+///   (``LocalChanges``) and saves into the store, so the article and its operation commit together.
+/// - Independently, the text goes to the ``DraftRecorder`` a moment after an edit (at most every
+///   ``recoveryDelay`` while the writer types), which writes it to the store at most every two
+///   seconds: a killed app loses at most the last two and a quarter seconds of typing.
 /// - When the article changed underneath (another program, the sync worker) in its title or
 ///   body, the save meets the change through the merge policy and the writer decides in the
 ///   ``ConflictDialog``: keep mine, take theirs, or keep both. Changes of anything else (a star,
@@ -32,6 +35,9 @@ final class DraftSession {
     let article: StoredArticle
     /// How long the writer pauses before the text is saved.
     static let autosaveDelay: UInt32 = 1000
+    /// How long after an edit the text goes to the ``DraftRecorder`` (milliseconds); edits
+    /// meanwhile go with it.
+    static let recoveryDelay: UInt32 = 250
 
     private let viewContext: ManagedObjectContext
     private let editor: EditorPane
@@ -40,6 +46,11 @@ final class DraftSession {
     private weak var window: Window?
     private let report: @MainActor (String, any Error) -> Void
     private var autosave: Timeout?
+    /// Hands the editor's text to the recorder a moment after an edit.
+    private var recovery: Timeout?
+    /// Whether the body in the editor may differ from the draft's: the writer edited it since
+    /// the draft last took it (``takeEditedBody()``).
+    private var bodyEdited = false
     /// The conflict dialog while it is open; saves wait for its decision.
     private var conflictDialog: ConflictDialog?
     private var isClosed = false
@@ -66,25 +77,42 @@ final class DraftSession {
         editor.load(title: article.title, body: article.body)
         editor.readOnlyReason = article.trashed != nil ? gettext("This article is in the Trash.") : nil
         editor.titleChanged = { [weak self] title in self?.edited(title: title) }
-        editor.bodyChanged = { [weak self] body in self?.edited(body: body) }
+        editor.bodyChanged = { [weak self] in self?.edited(body: true) }
         connectSpelling(to: editor.spelling, library: library, report: report)
     }
 
-    /// Whether the draft holds edits the store does not have yet.
-    var hasUnsavedChanges: Bool { draft.hasChanges }
+    /// Whether the writer's text holds edits the store does not have yet (asking puts the
+    /// editor's body into the draft).
+    var hasUnsavedChanges: Bool {
+        takeEditedBody()
+        return draft.hasChanges
+    }
 
-    private func edited(title: String? = nil, body: String? = nil) {
+    private func edited(title: String? = nil, body: Bool = false) {
         guard !isClosed else { return }
         if let title, article.title != title { article.title = title }
-        if let body, article.body != body { article.body = body }
-        // The text just edited is at hand: reading a book-length body out of the editor again
-        // would copy it a second time on every keystroke.
-        let (articleID, title, body) = (articleID, title ?? editor.title, body ?? editor.body)
-        let recorder = recorder
-        Task { await recorder.record(articleID: articleID, title: title, body: body) }
+        if body { bodyEdited = true }
+        if recovery?.isPending != true {
+            recovery = Timeout(milliseconds: Self.recoveryDelay) { [weak self] in self?.recordRecoveryCopy() }
+        }
         autosave?.cancel()
         autosave = Timeout(milliseconds: Self.autosaveDelay) { [weak self] in self?.save() }
         afterEdit?()
+    }
+
+    /// Puts the editor's body into the draft if the writer edited it since the draft last took it.
+    private func takeEditedBody() {
+        guard bodyEdited, !isClosed else { return }
+        bodyEdited = false
+        let body = editor.body
+        if article.body != body { article.body = body }
+    }
+
+    /// Hands the writer's text, as the editor shows it now, to the draft recorder.
+    private func recordRecoveryCopy() {
+        guard !isClosed else { return }
+        let (articleID, title, body, recorder) = (articleID, editor.title, editor.body, recorder)
+        Task { await recorder.record(articleID: articleID, title: title, body: body) }
     }
 
     /// Saves the draft into the store now (child → view context → store, with the outbox
@@ -95,6 +123,7 @@ final class DraftSession {
     func save() -> Bool {
         autosave?.cancel()
         autosave = nil
+        takeEditedBody()
         guard conflictDialog == nil else { return false }
         guard draft.hasChanges else { return true }
         editor.saveState = .saving
@@ -123,6 +152,11 @@ final class DraftSession {
     @discardableResult
     func close() -> Task<Void, Never>? {
         let saved = save()
+        if recovery?.isPending == true {
+            // Typed a moment ago and not saved: the recorder keeps it.
+            recovery?.cancel()
+            if !saved { recordRecoveryCopy() }
+        }
         isClosed = true
         autosave?.cancel()
         editor.titleChanged = nil
@@ -188,7 +222,7 @@ final class DraftSession {
     /// version the sync worker took or merged. Otherwise the next save would send the editor's
     /// older text over them. (With unsaved text, the next save meets the change and asks.)
     func showStoredContent() throws {
-        guard !isClosed, !draft.hasChanges, conflictDialog == nil else { return }
+        guard !isClosed, !hasUnsavedChanges, conflictDialog == nil else { return }
         let stored = try viewContext.existingObject(with: objectID, as: StoredArticle.self)
         guard stored.title != editor.title || stored.body != editor.body else { return }
         try draft.refresh(article, mergeChanges: false)
@@ -247,6 +281,7 @@ final class DraftSession {
                 article.title = merged.title
                 article.body = merged.body
                 editor.load(title: merged.title, body: merged.body)
+                bodyEdited = false
                 editor.saveState = .unsaved
             }
             // Reading the article as it is now, with the writer's text on top, makes the next
@@ -269,6 +304,7 @@ final class DraftSession {
         draft.rollback()
         try? draft.refresh(article, mergeChanges: false)
         editor.load(title: article.title, body: article.body)
+        bodyEdited = false
         let (recorder, articleID, report) = (recorder, articleID, report)
         Task {
             do {

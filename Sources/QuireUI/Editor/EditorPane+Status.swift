@@ -15,10 +15,12 @@ extension EditorPane {
         wordCountUpdate = Timeout(milliseconds: 150) { [weak self] in self?.updateWordCountNow() }
     }
 
-    /// Bodies longer than this (UTF-8 bytes) are counted off the main thread: a book-length
-    /// article (150,000 words) takes ~66 ms, a hitch in every pause of the writer's typing. A
-    /// shorter body counts in well under a millisecond and shows its count at once.
-    static let backgroundCountBytes = 32_768
+    /// Bodies longer than this (UTF-8 bytes) are counted off the main thread, on the
+    /// ``TextPassWorker``, and by block (``BlockTally``): a book-length article (150,000 words)
+    /// takes ~66 ms to read whole, and each pause of the writer's typing then reads again only
+    /// the blocks that changed (and the autosave after it, none). A shorter body counts in well
+    /// under a millisecond and shows its count at once.
+    static let backgroundCountBytes = BlockTally.minimumBytes
 
     func updateWordCountNow() {
         wordCountUpdate?.cancel()
@@ -33,7 +35,7 @@ extension EditorPane {
         let generation = wordCountGeneration
         wordCountsRunning += 1
         Task { [weak self] in
-            let words = await Task.detached(priority: .userInitiated) { ArticleText.wordCount(of: text) }.value
+            let words = await TextPassWorker.wordCount.run { ArticleText.wordCount(of: text) }
             guard let self else { return }
             self.wordCountsRunning -= 1
             // The text changed (or another article was loaded) while this one was counted.

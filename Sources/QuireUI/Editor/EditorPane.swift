@@ -7,14 +7,14 @@ import Platform
 /// redo, find and replace, and a status line saying whether the text is saved.
 ///
 /// The pane knows nothing of the store. Its host loads an article with ``load(title:body:)``,
-/// hears each edit of the writer through ``titleChanged`` and ``bodyChanged`` (to write the draft
-/// and schedule an autosave), and reports saving through ``saveState``:
+/// hears each edit of the writer through ``titleChanged`` and ``bodyChanged`` (to schedule an
+/// autosave, reading ``body`` when it saves), and reports saving through ``saveState``:
 ///
 /// ```swift
 /// let editor = try EditorPane()
 /// container.append(editor.widget)
 /// editor.load(title: article.title, body: article.body)
-/// editor.bodyChanged = { [weak draft] body in draft?.body = body; autosave.schedule() }
+/// editor.bodyChanged = { autosave.schedule() }   // the save reads editor.body
 /// editor.saveState = .saving
 /// ```
 ///
@@ -55,9 +55,10 @@ public final class EditorPane {
     /// Called after each change the writer makes to the title, with the new title. Loading does
     /// not call it.
     public var titleChanged: (@MainActor (String) -> Void)?
-    /// Called after each change the writer makes to the body, with the new body. Loading does not
-    /// call it.
-    public var bodyChanged: (@MainActor (String) -> Void)?
+    /// Called after each change the writer makes to the body. Loading does not call it. The text
+    /// is not handed over: a book-length body is a megabyte to copy out of the buffer, too much
+    /// for every keystroke; read ``body`` when it is needed (to save, after a pause).
+    public var bodyChanged: (@MainActor () -> Void)?
 
     /// The status line's save state. A change by the writer sets ``SaveState/unsaved`` before
     /// ``titleChanged`` or ``bodyChanged`` is called; the host sets the rest.
@@ -279,7 +280,7 @@ public final class EditorPane {
             self.lastChange = (ContinuousClock.now, false)
             self.scheduleWordCount()
             self.schedulePreviewUpdate()
-            self.bodyChanged?(self.buffer.text)
+            self.bodyChanged?()
         }
         // The text view sets its horizontal adjustment's page size to its width on every
         // allocation: the moment to recentre the text column.

@@ -94,19 +94,41 @@ final class ArticlePreview {
     /// Renders `title` and `body` off the main thread and shows them, scrolled to `topLine` of
     /// the body (from 0) and the fraction into it. Returns the rendering's number; a newer
     /// call's rendering replaces an older one that has not been shown yet.
+    ///
+    /// Renderings run on the ``TextPassWorker``, below the main thread's priority, one at a
+    /// time: a call while one runs waits for it, and only the newest of the calls that waited is
+    /// rendered (each renders the whole article, so the ones in between would be thrown away).
     @discardableResult
     func show(title: String, body: String, topLine: (line: Int, fraction: Double)) -> Int {
         generation += 1
-        let number = generation
+        waitingRendering = (title, body, topLine, generation)
+        renderWaiting()
+        return generation
+    }
+
+    /// How many renderings ran (tests check that a burst of calls renders only the newest).
+    private(set) var renderingsRun = 0
+    /// The newest rendering asked for while another ran.
+    private var waitingRendering: (title: String, body: String, topLine: (line: Int, fraction: Double), number: Int)?
+    private var isRendering = false
+
+    private func renderWaiting() {
+        guard !isRendering, let (title, body, topLine, number) = waitingRendering else { return }
+        waitingRendering = nil
+        isRendering = true
+        renderingsRun += 1
         Task { @MainActor [weak self] in
-            let script = await Task.detached(priority: .userInitiated) {
+            let script = await TextPassWorker.preview.run {
                 let html = PreviewPage.content(title: title, markdown: body)
                 return "quire.update(\(Self.javaScriptString(html)), \(number), \(topLine.line + 1), \(topLine.fraction))"
-            }.value
-            guard let self, number == self.generation else { return }
-            if self.isLoaded { self.run(script) } else { self.pendingUpdate = script }
+            }
+            guard let self else { return }
+            self.isRendering = false
+            if number == self.generation {
+                if self.isLoaded { self.run(script) } else { self.pendingUpdate = script }
+            }
+            self.renderWaiting()
         }
-        return number
     }
 
     /// Scrolls the preview so that `line` of the body (from 0), `fraction` into it, is at the top.

@@ -138,15 +138,24 @@ final class BodySpelling {
             checked?()
             return
         }
-        let text = buffer.text
+        // The text up to the end of the edited line: the check reads the lines above for the
+        // blocks they open, and nothing after (in a book, the rest is a megabyte to copy); all
+        // of it under a front matter, which is told from a `---` rule by its closing line.
+        let count = buffer.characterCount
+        let lineEnd = buffer.lineRange(buffer.line(at: min(edited.upperBound, count))).upperBound
+        let text = buffer.text(in: 0..<(buffer.text(in: 0..<3) == "---" ? count : lineEnd))
         let generation = generation
         let ignored = ignoredWords
         isChecking = true
-        Task.detached(priority: .userInitiated) {
-            let scalars = Array(text.unicodeScalars)
-            let paragraphs = Self.lines(around: edited, in: scalars)
-            let found = checker.misspellings(in: text, within: paragraphs, ignoring: ignored)
-            await MainActor.run { [weak self] in self?.apply(found, in: paragraphs, generation: generation, edited: edited) }
+        // Below the main thread's priority (``TextPassWorker``): a check never takes the core
+        // the writer's next keystroke waits for.
+        Task { [weak self] in
+            let (found, paragraphs) = await TextPassWorker.spelling.run {
+                let scalars = Array(text.unicodeScalars)
+                let paragraphs = Self.lines(around: edited, in: scalars)
+                return (checker.misspellings(in: text, within: paragraphs, ignoring: ignored), paragraphs)
+            }
+            self?.apply(found, in: paragraphs, generation: generation, edited: edited)
         }
     }
 
