@@ -58,6 +58,7 @@ TEST_PACKAGES=(
   gnome-keyring
   groff-base
   help2man
+  imagemagick
   libglib2.0-bin
   lintian
   meson
