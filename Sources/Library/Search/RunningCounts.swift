@@ -12,9 +12,13 @@ import SyncProtocol
 /// read again from the store and the counts adjusted by the difference between what was
 /// remembered and what is stored now. Since the old places are its own, it needs no old values
 /// from the change, which works the same for a change of this process, a batch operation or
-/// another process's merged transactions. The first call reads every article's places through
-/// the indexes (no article row is read); so does a change that touches more than
-/// ``largestAppliedChange`` articles, and one that invalidates everything.
+/// another process's merged transactions.
+///
+/// Reading every article's places (through the indexes, IDs only) takes much longer than one
+/// full count, so until they are read (the first call, a change that invalidates everything or
+/// names more than ``largestAppliedChange`` articles) a call counts in full and starts reading
+/// them in the background, outside the lock; the changes seen meanwhile are applied to them
+/// before they are used. ``prepare()`` reads them now.
 ///
 /// The counts are always the sum over what it remembers, so they stay exact as long as every
 /// change reaches it: an article read again takes its stored places whatever happened before.
@@ -29,39 +33,78 @@ public final class RunningCounts: Sendable {
         public let generation: Int
     }
 
-    /// A change touching more articles than this is counted again in full: reading each
-    /// article's places costs more than reading them all through the indexes.
+    /// A change touching more articles than this is counted again in full, so that a batch over
+    /// much of the library reads it once through the indexes rather than article by article (a
+    /// bound chosen, not tuned by measurement).
     public static let largestAppliedChange = 2_000
 
+    private struct State {
+        /// Every article's places, once read.
+        var ledger: CountLedger?
+        var generation = 0
+        /// Whether the places are being read in the background.
+        var isReading = false
+        /// The changes seen while there were no places to apply them to.
+        var missed = CountChange()
+    }
+
     private let library: Library
-    private let state = Mutex<(ledger: CountLedger?, generation: Int)>((nil, 0))
+    private let state = Mutex(State())
 
     /// Counts for `library`; nothing is read until the first ``counts(after:)``.
     public init(library: Library) {
         self.library = library
     }
 
-    /// The counts once `change` is applied (the first call reads them all). When a read fails,
-    /// the next call reads them all again.
+    /// The counts once `change` is applied.
     public func counts(after change: CountChange) async throws -> Reading {
-        try await library.read { [self] context in
-            try self.state.withLock { state in
+        let (reading, startsReading) = try await library.read { [self] context in
+            try self.state.withLock { state -> (Reading, Bool) in
                 state.generation += 1
-                do {
-                    if var ledger = state.ledger, !change.everything, change.articles.count <= Self.largestAppliedChange {
-                        state.ledger = nil
-                        try ledger.apply(change, in: context)
-                        state.ledger = ledger
-                    } else {
-                        state.ledger = nil
-                        state.ledger = try CountLedger(reading: context)
-                    }
-                } catch {
+                if var ledger = state.ledger, !change.everything, change.articles.count <= Self.largestAppliedChange {
+                    // Taken out, so that its dictionaries change in place instead of being copied.
                     state.ledger = nil
-                    throw error
+                    try ledger.apply(change, in: context)
+                    state.ledger = ledger
+                    return (Reading(counts: ledger.counts, generation: state.generation), false)
                 }
-                return Reading(counts: state.ledger!.counts, generation: state.generation)
+                state.ledger = nil
+                state.missed.formUnion(change)
+                let startsReading = !state.isReading
+                state.isReading = true
+                return (Reading(counts: try LibraryCounts.read(in: context), generation: state.generation), startsReading)
             }
+        }
+        if startsReading {
+            Task.detached { [self] in try? await readPlaces() }
+        }
+        return reading
+    }
+
+    /// Reads every article's places now unless they are remembered already, so that the next
+    /// change is applied without a full count.
+    public func prepare() async throws {
+        guard state.withLock({ $0.ledger == nil }) else { return }
+        try await readPlaces()
+    }
+
+    /// Reads every article's places outside the lock, then applies the changes seen meanwhile and
+    /// keeps them (unless another reading was kept first).
+    private func readPlaces() async throws {
+        do {
+            try await library.read { [self] context in
+                var ledger = try CountLedger(reading: context)
+                try self.state.withLock { state in
+                    guard state.ledger == nil else { return }
+                    try ledger.apply(state.missed, in: context)
+                    state.missed = CountChange()
+                    state.ledger = ledger
+                    state.isReading = false
+                }
+            }
+        } catch {
+            state.withLock { $0.isReading = false }
+            throw error
         }
     }
 }
