@@ -5,8 +5,8 @@ import ObjectGraph
 /// added, removed or renamed, and whether everything must be counted again (a context reset).
 ///
 /// Built from a context's change notification or a save's change set, both of which name every
-/// object by ID, whoever made the change: this context, another context of the process, a batch
-/// operation, another process. Every autosave while typing inserts an outbox operation and may
+/// object by ID, whoever made the change: this context, another context whose save it merged, a
+/// batch operation. Every autosave while typing inserts an outbox operation and may
 /// record a version, and changes an article's title, body and derived fields: none of that is a
 /// count change, so typing costs the sidebar nothing. ``RunningCounts`` applies it.
 public struct CountChange: Sendable, Hashable {

@@ -11,8 +11,8 @@ import SyncProtocol
 /// tags). A change (``CountChange``) names the articles that may have moved; their places are
 /// read again from the store and the counts adjusted by the difference between what was
 /// remembered and what is stored now. Since the old places are its own, it needs no old values
-/// from the change, which works the same for a change of this process, a batch operation or
-/// another process's merged transactions.
+/// from the change, which works the same for a context's own save, a merge of another
+/// context's save and a batch operation's change set.
 ///
 /// Reading every article's places (through the indexes, IDs only) takes much longer than one
 /// full count, so until they are read (the first call, a change that invalidates everything or
