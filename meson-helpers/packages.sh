@@ -59,6 +59,7 @@ TEST_PACKAGES=(
   groff-base
   gsettings-desktop-schemas
   help2man
+  imagemagick
   libglib2.0-bin
   lintian
   locales

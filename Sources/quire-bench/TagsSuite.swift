@@ -11,16 +11,25 @@ import ObjectGraph
 ///   date whose key is among the tag's join rows; a join from the tag's rows, sorted, was slower),
 ///   prepared once on a `NOMUTEX` connection;
 /// - `status_filter_fetch_100k`: the same for `status:ready`;
-/// - `sidebar_counts_100k_ms`: every count of the sidebar (``LibraryCounts``), no baseline;
+/// - `sidebar_counts_100k_ms`: every count of the sidebar read in full (``LibraryCounts``), no
+///   baseline;
+/// - `sidebar_counts_first_read_100k_ms`: ``RunningCounts``' reading of every article's places
+///   through the indexes (``RunningCounts/prepare()``, in the background after the window's first
+///   full count), against the full count above;
+/// - `sidebar_counts_update_100k_ms`: from a change's save (one article starred or not, its status
+///   and one tag changed, with its outbox operation) to the updated counts, against the raw C API
+///   reading what the update reads (the article's counted columns and tag rows, the folders and
+///   tags); and `sidebar_counts_update_100k_vs_full`, the same against the full count;
 /// - `list_rows_bind_200`: the article list binding its first 200 rows with their tags
 ///   prefetched by batch, against the same rows reading each row's tags when bound;
-/// - `save_5000_words` and `version_record_5000_words`: an edit of a 5,000-word article saved,
-///   and ending its editing session (recording the version, thinning, checking the history's
-///   size): the second is what recording a version adds to the first; and the same two as
-///   processor time (`_cpu`), which a busy machine's wait for a core does not swell.
+/// - `save_5000_words` and `version_record_5000_words`: an edit of a 5,000-word article saved, and
+///   what ending its editing session in that save adds (the version recorded in the same
+///   transaction, thinned, the history's size checked): the median difference of alternating
+///   pairs; and the same two as processor time (`_cpu`), which a busy machine's wait for a core
+///   does not swell.
 enum TagsSuite: BenchmarkSuite {
     static let name = "tags"
-    static let summary = "tag and status filters against raw SQLite, sidebar counts, a version's cost on a 5,000-word save"
+    static let summary = "tag and status filters against raw SQLite, sidebar counts (full, first running reading, update after a save), a version's cost on a 5,000-word save"
     static let defaultRows = 100_000
 
     static func run(_ options: BenchmarkOptions) async throws -> [BenchmarkResult] {
@@ -63,67 +72,116 @@ enum TagsSuite: BenchmarkSuite {
             return try timeMilliseconds { _ = try context.performAndWait { try LibraryCounts.read(in: context) } }
         }
         results.append(BenchmarkResult(name: "sidebar_counts_\(suffix)_ms", unit: "ms", value: counts))
+        results += try await runningCountTimes(library: library, store: url, suffix: suffix, fullRecount: counts, repetitions: options.repetitions)
 
         let (bound, unprefetched) = try rowBindingTimes(library: library, repetitions: options.repetitions)
         results.append(BenchmarkResult(
             name: "list_rows_bind_\(listedRows)", unit: "ms", value: bound, baseline: "rows_without_prefetch", baselineValue: unprefetched))
 
-        // A 5,000-word article, edited and its session ended, again and again.
+        // A 5,000-word article, edited again and again: a plain save (an autosave) in alternation
+        // with the save that ends an editing session (the text and its version in one
+        // transaction); what the version adds is the median of the pairs' differences.
         let words = (0..<5_000).map { "word\($0 % 997)" }.joined(separator: " ")
         let article = try await library.createArticle(ArticleContent(title: "Long", body: words))
         var edits = 0
-        let save = try await measureMilliseconds(repetitions: options.repetitions, setUp: { edits += 1 }) { _ in
-            try await library.editArticle(article.id, body: words + " edit \(edits)")
+        func sessionTimes(_ clock: () -> Double) async throws -> (save: Double, added: Double) {
+            var saves: [Double] = [], differences: [Double] = []
+            for run in 0...options.repetitions {
+                edits += 1
+                var start = clock()
+                try await library.editArticle(article.id, body: words + " edit \(edits)")
+                let save = clock() - start
+                edits += 1
+                start = clock()
+                try await library.editArticle(article.id, body: words + " edit \(edits)", endingSession: true)
+                let ending = clock() - start
+                if run > 0 {
+                    saves.append(save)
+                    differences.append(ending - save)
+                }
+            }
+            guard try await library.history(of: article.id).count > options.repetitions else { throw BenchmarkFailure.wrongCount(0) }
+            return (median(saves), median(differences))
         }
-        let record = try await measureMilliseconds(repetitions: options.repetitions, setUp: {
-            edits += 1
-            try await library.editArticle(article.id, body: words + " edit \(edits)")
-        }) { _ in
-            guard try await library.endEditingSession(of: article.id) != nil else { throw BenchmarkFailure.wrongCount(0) }
-        }
-        results.append(BenchmarkResult(name: "save_5000_words", unit: "ms", value: save))
+        let wall = try await sessionTimes { Double(DispatchTime.now().uptimeNanoseconds) / 1_000_000 }
+        results.append(BenchmarkResult(name: "save_5000_words", unit: "ms", value: wall.save))
         results.append(BenchmarkResult(
-            name: "version_record_5000_words", unit: "ms", value: record, baseline: "save_5000_words", baselineValue: save))
+            name: "version_record_5000_words", unit: "ms", value: wall.added, baseline: "save_5000_words", baselineValue: wall.save))
         // The same two as the processor time the process spent on them: on a machine whose cores
         // other work keeps busy, waiting for a core swells the wall-clock times above (a record
         // of 1.4 ms measured 8 ms at a load of 16 on two cores), the processor time much less.
-        let cpuSave = try await medianProcessorMilliseconds(repetitions: options.repetitions, setUp: { edits += 1 }) {
-            try await library.editArticle(article.id, body: words + " edit \(edits)")
-        }
-        let cpuRecord = try await medianProcessorMilliseconds(repetitions: options.repetitions, setUp: {
-            edits += 1
-            try await library.editArticle(article.id, body: words + " edit \(edits)")
-        }) {
-            guard try await library.endEditingSession(of: article.id) != nil else { throw BenchmarkFailure.wrongCount(0) }
-        }
-        results.append(BenchmarkResult(name: "save_5000_words_cpu", unit: "ms", value: cpuSave))
+        let cpu = try await sessionTimes(processorMilliseconds)
+        results.append(BenchmarkResult(name: "save_5000_words_cpu", unit: "ms", value: cpu.save))
         results.append(BenchmarkResult(
-            name: "version_record_5000_words_cpu", unit: "ms", value: cpuRecord, baseline: "save_5000_words_cpu",
-            baselineValue: cpuSave))
+            name: "version_record_5000_words_cpu", unit: "ms", value: cpu.added, baseline: "save_5000_words_cpu",
+            baselineValue: cpu.save))
         library.close()
         return results
     }
 }
 
 extension TagsSuite {
-    /// The median processor time (every thread of the process: the library's work runs on its
-    /// contexts' threads) of `body` over `repetitions` runs after a warm-up, in milliseconds.
-    static func medianProcessorMilliseconds(
-        repetitions: Int, setUp: () async throws -> Void, _ body: () async throws -> Void
-    ) async throws -> Double {
-        func processorNanoseconds() -> Int64 {
-            var time = timespec()
-            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-            return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    /// The sidebar's counts kept up to date (``RunningCounts``): its first reading, and the update
+    /// after a change's save, each checked against a full count.
+    static func runningCountTimes(
+        library: Library, store: URL, suffix: String, fullRecount: Double, repetitions: Int
+    ) async throws -> [BenchmarkResult] {
+        let firstRead = try await measureMilliseconds(repetitions: repetitions, setUp: { RunningCounts(library: library) }) { running in
+            try await running.prepare()
         }
-        var samples: [Double] = []
-        for run in 0...repetitions {
-            try await setUp()
-            let start = processorNanoseconds()
-            try await body()
-            if run > 0 { samples.append(Double(processorNanoseconds() - start) / 1_000_000) }
+        let running = RunningCounts(library: library)
+        try await running.prepare()
+        let context = library.container.newBackgroundContext()
+        let (article, tag) = try context.performAndWait {
+            let article = try context.fetch(FetchRequest<StoredArticle>(predicate: .isNil(\.trashed), fetchLimit: 1))[0]
+            let tag = try context.fetch(FetchRequest<Tag>(predicate: \.name == DemoLibrary.tags[1], fetchLimit: 1))[0]
+            return (article.objectID, tag.objectID)
         }
-        return median(samples)
+        // A change of the writer's, saved as every library operation saves it.
+        let change: @Sendable () throws -> CountChange = {
+            try context.performAndWait {
+                let stored = try context.existingObject(with: article, as: StoredArticle.self)
+                let member = try context.existingObject(with: tag, as: Tag.self)
+                stored.isFavorite.toggle()
+                stored.status = stored.status == .ready ? .draft : .ready
+                if stored.tags.contains(member) { stored.$tags.remove(member) } else { stored.$tags.insert(member) }
+                try LocalChanges.record(in: context)
+                return CountChange(try context.save())
+            }
+        }
+        var last: RunningCounts.Reading?
+        let update = try await measureMilliseconds(repetitions: repetitions, setUp: change) { change in
+            last = try await running.counts(after: change)
+        }
+        let full = try context.performAndWait { try LibraryCounts.read(in: context) }
+        guard last?.counts == full else { throw BenchmarkFailure.wrongCount(last?.counts.favorites ?? -1) }
+
+        let key = Int64(article.uriRepresentation.lastPathComponent.dropFirst())!
+        let raw = try [
+            #"SELECT "trashed" IS NOT NULL, "favorite", "status", "folder" FROM "Article" WHERE _pk = \#(key)"#,
+            #"SELECT target FROM "og_join_Article_tags" WHERE source = \#(key)"#,
+            #"SELECT _pk, "name" FROM "Folder""#, #"SELECT _pk, "name" FROM "Tag""#,
+        ].map { try RawKeyReader(store: store, sql: $0, bindings: []) }
+        let rawRead = try measureMilliseconds(repetitions: repetitions) {
+            guard try raw.reduce(0, { $0 + (try $1.read().count) }) > 2 else { throw BenchmarkFailure.wrongCount(0) }
+        }
+        return [
+            BenchmarkResult(
+                name: "sidebar_counts_first_read_\(suffix)_ms", unit: "ms", value: firstRead, baseline: "full_recount",
+                baselineValue: fullRecount),
+            BenchmarkResult(name: "sidebar_counts_update_\(suffix)_ms", unit: "ms", value: update, baseline: "raw_sqlite", baselineValue: rawRead),
+            BenchmarkResult(
+                name: "sidebar_counts_update_\(suffix)_vs_full", unit: "ms", value: update, baseline: "full_recount",
+                baselineValue: fullRecount),
+        ]
+    }
+
+    /// The processor time of the whole process so far (every thread: the library's work runs on
+    /// its contexts' threads), in milliseconds.
+    static func processorMilliseconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) * 1_000 + Double(time.tv_nsec) / 1_000_000
     }
 
     /// The rows the article list binds as it opens (a window's worth and the rows past it).

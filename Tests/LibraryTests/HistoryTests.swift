@@ -19,6 +19,33 @@ import Testing
 
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
 
+    @Test func theSaveThatEndsASessionCommitsTheTextAndItsVersionInOneTransaction() async throws {
+        let store = try TemporaryLibrary()
+        let article = try await store.library.createArticle(ArticleContent(title: "Tide", body: "Low.\n"))
+        let objectID = try store.inspect { context in try LibraryNames.article(article.id, in: context).objectID }
+        // The editor's session end: the text, its outbox operation and its version, one save (one
+        // SQLite transaction: a crash or kill leaves all of it or none).
+        let save = try store.inspect { context in
+            try context.existingObject(with: objectID, as: StoredArticle.self).body = "High.\n"
+            try LocalChanges.record(in: context)
+            #expect(try Library.recordEndOfEditingSession(of: objectID, in: context))
+            return try context.save()
+        }
+        #expect(save.changedKeys[objectID]?.contains("body") == true)
+        #expect(save.inserted.contains { $0.entityName == "ArticleVersion" })
+        let versions = try await store.library.history(of: article.id)
+        #expect(versions.count == 1)
+        #expect(try await store.library.version(versions[0].id).body == "High.\n")
+
+        // `quire edit`'s path: the same in one library operation; the same text again records nothing.
+        try await store.library.editArticle(article.id, body: "Higher.\n", endingSession: true)
+        try await store.library.editArticle(article.id, body: "Higher.\n", endingSession: true)
+        let after = try await store.library.history(of: article.id)
+        #expect(after.count == 2)
+        #expect(try await store.library.version(after[0].id).body == "Higher.\n")
+        #expect(try store.outbox(of: article.id).count == 1)
+    }
+
     @Test func anEditingSessionRecordsTheSavedTextOnceAndChangesNothingElse() async throws {
         let store = try TemporaryLibrary()
         let article = try await store.library.createArticle(ArticleContent(title: "Notes", body: "first\n"))

@@ -121,6 +121,38 @@ final class HistoryUITests: MainWindowTestCase, @unchecked Sendable {
         }
     }
 
+    func testTheSaveThatEndsASessionCommitsTheTextAndItsVersionInOneTransaction() throws {
+        let url = try library()
+        drive(url) { window in
+            window.editingPauseMilliseconds = 600_000
+            try await self.until { window.articleList.count == 2 }
+            try self.open("Harbour", in: window)
+            var saves: [ChangeSet] = []
+            let observation = window.library.viewContext.addObserver { notification in
+                if case .didSave(let save) = notification { saves.append(save) }
+            }
+            defer { observation.cancel() }
+            // Typed and left at once, in one turn of the main loop: no autosave runs in between,
+            // so switching article saves the text and ends the session.
+            window.editor.buffer.select(0..<0)
+            gtk_text_buffer_insert_at_cursor(window.editor.buffer.textBufferPointer, "Fog. ", -1)
+            try self.open("Lists", in: window)
+
+            // One save (one transaction) holds both: a crash or kill leaves the text and its
+            // version, or neither.
+            let bodySaves = saves.filter { $0.updatedObjects.contains { $0.objectID.entityName == "Article" && $0.changedKeys.contains("body") } }
+            let versionSaves = saves.filter { $0.inserted.contains { $0.entityName == "ArticleVersion" } }
+            XCTAssertEqual(bodySaves.count, 1, "the text was saved once: \(saves)")
+            XCTAssertEqual(versionSaves.count, 1, "one version: \(saves)")
+            XCTAssertEqual(bodySaves.first?.inserted, versionSaves.first?.inserted, "the version is in the text's save")
+            let versions = try window.library.historyInViewContext(of: self.harbour)
+            XCTAssertEqual(versions.count, 2)
+            XCTAssertEqual(try window.library.versionInViewContext(try XCTUnwrap(versions.first?.id)).body, "Fog. The tide was high at six.\n\nGulls.\n")
+            let saved = try await window.library.article(self.harbour).body
+            XCTAssertEqual(saved, "Fog. The tide was high at six.\n\nGulls.\n")
+        }
+    }
+
     func testQuittingEndsTheEditingSession() throws {
         let url = try library()
         drive(url) { window in

@@ -102,4 +102,64 @@ class MainWindowTestCase: QuireTestCase, @unchecked Sendable {
             return true
         }
     }
+
+    /// The whole X screen as a PNG at `path`, captured with ImageMagick's `import -window root`:
+    /// every surface is in it, popovers too (each is a surface of its own, which rendering its
+    /// window leaves out).
+    @MainActor
+    func captureScreen(to path: String) throws -> Texture {
+        let capture = Process()
+        capture.executableURL = URL(fileURLWithPath: "/usr/bin/import")
+        capture.arguments = ["-window", "root", path]
+        try capture.run()
+        capture.waitUntilExit()
+        XCTAssertEqual(capture.terminationStatus, 0, "import -window root \(path)")
+        return try Texture(contentsOfFile: path)
+    }
+
+    /// Captures the screen with `popover` open into `path` once it has drawn a frame, reads the
+    /// texts of the labels it shows (mapped, in the widget tree's order), closes it with `close`,
+    /// and captures the screen again once `window` has drawn without it (`…-closed.png`). Where
+    /// the popover's surface stands on the screen (its position on the window's surface, which
+    /// Xvfb without a window manager puts at the screen's corner), most pixels of the two pictures
+    /// must differ: the popover is in the picture. Returns the labels.
+    @MainActor
+    func screenshotPopover(
+        _ popover: Widget, over window: Window, to path: String, closing close: () async throws -> Void
+    ) async throws -> [String] {
+        try await until { popover.isMapped && popover.width > 0 }
+        try await drawFrame(of: popover)
+        let surface = try XCTUnwrap(gtk_widget_get_native(popover.widgetPointer).flatMap { gtk_native_get_surface($0) })
+        let area = (
+            x: Int(gdk_popup_get_position_x(surface)), y: Int(gdk_popup_get_position_y(surface)),
+            width: Int(gdk_surface_get_width(surface)), height: Int(gdk_surface_get_height(surface)))
+        let open = try captureScreen(to: path)
+        let labels = popover.descendants(ofType: Label.self).filter(\.isMapped).map(\.text)
+        try await close()
+        try await until { !popover.isMapped }
+        try await drawFrame(of: window)
+        let closed = try captureScreen(to: path.replacingOccurrences(of: ".png", with: "-closed.png"))
+        XCTAssertEqual(open.width, closed.width)
+        XCTAssertEqual(open.height, closed.height)
+        let (before, after) = (closed.pixels(), open.pixels())
+        var (inside, differing) = (0, 0)
+        for y in max(0, area.y)..<min(open.height, area.y + area.height) {
+            for x in max(0, area.x)..<min(open.width, area.x + area.width) {
+                inside += 1
+                if after[y * open.width + x] != before[y * open.width + x] { differing += 1 }
+            }
+        }
+        XCTAssertGreaterThan(inside, 0, "the popover's surface \(area) is on the screen")
+        XCTAssertGreaterThan(Double(differing), 0.5 * Double(inside), "the popover's area \(area) shows it: \(path)")
+        return labels
+    }
+
+    /// Waits until `widget` has drawn a frame from now on.
+    @MainActor
+    private func drawFrame(of widget: Widget) async throws {
+        var drawn = false
+        widget.queueDraw()
+        widget.afterNextFrame { drawn = true }
+        try await until { drawn }
+    }
 }

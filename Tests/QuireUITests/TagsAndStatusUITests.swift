@@ -63,6 +63,8 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
             type("ESS", into: field)
             XCTAssertEqual(chips.suggestions, ["essay"])
             XCTAssertEqual(chips.hintText, "Tab: essay")
+            // The completion is a hint beside the entry, in the window (no popover).
+            try await self.renderWhenDrawn(window.window, to: folder.appending(path: "tag-completion-hint.png").path)
             XCTAssertTrue(chips.completeTyped())
             XCTAssertEqual(chips.entry.text, "essay")
             self.pressReturn(in: field)
@@ -84,6 +86,15 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
             type("say", into: field)
             self.pressReturn(in: field)
             XCTAssertEqual(chips.tags, ["essay", "harbour notes"], "nor added twice")
+
+            // The drop-down's list, as the writer opens it: a popover, captured on the whole screen.
+            let dropDown = window.details.status.dropDown
+            XCTAssertTrue(dropDown.activate(), "the drop-down opens its list")
+            let list = try XCTUnwrap(dropDown.descendants(ofType: Popover.self).first)
+            let choices = try await self.screenshotPopover(list, over: window.window, to: folder.appending(path: "status-drop-down.png").path) {
+                gtk_popover_popdown(list.pointer(as: GtkPopover.self))
+            }
+            XCTAssertEqual(choices.filter { ["Draft", "Ready", "Published"].contains($0) }, ["Draft", "Ready", "Published"])
 
             window.details.status.choose(.published)
             let savedStatus = try await window.library.article(id).status
@@ -244,7 +255,9 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
 
             // A right click on a folder's row opens its menu. Rename Folder…: the dialog offers
             // the name; Ctrl+A and typing replace it, Return renames.
-            try await self.rightClickOpensTheMenu(of: .folder("Notes"), in: window)
+            let folderMenu = try await self.rightClickOpensTheMenu(
+                of: .folder("Notes"), in: window, screenshot: folder.appending(path: "folder-row-menu.png").path)
+            XCTAssertTrue(["_Rename Folder…", "_Delete Folder"].allSatisfy(folderMenu.contains), "\(folderMenu)")
             let folderDialog = try await self.nameDialog(of: "rename-folder-named", for: "Notes", in: window)
             try await self.typeName("Field notes", into: folderDialog)
             try await self.renderWhenDrawn(folderDialog.window, to: folder.appending(path: "rename-folder-dialog.png").path)
@@ -255,7 +268,9 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
             XCTAssertEqual(harbourFolder, "Field notes")
 
             // The same for a tag; Escape in its dialog first leaves the tag as it was.
-            try await self.rightClickOpensTheMenu(of: .tag("essay"), in: window)
+            let tagMenu = try await self.rightClickOpensTheMenu(
+                of: .tag("essay"), in: window, screenshot: folder.appending(path: "tag-row-menu.png").path)
+            XCTAssertTrue(["_Rename Tag…", "_Delete Tag"].allSatisfy(tagMenu.contains), "\(tagMenu)")
             let cancelled = try await self.nameDialog(of: "rename-tag", for: "essay", in: window)
             try await self.typeName("x", into: cancelled)
             try press(["key", "Escape"])
@@ -280,24 +295,29 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
             try await self.until { rowMenu.isVisible }
             XCTAssertEqual(rowMenu.menuModel?.items.first?.action, "win.favorite")
             XCTAssertTrue(rowMenu.menuModel?.items.contains { $0.action == "win.trash-article" } == true)
-            try press(["key", "Escape"])
-            try await self.until { !rowMenu.isVisible }
+            let rowItems = try await self.screenshotPopover(rowMenu, over: window.window, to: folder.appending(path: "article-row-menu.png").path) {
+                try press(["key", "Escape"])
+            }
+            XCTAssertTrue(["Favorite", "Move to Folder", "Move to Trash"].allSatisfy(rowItems.contains), "\(rowItems)")
         }
     }
 
     // MARK: Helpers
 
     /// Gives the window the keyboard (without a window manager nothing gives it back when a
-    /// dialog closes), right-clicks a sidebar row and checks that its menu opens; Escape closes it.
+    /// dialog closes), right-clicks a sidebar row and checks that its menu opens, captured on the
+    /// whole screen into `screenshot` (``screenshotPopover(_:over:to:closing:)``); Escape closes it.
+    /// Returns the menu's item labels.
     @MainActor
-    private func rightClickOpensTheMenu(of item: SidebarItem, in window: MainWindow) async throws {
+    private func rightClickOpensTheMenu(of item: SidebarItem, in window: MainWindow, screenshot: String) async throws -> [String] {
         window.window.present()
         try await until { gtk_window_is_active(window.window.windowPointer) != 0 }
         try rightClick(try XCTUnwrap(window.sidebar.row(of: item)), in: window)
         let menu = try XCTUnwrap(window.sidebar.menu(of: item)?.popover)
         try await until { menu.isVisible }
-        try press(["key", "Escape"])
+        let labels = try await screenshotPopover(menu, over: window.window, to: screenshot) { try press(["key", "Escape"]) }
         try await until { !menu.isVisible }
+        return labels
     }
 
     /// Runs the menu's rename action (`win.NAME` with the name as target) and returns its

@@ -8,8 +8,10 @@ extension Library {
     /// Records the article's saved text as a version (``ArticleVersionSource/edited``) unless its
     /// latest version holds it already, thins its older versions and keeps the whole history within
     /// ``historySizeLimit``. The app calls it when the writer leaves an article (switching to
-    /// another, quitting, a long pause in typing) after saving it; `quire edit` and `quire new` call
-    /// it after their save. Returns the version recorded, nil when the text was recorded already.
+    /// another, quitting, a long pause in typing) when it has nothing left to save (a save that
+    /// ends a session records its version in the same transaction instead:
+    /// ``recordEndOfEditingSession(of:in:at:)``, `editArticle(_:…endingSession:)`); `quire new`
+    /// calls it after its save. Returns the version recorded, nil when the text was recorded already.
     @discardableResult
     public func endEditingSession(of id: UUID) async throws -> ArticleVersionSummary? {
         let version = try await write { context, now in
@@ -28,12 +30,29 @@ extension Library {
         let version = try writeInViewContext { context, now in
             try VersionHistory.record(try LibraryNames.article(id, in: context), source: .edited, at: now, in: context)?.summary
         }
-        if version != nil {
-            // Housekeeping off the main thread: a trim that fails (a busy store) only leaves the
-            // history over its limit until the next session ends, and loses nothing.
-            Task.detached { [self] in try? await trimHistory() }
-        }
+        if version != nil { trimHistoryLater() }
         return version
+    }
+
+    /// Adds to `context`'s unsaved changes a version of the article's text as the context holds
+    /// it (``ArticleVersionSource/edited``, unless its latest version holds it already), for an
+    /// editing session that ends with the context's next save: the text and its version then
+    /// commit in one transaction (one commit, one wait for the disk), and a crash or kill leaves
+    /// both or neither. The editor calls it, after ``LocalChanges/record(in:at:alsoChanged:)``,
+    /// for the save that ends a session; on the context's queue. Returns whether a version was
+    /// added; once saved, ``trimHistoryLater()`` keeps the history within its limit.
+    public static func recordEndOfEditingSession(
+        of objectID: ManagedObjectID, in context: ManagedObjectContext, at now: Date = Library.now()
+    ) throws -> Bool {
+        let article = try context.existingObject(with: objectID, as: StoredArticle.self)
+        return try VersionHistory.record(article, source: .edited, at: now, in: context) != nil
+    }
+
+    /// Trims the history to its limit (``trimHistory()``) off the caller's thread, after a version
+    /// was recorded. Housekeeping: a trim that fails (a busy store) only leaves the history over
+    /// its limit until the next session ends, and loses nothing.
+    public func trimHistoryLater() {
+        Task.detached { [self] in try? await trimHistory() }
     }
 
     /// The article's versions, newest first, without their bodies.

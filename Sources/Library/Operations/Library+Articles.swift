@@ -41,11 +41,14 @@ extension Library {
     /// only while the article is still at that revision (``ArticleSnapshot/localRevision``), so that
     /// a read-modify-write never overwrites a change that came in between (another program's, or
     /// one the sync worker pulled); otherwise throws ``LibraryError/revisionChanged(article:expected:current:)``.
+    /// With `endingSession`, the edit ends an editing session: the version of the text
+    /// (``endEditingSession(of:)``) is recorded in the same save, so the two commit together.
     @discardableResult
     public func editArticle(
-        _ id: UUID, title: String? = nil, body: String? = nil, language: String? = nil, ifRevision: Int64? = nil
+        _ id: UUID, title: String? = nil, body: String? = nil, language: String? = nil, ifRevision: Int64? = nil,
+        endingSession: Bool = false
     ) async throws -> ArticleSnapshot {
-        try await write { context, now in
+        let (snapshot, recorded) = try await write { context, now in
             let article = try LibraryNames.article(id, in: context)
             if let ifRevision, article.localRevision != ifRevision {
                 throw LibraryError.revisionChanged(article: id, expected: ifRevision, current: article.localRevision)
@@ -54,8 +57,11 @@ extension Library {
             if let body, body != article.body { article.body = body }
             if let language, language != article.language { article.language = language }
             try LocalChanges.record(in: context, at: now)
-            return article.snapshot
+            let recorded = try endingSession ? Self.recordEndOfEditingSession(of: article.objectID, in: context, at: now) : false
+            return (article.snapshot, recorded)
         }
+        if recorded { try await trimHistory() }
+        return snapshot
     }
 
     /// Gives articles all the content the writer edits at once (the editor's save, an import).

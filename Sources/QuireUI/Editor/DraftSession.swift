@@ -118,9 +118,11 @@ final class DraftSession {
     /// Saves the draft into the store now (child → view context → store, with the outbox
     /// operation). Returns whether everything the writer typed is saved; false while a conflict
     /// waits for the writer's decision or when the save failed (the error was reported, and the
-    /// text stays in the draft and in draft recovery).
+    /// text stays in the draft and in draft recovery). With `endingSession` the save ends the
+    /// editing session: the text's version is recorded in the same transaction
+    /// (``Library/recordEndOfEditingSession(of:in:at:)``), so a crash leaves both or neither.
     @discardableResult
-    func save() -> Bool {
+    func save(endingSession: Bool = false) -> Bool {
         autosave?.cancel()
         autosave = nil
         takeEditedBody()
@@ -129,7 +131,7 @@ final class DraftSession {
         editor.saveState = .saving
         do {
             try saveDraft()
-            try saveViewContext()
+            if try saveViewContext(endingSession: endingSession) { library.trimHistoryLater() }
             // The save may have settled the article's conflict with a clean merge (LocalChanges).
             try showStoredContent()
             editor.saveState = .saved
@@ -151,7 +153,7 @@ final class DraftSession {
     /// offer back a copy older than the saved text.
     @discardableResult
     func close() -> Task<Void, Never>? {
-        let saved = save()
+        let saved = save(endingSession: true)
         if recovery?.isPending == true {
             // Typed a moment ago and not saved: the recorder keeps it.
             recovery?.cancel()
@@ -190,8 +192,13 @@ final class DraftSession {
     /// the view context read it (another program; the sync worker taking the pending operation)
     /// is read again and the writer's text applied on top; when the text itself changed there,
     /// the writer's text goes back into the draft, whose next save meets the change as a conflict.
-    private func saveViewContext() throws {
-        try LocalChanges.record(in: viewContext)
+    /// Returns whether the save recorded a version (`endingSession`).
+    private func saveViewContext(endingSession: Bool) throws -> Bool {
+        func recordChanges() throws -> Bool {
+            try LocalChanges.record(in: viewContext)
+            return try endingSession ? Library.recordEndOfEditingSession(of: objectID, in: viewContext) : false
+        }
+        var recorded = try recordChanges()
         do {
             try viewContext.save()
         } catch ObjectGraphError.mergeConflicts(let conflicts) {
@@ -211,9 +218,10 @@ final class DraftSession {
             }
             if current.title != mine.title { current.title = mine.title }
             if current.body != mine.body { current.body = mine.body }
-            try LocalChanges.record(in: viewContext)
+            recorded = try recordChanges()
             try viewContext.save()
         }
+        return recorded
     }
 
     /// Shows the article's title and body as the view context holds them when they changed

@@ -97,21 +97,38 @@ extension MainWindow {
         }
     }
 
-    /// Refreshes the sidebar's folders and counts shortly after a save (many saves, one read).
-    func scheduleFolderRefresh() {
+    /// Updates the sidebar's folders and counts on the main loop's next turn after a change that
+    /// can move a count: the changes seen until then are applied together (a save's own change
+    /// and its did-save notification, the merges of a batch), within the frame.
+    func scheduleFolderRefresh(after change: CountChange) {
+        countsToUpdate.change.formUnion(change)
         guard folderRefresh?.isPending != true else { return }
-        folderRefresh = Timeout(milliseconds: 250) { [weak self] in self?.refreshFolders() }
+        folderRefresh = Timeout(milliseconds: 0) { [weak self] in self?.refreshFolders() }
     }
 
-    /// Reads the counts off the main thread (at 100,000 articles they take longer than a frame)
-    /// and shows them; the open article's tags follow too (a tag renamed or deleted).
+    /// Brings the counts up to date with the changes seen (``RunningCounts`` reads only the
+    /// articles they name, off the main thread) and shows them, newer counts never replaced by
+    /// older ones, and the sidebar's rows left as they are (an open row menu too) when nothing
+    /// moved; the open article's tags follow too (a tag renamed or deleted).
     func refreshFolders(selecting item: SidebarItem? = nil) {
+        folderRefresh?.cancel()
+        folderRefresh = nil
         countReads += 1
-        run(gettext("Could not read the folders")) { [library] in
-            let counts = try await library.counts()
+        let change = countsToUpdate.change
+        countsToUpdate.change = CountChange()
+        run(gettext("Could not read the folders")) { [runningCounts] in
+            let reading = try await runningCounts.counts(after: change)
             return { [weak self] in
-                self?.show(SidebarCounts(counts), selecting: item)
-                self?.showArticleDetails()
+                guard let self else { return }
+                let isNewer = reading.generation > countsToUpdate.shownGeneration
+                if isNewer { countsToUpdate.shownGeneration = reading.generation }
+                if isNewer && reading.counts != countsToUpdate.shown {
+                    countsToUpdate.shown = reading.counts
+                    show(SidebarCounts(reading.counts), selecting: item)
+                } else if let item {
+                    sidebar.select(item)
+                }
+                showArticleDetails()
             }
         }
     }

@@ -103,10 +103,16 @@ public final class MainWindow {
     var trashToast: TrashToast?
     /// The article that was open when it was moved to the Trash, opened again by Undo.
     var reopenedByUndo: UUID?
+    /// The update of the sidebar's counts waiting for the main loop's next turn, which applies
+    /// every count change seen until then at once.
     var folderRefresh: Timeout?
-    /// How many times the window has read the sidebar's counts (each read goes through the whole
-    /// library): only changes that can move a count cause one.
+    /// How many times the window has updated the sidebar's counts: only changes that can move a
+    /// count cause one.
     var countReads = 0
+    /// The sidebar's counts, kept up to date from each change (Library's ``RunningCounts``).
+    lazy var runningCounts = RunningCounts(library: library)
+    /// The count changes seen since the last update, and the counts shown with their generation.
+    var countsToUpdate = (change: CountChange(), shown: LibraryCounts?.none, shownGeneration: 0)
     /// What the Undo of the last folder or tag deletion does, while its toast is offered.
     var undoDeletion: (@MainActor () -> Void)?
     /// The toast offering to undo a folder's or tag's deletion, while it is shown.
@@ -204,18 +210,19 @@ public final class MainWindow {
             return false
         }
         // Counts change with the window's own saves and with the library operations' saves,
-        // which reach the view context as merges; only changes that can move a count recount
-        // (not an autosave while typing). A merge that changed the open article (a conflict
+        // which reach the view context as merges; only changes that can move a count update
+        // them (not an autosave while typing). A merge that changed the open article (a conflict
         // resolved, a version the sync worker took or merged) is shown in the editor.
         folderObservation = viewContext.addObserver { [weak self] notification in
             switch notification {
             case .didSave(let save):
-                guard LibraryCounts.mayChange(with: save) else { return }
-                MainActor.assumeIsolated { self?.scheduleFolderRefresh() }
+                let counted = CountChange(save)
+                guard !counted.isEmpty else { return }
+                MainActor.assumeIsolated { self?.scheduleFolderRefresh(after: counted) }
             case .objectsDidChange(let change):
-                let recount = LibraryCounts.mayChange(with: change)
+                let counted = CountChange(change)
                 MainActor.assumeIsolated {
-                    if recount { self?.scheduleFolderRefresh() }
+                    if !counted.isEmpty { self?.scheduleFolderRefresh(after: counted) }
                     self?.showOpenArticle(ifRefreshedIn: change)
                 }
             case .willSave: break

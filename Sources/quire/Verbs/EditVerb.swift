@@ -45,12 +45,12 @@ struct EditVerb: Verb {
         let library = try library.open()
         let id = try await library.articleID(matching: articleID)
         do {
-            try await library.editArticle(id, title: title, body: body, language: language, ifRevision: revision)
+            // The edit ends an editing session: its version commits with it.
+            try await library.editArticle(id, title: title, body: body, language: language, ifRevision: revision, endingSession: true)
         } catch let error as LibraryError {
             guard case .revisionChanged = error else { throw error }
             throw ChangedSinceRead(message: error.description)
         }
-        try await library.endEditingSession(of: id)
     }
 }
 
