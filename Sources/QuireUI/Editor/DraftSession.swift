@@ -16,8 +16,9 @@ import Platform
 ///   into the view context, the view context records the article's outbox operation
 ///   (``LocalChanges``) and saves into the store, so the article and its operation commit together.
 /// - Independently, the text goes to the ``DraftRecorder`` a moment after an edit (at most every
-///   ``recoveryDelay`` while the writer types), which writes it to the store at most every two
-///   seconds: a killed app loses at most the last two and a quarter seconds of typing.
+///   ``recoveryDelay`` while the writer types), which writes it to the store within the rest of
+///   two seconds (the window's recorder interval is shortened by ``recoveryDelay``): a killed app
+///   loses at most the last two seconds of typing.
 /// - When the article changed underneath (another program, the sync worker) in its title or
 ///   body, the save meets the change through the merge policy and the writer decides in the
 ///   ``ConflictDialog``: keep mine, take theirs, or keep both. Changes of anything else (a star,

@@ -170,7 +170,9 @@ public final class MainWindow {
         statusSlot.append(syncStatus.widget)
         conflictBanner = try ConflictBanner(session: sync)
         bannerSlot.append(conflictBanner.widget)
-        recorder = DraftRecorder(library: library)
+        // The editor hands its text over `recoveryDelay` after an edit; the recorder's interval
+        // is shortened by as much, so that typing is still kept within two seconds of the edit.
+        recorder = DraftRecorder(library: library, interval: .milliseconds(2000 - Int(DraftSession.recoveryDelay)))
 
         let viewContext = library.viewContext
         // The library's operations run in background contexts; their saves reach the list here.
