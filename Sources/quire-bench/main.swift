@@ -13,6 +13,7 @@ let suites: [any BenchmarkSuite.Type] = [
     TagsSuite.self,
     SpellingSuite.self,
     UXSuite.self,
+    AttachmentsSuite.self,
 ]
 
 let usage = """
