@@ -148,7 +148,7 @@ let package = Package(
         .executableTarget(name: "quire", dependencies: ["CommandLineArguments", "Platform", "QuireUI", "GtkKit", "Library", "Transfer", "ObjectGraph", "SyncClient"]),
         .executableTarget(name: "quire-server", dependencies: ["CommandLineArguments", "Platform", "SyncServer", "CSystemd"]),
         .executableTarget(
-            name: "quire-bench", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "Transfer", "Spelling", "CEnchant", "CSQLite", "CPostgres"],
+            name: "quire-bench", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "Transfer", "Spelling", "CEnchant", "CSQLite", "CPostgres", "CRsvg"],
             exclude: ["README.md"]),
 
         // MARK: Build tools

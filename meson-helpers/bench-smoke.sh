@@ -20,6 +20,7 @@ suites=(
   "tags 2000"
   "ux 300"
   "spelling 500"
+  "attachments 20"
 )
 for entry in "${suites[@]}"; do
   read -r suite rows <<<"$entry"

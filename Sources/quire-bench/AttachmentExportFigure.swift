@@ -1,3 +1,4 @@
+import CRsvg
 import Foundation
 import Library
 import ObjectGraph
@@ -6,7 +7,7 @@ import Transfer
 
 /// The `attachments` suite's export figure: Markdown (with its `assets/` folder), HTML (files
 /// beside it, and `--embed`), PDF and JSON exports of N articles (1,000 by default) that each show
-/// one image of their own (a 64 KB PNG that barely compresses, so the library keeps it in a file),
+/// one image of their own (a 66 KB PNG of random pixels, so the library keeps it in a file),
 /// read from the store as `quire export` does.
 ///
 /// The baseline, run in the same repetitions (interleaved, so that both see the same load), is
@@ -20,7 +21,7 @@ enum AttachmentExportFigure {
         var bodies: [UUID: String] = [:]
         for index in 0..<options.rows {
             let article = try await library.createArticle(ArticleContent(title: "Figure \(index)", body: ""))
-            let attachment = try await library.addAttachment(to: article.id, fileName: "figure-\(index).png", data: image(seed: UInt64(index)))
+            let attachment = try await library.addAttachment(to: article.id, fileName: "figure-\(index).png", data: try image(seed: UInt64(index)))
             let body = "# Figure \(index)\n\nAs the figure shows:\n\n\(attachment.reference.markdown(mediaType: attachment.mediaType))\n"
             try await library.editArticle(article.id, body: body)
             bodies[article.id] = body
@@ -58,17 +59,31 @@ enum AttachmentExportFigure {
                 }
             }
             results.append(BenchmarkResult(
-                name: "attachments_export_\(name)_\(suffix)", unit: "cpu_s", value: median(exportSamples),
+                name: "attachments_export_\(name)_\(suffix)_cpu", unit: "s", value: median(exportSamples),
                 baseline: "raw_file_writes", baselineValue: median(rawSamples)))
         }
         return results
     }
 
-    /// A PNG signature and 64 KB fixed by `seed`: an image by its first bytes, which no compression
-    /// shrinks.
-    private static func image(seed: UInt64) -> Data {
+    /// A real 150 × 150 PNG of random pixels fixed by `seed` (about 66 KB, which no compression
+    /// shrinks, so the library keeps it in a file and the PDF decodes and draws it).
+    private static func image(seed: UInt64) throws -> Data {
+        guard let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, 150, 150), let pixels = gdk_pixbuf_get_pixels(pixbuf) else {
+            throw AttachmentBenchmarkError.image("gdk-pixbuf cannot make an image")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
         var random = SeededGenerator(seed: seed + 1)
-        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data((0..<65_536).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        for row in 0..<150 {
+            for column in 0..<450 { pixels[row * stride + column] = UInt8.random(in: 0...255, using: &random) }
+        }
+        var buffer: UnsafeMutablePointer<gchar>?
+        var size: gsize = 0
+        guard gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &size, "png", nil, nil, nil) != 0, let buffer else {
+            throw AttachmentBenchmarkError.image("gdk-pixbuf cannot write a PNG")
+        }
+        defer { g_free(buffer) }
+        return Data(bytes: buffer, count: Int(size))
     }
 
     /// The least an export does: each article's text into a file, each image read from the
@@ -97,5 +112,16 @@ enum AttachmentExportFigure {
         getrusage(RUSAGE_SELF.rawValue, &usage)
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+}
+
+/// Why the attachments figure could not be measured.
+enum AttachmentBenchmarkError: Error, CustomStringConvertible {
+    case image(String)
+
+    var description: String {
+        switch self {
+        case .image(let reason): reason
+        }
     }
 }
