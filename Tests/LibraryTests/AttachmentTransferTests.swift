@@ -96,6 +96,15 @@ enum ImageSamples {
         return result
     }
 
+    /// A new library with everything at `url` imported.
+    private func importedIntoNewLibrary(_ url: URL) async throws -> TemporaryLibrary {
+        let target = try TemporaryLibrary()
+        let scan = try await ImportScan.read([url])
+        #expect(scan.failures.isEmpty)
+        try await target.library.apply(ImportPlan(scan: scan, library: try await target.library.importContents(for: scan), onExisting: .skip))
+        return target
+    }
+
     private func sha256s(_ files: [String: Data]) -> Set<String> { Set(files.values.map(SHA256.hex)) }
 
     @Test func markdownExportWritesOneAssetsFolderAndImportsBackEveryByte() async throws {
@@ -119,11 +128,8 @@ enum ImageSamples {
         #expect(!markdown.contains("attachment:"))
 
         // Into a new library: the same text, the same bytes.
-        let target = try TemporaryLibrary()
-        let scan = try await ImportScan.read([destination])
-        #expect(scan.failures.isEmpty)
-        try await target.library.apply(ImportPlan(scan: scan, library: try await target.library.importContents(for: scan), onExisting: .skip))
         let before = try await contents(of: store.library)
+        let target = try await importedIntoNewLibrary(destination)
         let after = try await contents(of: target.library)
         #expect(after["Figures"]?.body == before["Figures"]?.body)
         #expect(after["Figures"]?.attachments == before["Figures"]?.attachments)
@@ -196,11 +202,8 @@ enum ImageSamples {
         try await store.library.export(
             .library, with: ExportJob(format: .jsonArchive(try await store.library.archiveOptions()), destination: archive))
 
-        let target = try TemporaryLibrary()
-        let scan = try await ImportScan.read([archive])
-        #expect(scan.failures.isEmpty)
-        try await target.library.apply(ImportPlan(scan: scan, library: try await target.library.importContents(for: scan), onExisting: .skip))
         let before = try await contents(of: store.library)
+        let target = try await importedIntoNewLibrary(archive)
         let after = try await contents(of: target.library)
         #expect(Set(after.keys) == Set(before.keys))
         for (title, article) in before {
