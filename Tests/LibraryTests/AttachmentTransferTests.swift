@@ -244,6 +244,7 @@ enum ImageSamples {
             ("tiny.gif", ImageSamples.gif),
             ("picture.webp", try ImageSamples.solid("webp", width: 120, height: 60, rgb: 0x00FFFF)),
             ("square.svg", ImageSamples.svg(size: 300)),
+            ("huge.png", try ImageSamples.solid("png", width: 6000, height: 60, rgb: 0x0000FF)),
         ]
         for (name, data) in images {
             let attachment = try await library.addAttachment(to: article.id, fileName: name, data: data)
@@ -258,7 +259,9 @@ enum ImageSamples {
 
         let rows = try Self.images(in: pdf)
         let byWidth = Dictionary(rows.map { ($0.width, $0) }, uniquingKeysWith: { first, _ in first })
-        #expect(Set(byWidth.keys) == [200, 2000, 1, 120], "\(rows)")
+        #expect(Set(byWidth.keys) == [200, 2000, 1, 120, 4096], "\(rows)")
+        // Kept to 4,096 pixels on its longer side, aspect kept.
+        #expect(byWidth[4096]?.height == 40)
         // Drawn at their own size (96 pixels per inch), not enlarged.
         #expect(byWidth[200]?.height == 100 && byWidth[200]?.xPPI == 96 && byWidth[200]?.yPPI == 96)
         #expect(byWidth[120]?.xPPI == 96 && byWidth[1]?.xPPI == 96)

@@ -50,12 +50,12 @@ final class PDFImage {
             width = pixelWidth * Self.pointsPerPixel
             height = pixelHeight * Self.pointsPerPixel
         case AttachmentMediaType.png, AttachmentMediaType.jpeg, AttachmentMediaType.gif, AttachmentMediaType.webP:
-            let surface = try Self.decodeRaster(data, mediaType: file.mediaType)
+            let (surface, natural) = try Self.decodeRaster(data, mediaType: file.mediaType)
             let pixelWidth = Int(cairo_image_surface_get_width(surface))
             let pixelHeight = Int(cairo_image_surface_get_height(surface))
             content = .raster(surface, pixelWidth: pixelWidth, pixelHeight: pixelHeight)
-            width = Double(pixelWidth) * Self.pointsPerPixel
-            height = Double(pixelHeight) * Self.pointsPerPixel
+            width = Double(natural.width) * Self.pointsPerPixel
+            height = Double(natural.height) * Self.pointsPerPixel
         default:
             throw PDFImageProblem("it is not an image (\(file.mediaType))")
         }
@@ -91,13 +91,36 @@ final class PDFImage {
         }
     }
 
-    /// The first frame of a raster image, as a Cairo image surface (premultiplied ARGB).
-    private static func decodeRaster(_ data: Data, mediaType: String) throws(PDFImageProblem) -> OpaquePointer {
+    /// The most pixels a raster image keeps on its longer side: enough for print at the text width
+    /// (about 6.5 inches at 600 pixels per inch), and a bound on the memory a small file that
+    /// claims huge dimensions can take.
+    static let maximumPixels: Int32 = 4096
+
+    /// The first frame of a raster image, as a Cairo image surface (premultiplied ARGB), at most
+    /// ``maximumPixels`` on its longer side, and its size in pixels before that.
+    private static func decodeRaster(
+        _ data: Data, mediaType: String
+    ) throws(PDFImageProblem) -> (surface: OpaquePointer, natural: (width: Int32, height: Int32)) {
         var error: UnsafeMutablePointer<GError>?
         guard let loader = gdk_pixbuf_loader_new_with_mime_type(mediaType, &error) else {
             throw PDFImageProblem(message(error, otherwise: "no image loader for \(mediaType) is installed"))
         }
         defer { g_object_unref(loader) }
+        // Told the image's size before any pixel is decoded, the loader is asked to scale it down.
+        let natural = NaturalSize()
+        let sizePrepared: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = {
+            loader, width, height, box in
+            let natural = Unmanaged<NaturalSize>.fromOpaque(box!).takeUnretainedValue()
+            natural.width = width
+            natural.height = height
+            let longer = max(width, height)
+            guard longer > PDFImage.maximumPixels else { return }
+            let scale = Double(PDFImage.maximumPixels) / Double(longer)
+            gdk_pixbuf_loader_set_size(loader, max(1, Int32(Double(width) * scale)), max(1, Int32(Double(height) * scale)))
+        }
+        g_signal_connect_data(
+            loader, "size-prepared", unsafeBitCast(sizePrepared, to: GCallback.self), Unmanaged.passUnretained(natural).toOpaque(),
+            nil, GConnectFlags(0))
         let written = data.withUnsafeBytes { bytes in
             gdk_pixbuf_loader_write(loader, bytes.bindMemory(to: UInt8.self).baseAddress, gsize(bytes.count), &error)
         }
@@ -132,7 +155,13 @@ final class PDFImage {
             }
         }
         cairo_surface_mark_dirty(surface)
-        return surface
+        return (surface, natural.width > 0 ? (natural.width, natural.height) : (width, height))
+    }
+
+    /// The size a loader reports before decoding.
+    private final class NaturalSize {
+        var width: Int32 = 0
+        var height: Int32 = 0
     }
 
     private static func message(_ error: UnsafeMutablePointer<GError>?, otherwise: String) -> String {
