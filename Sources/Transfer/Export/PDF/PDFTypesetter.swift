@@ -7,8 +7,9 @@ import Library
 /// lists), block quotes, code blocks, tables and thematic breaks; raw HTML is left out. Images of
 /// the article's attachments are drawn (``PDFImage``) below the text of their paragraph, as wide as
 /// the text at most and never larger than their own size; one that cannot be drawn prints a line
-/// naming its file and why. Other images show their description. Pages break between lines; headings keep with the text that follows; table
-/// rows stay whole and a table's header row repeats on each page. Every page gets its number.
+/// naming its file and why. Other images show their description. Pages break between lines;
+/// headings keep with the text that follows; table rows stay whole and a table's header row
+/// repeats on each page. Every page gets its number.
 ///
 /// With `isDrawing` false nothing is drawn: the typesetter only counts pages, with exactly the
 /// layout the drawing pass will use, so that a combined PDF's contents can name page numbers.
@@ -419,8 +420,11 @@ final class PDFTypesetter {
         if y + size.height > bottom && pageHasContent { newPage() }
         if isDrawing {
             drawBars(frame.bars, from: y, to: y + size.height)
+            // A list item that starts with an image gets its bullet beside the image's top.
+            if let marker = pendingMarker { drawMarker(marker, baseline: y + style.bodySize) }
             image.draw(on: canvas.cairo, x: frame.left, y: y, width: size.width, height: size.height)
         }
+        pendingMarker = nil
         previousBars = frame.bars
         y += size.height
         pageHasContent = true
