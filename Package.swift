@@ -64,6 +64,10 @@ let package = Package(
         .systemLibrary(
             name: "CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev", "libfontconfig-dev"])]),
+        // librsvg and gdk-pixbuf, for the images a PDF export draws; only Transfer imports it.
+        .systemLibrary(
+            name: "CRsvg", pkgConfig: "librsvg-2.0",
+            providers: [.apt(["librsvg2-dev", "libgdk-pixbuf-2.0-dev"])]),
         // WebKitGTK 6.0 (GTK 4), for the article preview; only GtkWebKit imports it.
         .systemLibrary(
             name: "CWebKit", pkgConfig: "webkitgtk-6.0",
@@ -100,7 +104,7 @@ let package = Package(
         // Export and import files: Markdown, HTML (and the preview's page), PDF typeset with Pango
         // and Cairo, the JSON archive; above Library, so that only what exports or imports links
         // Pango, Cairo and fontconfig.
-        .target(name: "Transfer", dependencies: ["Library", "CPangoCairo"], exclude: ["README.md"]),
+        .target(name: "Transfer", dependencies: ["Library", "CPangoCairo", "CRsvg"], exclude: ["README.md"]),
 
         // MARK: Server
 
@@ -144,7 +148,7 @@ let package = Package(
         .executableTarget(name: "quire", dependencies: ["CommandLineArguments", "Platform", "QuireUI", "GtkKit", "Library", "Transfer", "ObjectGraph", "SyncClient"]),
         .executableTarget(name: "quire-server", dependencies: ["CommandLineArguments", "Platform", "SyncServer", "CSystemd"]),
         .executableTarget(
-            name: "quire-bench", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "Transfer", "Spelling", "CEnchant", "CSQLite", "CPostgres"],
+            name: "quire-bench", dependencies: ["Platform", "ObjectGraph", "SyncProtocol", "SyncServer", "SyncClient", "Library", "Transfer", "Spelling", "CEnchant", "CSQLite", "CPostgres", "CRsvg"],
             exclude: ["README.md"]),
 
         // MARK: Build tools
@@ -180,7 +184,7 @@ let package = Package(
         // Depends on quire so that the executable the verb tests run is built with them.
         .testTarget(
             name: "LibraryTests",
-            dependencies: ["Platform", "Library", "Transfer", "ObjectGraph", "SyncProtocol", "quire", "CSQLite", "CStoreFaults", "QuireTestSupport"],
+            dependencies: ["Platform", "Library", "Transfer", "ObjectGraph", "SyncProtocol", "quire", "CSQLite", "CStoreFaults", "QuireTestSupport", "CRsvg"],
             exclude: ["Fixtures"]),
         // The GTK test base (GtkTestCase: GTK under Xvfb, the main loop, temporary folders,
         // screenshots), apart from QuireTestSupport so that no test of the server or ObjectGraph

@@ -35,6 +35,7 @@ APP_PACKAGES=(
   libpango1.0-dev
   libpq-dev
   librsvg2-common
+  librsvg2-dev
   libsecret-1-dev
   libsqlite3-dev
   libssl-dev
@@ -42,6 +43,7 @@ APP_PACKAGES=(
   libwebkitgtk-6.0-dev
   libyaml-dev
   pkg-config
+  webp-pixbuf-loader
 )
 
 # Running the test suite and the install check, on top of the app's packages.

@@ -38,9 +38,9 @@ extension Library {
         try await addPersonalWords(plan.personalWords)
         let writes = plan.writes.compactMap { item -> ImportWrite? in
             switch item.action {
-            case .create: ImportWrite(.create, item.article)
-            case .replace: ImportWrite(.replace, item.article)
-            case .copy: ImportWrite(.copy, item.article)
+            case .create: ImportWrite(.create, item.article, attachments: item.imported.attachments)
+            case .replace: ImportWrite(.replace, item.article, attachments: item.imported.attachments)
+            case .copy: ImportWrite(.copy, item.article, attachments: item.imported.attachments)
             case .skip, .unchanged: nil
             }
         }

@@ -6,8 +6,8 @@ import SyncProtocol
 import SyncServer
 
 /// `quire-bench attachments`: images in a library and through sync. Each figure is its own
-/// function below, listed in ``figures``: a new figure is a function and one line there (the
-/// export figure lives in its own file as another extension).
+/// function below, listed in ``figures``: a new figure is a function and one line there. The
+/// export figures (``AttachmentExportFigure``, in their own file) come after them.
 ///
 /// - `insert_100_images_ms`: 100 images of 1 MB (fewer when `--rows` is below 100) added with
 ///   `Library.addAttachment`, one save each, into an empty library. Baseline: the same bytes
@@ -20,7 +20,7 @@ import SyncServer
 ///   the worker sends (`maximumInFlight`), with no HEAD and no article.
 struct AttachmentsSuite: BenchmarkSuite {
     static let name = "attachments"
-    static let summary = "images: adding them to a library, and the first sync of a library with images"
+    static let summary = "images: adding them to a library, the first sync of a library with images, and exports of articles with images"
     /// Megabytes of images (one per article) in the first sync.
     static let defaultRows = 500
     static let imageBytes = 1024 * 1024
@@ -34,7 +34,7 @@ struct AttachmentsSuite: BenchmarkSuite {
     static func run(_ options: BenchmarkOptions) async throws -> [BenchmarkResult] {
         var results: [BenchmarkResult] = []
         for figure in figures { results.append(try await figure(options)) }
-        return results
+        return results + (try await AttachmentExportFigure.results(options))
     }
 
     /// An image-like megabyte that differs for every `index` and `salt` (not compressible, as

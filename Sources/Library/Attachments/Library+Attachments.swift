@@ -81,13 +81,13 @@ extension Library {
         return texts
     }
 
-    private static func checkAttachment(fileName: String, data: Data) throws {
+    static func checkAttachment(fileName: String, data: Data) throws {
         guard data.count <= attachmentSizeLimit else {
             throw LibraryError.attachmentTooLarge(fileName: fileName, size: data.count, limit: attachmentSizeLimit)
         }
     }
 
-    private static func insertAttachment(
+    static func insertAttachment(
         to articleID: UUID, fileName: String, data: Data, in context: ManagedObjectContext, at now: Date
     ) throws -> StoredAttachment {
         let article = try LibraryNames.article(articleID, in: context)

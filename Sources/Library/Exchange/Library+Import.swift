@@ -63,6 +63,7 @@ extension Library {
             if let history = imported.history {
                 try VersionHistory.add(history, to: article.id, freshIDs: item.kind == .copy, in: context)
             }
+            try importAttachments(item.attachments, to: article.id, in: context, at: now)
             if article.updated != imported.updated { article.updated = imported.updated }
             if article.trashed != imported.trashed { article.trashed = imported.trashed }
         }
@@ -88,11 +89,14 @@ public struct ImportWrite: Sendable, Hashable {
     public var kind: Kind
     /// The article to save.
     public var article: ArticleSnapshot
+    /// Files the import brings for the article (those it holds already are not added twice).
+    public var attachments: [AttachmentFile]
 
-    /// Saves `article` as `kind` says.
-    public init(_ kind: Kind, _ article: ArticleSnapshot) {
+    /// Saves `article` as `kind` says, with `attachments`.
+    public init(_ kind: Kind, _ article: ArticleSnapshot, attachments: [AttachmentFile] = []) {
         self.kind = kind
         self.article = article
+        self.attachments = attachments
     }
 }
 

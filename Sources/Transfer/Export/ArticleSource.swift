@@ -23,15 +23,35 @@ public protocol ArticleSource: Sendable {
     /// The articles at positions `range` of the export order. An article deleted since the job
     /// started may be missing from the answer; the job exports what it gets.
     func articles(in range: Range<Int>) async throws -> [ArticleSnapshot]
+    /// The attachments `article` has or refers to, with their bytes, or with the problem that
+    /// keeps them from being read (``AttachmentFile/problem``).
+    func attachments(of article: ArticleSnapshot) async throws -> [AttachmentFile]
+}
+
+extension ArticleSource {
+    /// A source whose articles have no attachments.
+    public func attachments(of article: ArticleSnapshot) async throws -> [AttachmentFile] { [] }
 }
 
 /// A source over articles already in memory: a handful of selected articles, or tests.
 public struct ArticleArraySource: ArticleSource {
     /// The articles, in export order.
     public let articles: [ArticleSnapshot]
+    /// Files the articles' references may name, by SHA-256.
+    public let files: [String: AttachmentFile]
 
-    /// A source that yields `articles` in this order.
-    public init(_ articles: [ArticleSnapshot]) { self.articles = articles }
+    /// A source that yields `articles` in this order, whose references name some of `files`.
+    public init(_ articles: [ArticleSnapshot], files: [AttachmentFile] = []) {
+        self.articles = articles
+        self.files = Dictionary(files.map { ($0.sha256, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The files the article refers to; a reference to none of them is unavailable.
+    public func attachments(of article: ArticleSnapshot) async throws -> [AttachmentFile] {
+        AttachmentReference.all(in: article.body).map {
+            files[$0.sha256] ?? AttachmentFile(reference: $0, problem: "the export was given no such file")
+        }
+    }
 
     public func articleCount() async throws -> Int { articles.count }
 

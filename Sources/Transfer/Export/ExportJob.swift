@@ -25,6 +25,13 @@ import Library
 /// completed in a one-file-per-article export. Once the final renames have begun the job finishes
 /// them. An existing file is replaced only with `overwritesExisting` (the command line's `--force`);
 /// otherwise the job fails with ``ExportError/destinationExists(path:)`` before anything appears.
+///
+/// Attachments (``AttachmentFile``, from the source) go with the articles: Markdown and HTML write
+/// them into one `assets/` folder beside the files, with relative references (HTML embeds them as
+/// `data:` URIs with `embedsAttachments`), PDF draws the images, and a JSON archive holds their bytes.
+/// An attachment whose bytes cannot be read never stops an export: its reference stays as it was
+/// (a PDF prints a line naming the file instead), and ``ExportResult/unavailableAttachments`` says
+/// which and why.
 public struct ExportJob: Sendable {
     /// What to write.
     public var format: ExportFormat
@@ -34,12 +41,19 @@ public struct ExportJob: Sendable {
     public var overwritesExisting: Bool
     /// How many articles to ask the source for at once.
     public var batchSize: Int
+    /// HTML only: attachments go into the pages as `data:` URIs (one self-contained file per page)
+    /// instead of into an `assets/` folder beside them.
+    public var embedsAttachments: Bool
 
     /// A job that writes `format` to `destination`.
-    public init(format: ExportFormat, destination: URL, overwritesExisting: Bool = false, batchSize: Int = 100) {
+    public init(
+        format: ExportFormat, destination: URL, overwritesExisting: Bool = false, embedsAttachments: Bool = false,
+        batchSize: Int = 100
+    ) {
         self.format = format
         self.destination = destination
         self.overwritesExisting = overwritesExisting
+        self.embedsAttachments = embedsAttachments
         self.batchSize = max(1, batchSize)
     }
 
@@ -55,6 +69,8 @@ public struct ExportJob: Sendable {
         do {
             let total = count * writer.passes
             var completed = 0
+            var unavailable: [String] = []
+            let lastAttachmentPass = (0..<writer.passes).last { writer.usesAttachments(pass: $0) }
             progress(ExportProgress(completed: 0, total: total))
             for pass in 0..<writer.passes {
                 for start in stride(from: 0, to: count, by: batchSize) {
@@ -62,7 +78,16 @@ public struct ExportJob: Sendable {
                     let batch = try await source.articles(in: start..<min(count, start + batchSize))
                     for article in batch {
                         try Task.checkCancellation()
-                        try writer.add(article, pass: pass)
+                        var attachments: [AttachmentFile] = []
+                        if writer.usesAttachments(pass: pass) {
+                            attachments = try await source.attachments(of: article)
+                            if pass == lastAttachmentPass {
+                                unavailable += attachments.compactMap { file in
+                                    file.problem.map { "\(file.fileName) in “\(DisplayTitle.of(article.title))”: \($0)" }
+                                }
+                            }
+                        }
+                        try writer.add(article, attachments: attachments, pass: pass)
                         completed += 1
                         progress(ExportProgress(completed: completed, total: total))
                     }
@@ -71,7 +96,9 @@ public struct ExportJob: Sendable {
             try Task.checkCancellation()
             let files = try writer.commit()
             let folder = format.writesFilePerArticle ? destination : destination.deletingLastPathComponent()
-            return ExportResult(files: files, articleCount: completed / writer.passes, folder: folder.standardizedFileURL)
+            return ExportResult(
+                files: files, articleCount: completed / writer.passes, folder: folder.standardizedFileURL,
+                unavailableAttachments: unavailable)
         } catch {
             writer.discard()
             throw error
@@ -81,19 +108,31 @@ public struct ExportJob: Sendable {
     private func makeWriter() throws -> any ExportWriter {
         switch format {
         case .markdown:
-            return try FilePerArticleExport(destination: destination, replacing: overwritesExisting, fileExtension: format.fileExtension) {
-                try $1.write(MarkdownFile.text(for: $0))
+            return try FilePerArticleExport(
+                destination: destination, replacing: overwritesExisting, fileExtension: format.fileExtension,
+                attachments: .assetsFolder
+            ) { article, _, targets, file in
+                var article = article
+                if let targets { article.body = targets.markdown(article.body) }
+                try file.write(MarkdownFile.text(for: article))
             }
         case .html(.filePerArticle):
-            return try FilePerArticleExport(destination: destination, replacing: overwritesExisting, fileExtension: format.fileExtension) {
-                try $1.write(HTMLDocument.standalone($0))
+            return try FilePerArticleExport(
+                destination: destination, replacing: overwritesExisting, fileExtension: format.fileExtension,
+                attachments: embedsAttachments ? .embedded : .assetsFolder
+            ) { article, _, targets, file in
+                let page = HTMLDocument.standalone(article)
+                try file.write(targets?.html(page) ?? page)
             }
         case .html(.combined(let title)):
-            return try CombinedHTMLExport(destination: destination, replacing: overwritesExisting, title: title)
+            return try CombinedHTMLExport(
+                destination: destination, replacing: overwritesExisting, title: title, embedsAttachments: embedsAttachments)
         case .pdf(.filePerArticle, let paper):
             let fonts = PDFFontMap()
-            return try FilePerArticleExport(destination: destination, replacing: overwritesExisting, fileExtension: format.fileExtension) {
-                try PDFDocumentWriter.writeArticle($0, paper: paper, fonts: fonts, to: $1)
+            return try FilePerArticleExport(
+                destination: destination, replacing: overwritesExisting, fileExtension: format.fileExtension, attachments: .drawn
+            ) { article, attachments, _, file in
+                try PDFDocumentWriter.writeArticle(article, attachments: attachments, paper: paper, fonts: fonts, to: file)
             }
         case .pdf(.combined(let title), let paper):
             return try CombinedPDFExport(destination: destination, replacing: overwritesExisting, title: title, paper: paper)
@@ -111,4 +150,7 @@ public struct ExportResult: Sendable, Hashable {
     public var articleCount: Int
     /// The folder that holds the output, to open when the export is done ("Open Folder").
     public var folder: URL
+    /// The attachments whose bytes could not be read, each as a sentence naming the file, its
+    /// article and why; their references stay as they were.
+    public var unavailableAttachments: [String] = []
 }

@@ -113,11 +113,23 @@ public struct ImportScan: Sendable {
         }
         if file.isArchive {
             let archive = try LibraryArchive.read(from: data, path: path)
-            let articles = archive.articles.map { ImportedArticle(article: $0.snapshot, source: file.url, hasStoredID: true) }
+            let articles = try archive.articles.map { article throws(ImportError) in
+                var files: [AttachmentFile] = []
+                for attachment in article.attachments ?? [] {
+                    guard let restored = attachment.file else {
+                        throw .malformedArchive(
+                            path: path,
+                            reason: "the bytes of \(attachment.fileName) in “\(DisplayTitle.of(article.title))” do not have the SHA-256 recorded with them")
+                    }
+                    files.append(restored)
+                }
+                return ImportedArticle(article: article.snapshot, source: file.url, hasStoredID: true, attachments: files)
+            }
             return (articles, archive.folders, archive.tags, archive.personalWords ?? [:])
         }
         let modified = attributes[.modificationDate] as? Date ?? Date()
-        let article = try MarkdownFileReader.article(from: data, url: file.url, folder: file.folder, modified: modified)
+        let article = try MarkdownAttachments.bringIn(
+            MarkdownFileReader.article(from: data, url: file.url, folder: file.folder, modified: modified))
         return ([article], [], [], [:])
     }
 }

@@ -10,11 +10,15 @@ public struct ImportedArticle: Sendable, Hashable {
     /// Whether the file named the article's ID (front matter `id`, or an archive), so that it may
     /// match an article already in the library.
     public var hasStoredID: Bool
+    /// The files the article brings: those of an archive, or those a Markdown file's relative
+    /// references named (its text then refers to them as `attachment:` URIs).
+    public var attachments: [AttachmentFile]
 
-    /// An article read from `source`.
-    public init(article: ArticleSnapshot, source: URL, hasStoredID: Bool) {
+    /// An article read from `source`, with `attachments`.
+    public init(article: ArticleSnapshot, source: URL, hasStoredID: Bool, attachments: [AttachmentFile] = []) {
         self.article = article
         self.source = source
         self.hasStoredID = hasStoredID
+        self.attachments = attachments
     }
 }

@@ -10,11 +10,12 @@ struct ExportVerb: Verb {
     static let summary = gettext("Export articles as Markdown, HTML, PDF or a JSON archive")
     static let usage = """
         [--library PATH] --format md|html|pdf|json [--scope selected:ID,...|folder:NAME|drafts|unsynced|all] \
-        [--combined] [--with-history] --out PATH [--force] [--json]
+        [--combined] [--embed] [--with-history] --out PATH [--force] [--json]
         """
     static let details = [
         gettext("--json prints one object: articles (how many were exported) and destination."),
         gettext("--with-history (json only) writes each article's earlier versions ('quire history ID') into\nthe archive, which 'quire import' brings back into the history of the article it imports."),
+        gettext("Attachments go with the articles: md and html write them into an assets folder beside the\nfiles, with relative references (html --embed puts them into the pages as data URIs instead),\npdf draws the images, json holds their bytes. One that cannot be read is named on standard\nerror and in --json's unavailableAttachments; the export still completes."),
     ].joined(separator: "\n\n")
 
     /// The formats by the name the command line gives them.
@@ -26,6 +27,8 @@ struct ExportVerb: Verb {
     let format: Format
     let scope: ExportScope
     let isCombined: Bool
+    /// Whether HTML pages hold their attachments as data URIs.
+    let embedsAttachments: Bool
     /// Whether a JSON archive holds each article's version history.
     let includesHistory: Bool
     let destination: URL
@@ -46,6 +49,10 @@ struct ExportVerb: Verb {
         self.scope = scope
         isCombined = arguments.flag("--combined")
         includesHistory = arguments.flag("--with-history")
+        embedsAttachments = arguments.flag("--embed")
+        if embedsAttachments && format != .html {
+            throw .invalidValue(option: "--format", value: format.rawValue, expected: gettext("html, which --embed needs"))
+        }
         if includesHistory && format != .json {
             throw .invalidValue(option: "--format", value: format.rawValue, expected: gettext("json, which --with-history needs"))
         }
@@ -69,7 +76,8 @@ struct ExportVerb: Verb {
         case .pdf: exportFormat = .pdf(layout)
         case .json: exportFormat = .jsonArchive(try await library.archiveOptions())
         }
-        let job = ExportJob(format: exportFormat, destination: destination, overwritesExisting: overwrites)
+        let job = ExportJob(
+            format: exportFormat, destination: destination, overwritesExisting: overwrites, embedsAttachments: embedsAttachments)
         let result: ExportResult
         do {
             result = try await library.export(
@@ -77,9 +85,14 @@ struct ExportVerb: Verb {
         } catch ExportError.destinationExists(let path) {
             throw ExportVerbError.destinationExists(path)
         }
+        for problem in result.unavailableAttachments {
+            VerbOutput.note(String(cFormat: gettext("Not exported: %s"), problem))
+        }
         if emitsJSON {
-            return try VerbOutput.printJSON(
-                ["articles": .number(result.articleCount), "destination": .string(destination.standardizedFileURL.path)] as [String: JSONValue])
+            return try VerbOutput.printJSON([
+                "articles": .number(result.articleCount), "destination": .string(destination.standardizedFileURL.path),
+                "unavailableAttachments": .strings(result.unavailableAttachments),
+            ] as [String: JSONValue])
         }
         print(String(cFormat: ngettext("Exported %1$d article to %2$s", "Exported %1$d articles to %2$s", result.articleCount), result.articleCount, destination.standardizedFileURL.path))
     }

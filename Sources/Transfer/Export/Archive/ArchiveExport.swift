@@ -23,12 +23,17 @@ final class ArchiveExport: ExportWriter {
         try file.output.write(try envelopeOpening(header))
     }
 
-    func add(_ article: ArticleSnapshot, pass: Int) throws {
+    func usesAttachments(pass: Int) -> Bool { true }
+
+    func add(_ article: ArticleSnapshot, attachments: [AttachmentFile], pass: Int) throws {
         if let folder = article.folder { folders.insert(folder) }
         for tag in article.tags { tags.insert(tag) }
         try file.output.write(isFirstArticle ? "\n" : ",\n")
         isFirstArticle = false
-        try file.output.write(try encoder.encode(ArchivedArticle(article, includingSync: options.includesSyncMetadata)))
+        var archived = ArchivedArticle(article, includingSync: options.includesSyncMetadata)
+        let readable = attachments.compactMap(ArchivedAttachment.init)
+        archived.attachments = readable.isEmpty ? nil : readable
+        try file.output.write(try encoder.encode(archived))
     }
 
     func commit() throws -> [URL] {

@@ -9,7 +9,8 @@ import Library
 ///  "formatVersion":1,"schemaVersion":3,
 ///  "articles":[{"id":"…","title":"…","body":"…","folder":null,"tags":[],"status":"draft",
 ///               "favorite":false,"created":"…","updated":"…","trashed":null,
-///               "sync":{"serverRevision":12,"localRevision":40,"state":"synced"}}],
+///               "sync":{"serverRevision":12,"localRevision":40,"state":"synced"},
+///               "attachments":[{"fileName":"diagram.png","mediaType":"image/png","sha256":"9f86…","data":"iVBORw0…"}]}],
 ///  "folders":["Essays"],"tags":["yaml"],"personalWords":{"en_US":["Quire"]}}
 /// ```
 ///
@@ -124,6 +125,9 @@ public struct ArchivedArticle: Sendable, Hashable, Codable {
     /// The article's earlier versions, oldest first; absent unless the archive was written with
     /// its history (`quire export --with-history`).
     public var history: [ArchivedVersion]?
+    /// The article's attachments with their bytes; absent when it has none, and in archives from
+    /// before attachments (schema V5).
+    public var attachments: [ArchivedAttachment]?
 
     /// The archived form of `article`, with or without its sync metadata.
     public init(_ article: ArticleSnapshot, includingSync: Bool) {
@@ -155,7 +159,7 @@ public struct ArchivedArticle: Sendable, Hashable, Codable {
 
     // Written by hand so that absent optionals are written as null: every archive has every key.
     private enum CodingKeys: String, CodingKey {
-        case id, title, body, folder, tags, status, favorite, created, updated, trashed, language, sync, history
+        case id, title, body, folder, tags, status, favorite, created, updated, trashed, language, sync, history, attachments
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -174,6 +178,35 @@ public struct ArchivedArticle: Sendable, Hashable, Codable {
         try container.encodeIfPresent(language, forKey: .language)
         try container.encode(sync, forKey: .sync)
         try container.encodeIfPresent(history, forKey: .history)
+        try container.encodeIfPresent(attachments, forKey: .attachments)
+    }
+}
+
+/// One attachment of an article in a ``LibraryArchive``: its bytes in base64, inside the one
+/// archive file, with the SHA-256 the import checks them against.
+public struct ArchivedAttachment: Sendable, Hashable, Codable {
+    /// The file's name.
+    public var fileName: String
+    /// Its media type.
+    public var mediaType: String
+    /// The SHA-256 of its bytes, which the article's references name.
+    public var sha256: String
+    /// Its bytes (base64 in the JSON).
+    public var data: Data
+
+    /// The archived form of `file`; nil when its bytes cannot be had.
+    public init?(_ file: AttachmentFile) {
+        guard let data = file.data else { return nil }
+        fileName = file.fileName
+        mediaType = file.mediaType
+        sha256 = file.sha256
+        self.data = data
+    }
+
+    /// The file, when its bytes still have their SHA-256.
+    public var file: AttachmentFile? {
+        let file = AttachmentFile(fileName: fileName, data: data)
+        return file.sha256 == sha256 ? file : nil
     }
 }
 

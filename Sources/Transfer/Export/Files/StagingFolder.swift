@@ -9,6 +9,10 @@ import Library
 /// If a rename fails part-way through the commit (a file of the same name appeared meanwhile), the
 /// files already moved are removed again, so an export lands whole or not at all. Files it replaced
 /// (with the caller's consent) cannot be brought back.
+///
+/// A name may have one folder in front of it (`assets/diagram.png`, ``ExportAssets``): that folder is
+/// made in the staging folder, and in the destination on commit unless it is there already (a
+/// symbolic link there is refused, so nothing lands outside the destination).
 final class StagingFolder {
     private let destinationPath: String
     private let destination: Int32
@@ -17,6 +21,7 @@ final class StagingFolder {
     private let replacing: Bool
     private let createdDestination: Bool
     private var stagedNames: [String] = []
+    private var stagedFolders: [String] = []
     private var isFinished = false
 
     /// Prepares a staging folder in `destination`, creating the destination folder if it is missing.
@@ -71,6 +76,12 @@ final class StagingFolder {
     /// Creates the staged file `name`, after checking that the destination may receive that name.
     func createFile(named name: String) throws -> OutputFile {
         if !replacing, try destinationContains(name) { throw ExportError.destinationExists(path: destinationPath + "/" + name) }
+        if let folder = Self.folder(of: name), !stagedFolders.contains(folder) {
+            guard mkdirat(staging, folder, 0o700) == 0 else {
+                throw ExportError.fileSystem(operation: "create folder", path: stagingPath + "/" + folder, code: errno)
+            }
+            stagedFolders.append(folder)
+        }
         let file = try OutputFile(creatingAt: stagingPath + "/" + name)
         stagedNames.append(name)
         return file
@@ -80,7 +91,9 @@ final class StagingFolder {
     func commit() throws -> [URL] {
         guard !isFinished else { return [] }
         var moved: [String] = []
+        var createdFolders: [String] = []
         do {
+            for folder in stagedFolders where try makeDestinationFolder(folder) { createdFolders.append(folder) }
             if try !FileSystem.synchronizeFileSystem(containing: staging, path: stagingPath) {
                 for name in stagedNames { try synchronizeStagedFile(name) }
             }
@@ -90,9 +103,11 @@ final class StagingFolder {
                     targetPath: destinationPath + "/" + name)
                 moved.append(name)
             }
+            for folder in stagedFolders { try synchronizeDestinationFolder(folder) }
             try FileSystem.synchronizeDirectory(destination, path: destinationPath)
         } catch {
             for name in moved { unlinkat(destination, name, 0) }
+            for folder in createdFolders { unlinkat(destination, folder, AT_REMOVEDIR) }
             discard()
             throw error
         }
@@ -115,8 +130,36 @@ final class StagingFolder {
     }
 
     private func removeStagingFolder() {
+        for folder in stagedFolders { unlinkat(staging, folder, AT_REMOVEDIR) }
+        stagedFolders = []
         // Only fails if something else wrote into our hidden folder; then leaving it is the safe choice.
         rmdir(stagingPath)
+    }
+
+    /// The folder in front of a staged name, if it has one.
+    private static func folder(of name: String) -> String? {
+        name.firstIndex(of: "/").map { String(name[..<$0]) }
+    }
+
+    /// Makes `folder` in the destination unless it is a folder there already; returns whether it
+    /// made it.
+    private func makeDestinationFolder(_ folder: String) throws -> Bool {
+        if mkdirat(destination, folder, 0o777) == 0 { return true }
+        let path = destinationPath + "/" + folder
+        guard errno == EEXIST else { throw ExportError.fileSystem(operation: "create folder", path: path, code: errno) }
+        var status = stat()
+        guard fstatat(destination, folder, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            throw ExportError.invalidDestination(path: path, reason: "it is not a folder")
+        }
+        return false
+    }
+
+    private func synchronizeDestinationFolder(_ folder: String) throws {
+        let path = destinationPath + "/" + folder
+        let descriptor = openat(destination, folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ExportError.fileSystem(operation: "open", path: path, code: errno) }
+        defer { close(descriptor) }
+        try FileSystem.synchronizeDirectory(descriptor, path: path)
     }
 
     private func synchronizeStagedFile(_ name: String) throws {

@@ -24,9 +24,25 @@ struct InlineText {
     private(set) var spans: [Span] = []
     private(set) var links: [Link] = []
 
-    /// Collects the inline children of `node`.
-    init(_ node: MarkdownNode) {
+    /// Images of attachments, which the typesetter draws after the text, are left out.
+    private var leavesOutAttachmentImages = false
+
+    /// Collects the inline children of `node`; with `leavingOutAttachmentImages`, images of
+    /// attachments (``isAttachmentImage(_:)``) add nothing.
+    init(_ node: MarkdownNode, leavingOutAttachmentImages: Bool = false) {
+        leavesOutAttachmentImages = leavingOutAttachmentImages
         for child in node.children { append(child) }
+    }
+
+    /// Whether `node` is an image of an attachment (`![…](attachment:…)`).
+    static func isAttachmentImage(_ node: MarkdownNode) -> Bool {
+        node.kind == .image && AttachmentReference(uri: node.url) != nil
+    }
+
+    /// The images of attachments among the inline content of `node`, at any depth (inside a link
+    /// or emphasis too), in order.
+    static func attachmentImages(in node: MarkdownNode) -> [MarkdownNode] {
+        node.children.flatMap { isAttachmentImage($0) ? [$0] : attachmentImages(in: $0) }
     }
 
     /// Plain text, as for a list marker or a page number.
@@ -59,8 +75,11 @@ struct InlineText {
             if Self.isSafeLinkTarget(node.url), position > start {
                 links.append(Link(url: node.url, range: start..<position))
             }
+        case .image where leavesOutAttachmentImages && Self.isAttachmentImage(node):
+            break
         case .image:
-            // Images are not embedded; their description stands in, marked as such.
+            // Other images (and attachments' outside paragraphs) are not drawn; their description
+            // stands in, marked as such.
             let description = node.plainText
             text += description.isEmpty ? "[image]" : "[image: \(description)]"
             spans.append(Span(style: .italic, range: start..<position))

@@ -3,13 +3,15 @@ import Library
 
 /// Writes one article as a PDF file: metadata, the typeset article, and its bookmarks.
 enum PDFDocumentWriter {
-    /// Typesets `article` on `paper` pages into `file`, with the job's `fonts`.
-    static func writeArticle(_ article: ArticleSnapshot, paper: PaperSize, fonts: PDFFontMap, to file: OutputFile) throws {
+    /// Typesets `article` with its `attachments` on `paper` pages into `file`, with the job's `fonts`.
+    static func writeArticle(
+        _ article: ArticleSnapshot, attachments: [AttachmentFile], paper: PaperSize, fonts: PDFFontMap, to file: OutputFile
+    ) throws {
         let canvas = try PDFCanvas(paper: paper, file: file)
         canvas.setTitle(DisplayTitle.of(article.title))
         if let language = article.language { canvas.setLanguage(language) }
         let typesetter = PDFTypesetter(canvas: canvas, fonts: fonts, drawing: true)
-        typesetter.typesetArticle(article, expandsBookmark: true)
+        typesetter.typesetArticle(article, attachments: attachments, expandsBookmark: true)
         typesetter.finish()
         try canvas.finish()
     }
@@ -37,15 +39,18 @@ final class CombinedPDFExport: ExportWriter {
         measuring = PDFTypesetter(canvas: try PDFCanvas(paper: paper, file: nil), fonts: fonts, drawing: false)
     }
 
-    func add(_ article: ArticleSnapshot, pass: Int) throws {
+    func usesAttachments(pass: Int) -> Bool { true }
+
+    func add(_ article: ArticleSnapshot, attachments: [AttachmentFile], pass: Int) throws {
         if pass == 0 {
-            measuring.typesetArticle(article, expandsBookmark: false)
+            measuring.typesetArticle(article, attachments: attachments, expandsBookmark: false)
             // Pages count from the first article's; the length of the contents is added when known.
             entries.append((article.title, measuredPages + 1, "article-\(entries.count + 1)"))
             measuredPages = measuring.pageNumber
         } else {
             drawnArticles += 1
-            try startDrawing().typesetter.typesetArticle(article, expandsBookmark: false, destination: "article-\(drawnArticles)")
+            try startDrawing().typesetter.typesetArticle(
+                article, attachments: attachments, expandsBookmark: false, destination: "article-\(drawnArticles)")
         }
     }
 

@@ -4,9 +4,12 @@ import Library
 
 /// Lays articles out on PDF pages with Pango from their cmark-gfm syntax tree: headings, paragraphs
 /// with emphasis, strong, strikethrough, inline code and links, lists (bulleted, numbered, task
-/// lists), block quotes, code blocks, tables and thematic breaks; raw HTML is left out, images show
-/// their description. Pages break between lines; headings keep with the text that follows; table
-/// rows stay whole and a table's header row repeats on each page. Every page gets its number.
+/// lists), block quotes, code blocks, tables and thematic breaks; raw HTML is left out. Images of
+/// the article's attachments are drawn (``PDFImage``) below the text of their paragraph, as wide as
+/// the text at most and never larger than their own size; one that cannot be drawn prints a line
+/// naming its file and why. Other images show their description. Pages break between lines;
+/// headings keep with the text that follows; table rows stay whole and a table's header row
+/// repeats on each page. Every page gets its number.
 ///
 /// With `isDrawing` false nothing is drawn: the typesetter only counts pages, with exactly the
 /// layout the drawing pass will use, so that a combined PDF's contents can name page numbers.
@@ -17,6 +20,8 @@ final class PDFTypesetter {
     private let pango: OpaquePointer
     private let outline: PDFOutline?
     private var fontDescriptions: [String: OpaquePointer] = [:]
+    /// The attachments of the article being typeset, by SHA-256.
+    private var attachments: [String: AttachmentFile] = [:]
 
     /// The page being filled, from 1.
     private(set) var pageNumber = 1
@@ -75,7 +80,10 @@ final class PDFTypesetter {
     /// Typesets one article from the top of a new page: its title, a line of metadata and its body.
     /// The title becomes a top-level bookmark (open when `expandsBookmark`), its headings children,
     /// and, given a `destination` name, a named destination that contents entries can link to.
-    func typesetArticle(_ article: ArticleSnapshot, expandsBookmark: Bool, destination: String? = nil) {
+    func typesetArticle(
+        _ article: ArticleSnapshot, attachments: [AttachmentFile], expandsBookmark: Bool, destination: String? = nil
+    ) {
+        self.attachments = Dictionary(attachments.map { ($0.sha256, $0) }, uniquingKeysWith: { first, _ in first })
         startOnNewPage()
         let title = DisplayTitle.of(article.title)
         outline?.add(title: title, level: 0, page: pageNumber, y: y, isOpen: expandsBookmark)
@@ -146,8 +154,13 @@ final class PDFTypesetter {
     private func typesetBlock(_ node: MarkdownNode, frame: Frame) {
         switch node.kind {
         case .paragraph:
-            place(InlineText(node), font: font(style.bodyFamily, size: style.bodySize), frame: frame, lineSpacing: style.lineSpacing)
-            addSpace(frame.isTight ? 2 : style.paragraphSpacing)
+            let images = InlineText.attachmentImages(in: node)
+            let text = InlineText(node, leavingOutAttachmentImages: true)
+            if images.isEmpty || text.text.contains(where: { !$0.isWhitespace }) {
+                place(text, font: font(style.bodyFamily, size: style.bodySize), frame: frame, lineSpacing: style.lineSpacing)
+                addSpace(frame.isTight ? 2 : style.paragraphSpacing)
+            }
+            for image in images { placeImage(image, frame: frame) }
         case .heading:
             let level = min(max(node.headingLevel, 1), 6)
             let headingFont = font(style.headingFamily, size: style.headingSizes[level - 1], bold: true, italic: level == 6)
@@ -382,6 +395,40 @@ final class PDFTypesetter {
             let baseline = Double(pango_layout_iter_get_baseline(iterator)) / scale
             body(line, (Double(logical.x) / scale, Double(logical.y) / scale, Double(logical.height) / scale), baseline)
         } while pango_layout_iter_next_line(iterator) != 0
+    }
+
+    /// Draws an attachment's image as a block at most `frame`'s width and a page's height, or a
+    /// line naming the file when it cannot be drawn.
+    private func placeImage(_ node: MarkdownNode, frame: Frame) {
+        guard let reference = AttachmentReference(uri: node.url) else { return }
+        let file = attachments[reference.sha256]
+            ?? AttachmentFile(reference: reference, problem: "the article has no such attachment")
+        let image: PDFImage
+        do {
+            image = try PDFImage(file)
+        } catch {
+            var placeholder = frame
+            placeholder.color = style.muted
+            let line = "[image \(reference.fileName) not shown: \(error.reason)]"
+            place(InlineText(plain: line), font: font(style.bodyFamily, size: style.bodySize, italic: true), frame: placeholder)
+            addSpace(style.paragraphSpacing)
+            return
+        }
+        let size = image.size(fitting: frame.width, bottom - top)
+        keepTogether(size.height)
+        applyPendingSpace()
+        if y + size.height > bottom && pageHasContent { newPage() }
+        if isDrawing {
+            drawBars(frame.bars, from: y, to: y + size.height)
+            // A list item that starts with an image gets its bullet beside the image's top.
+            if let marker = pendingMarker { drawMarker(marker, baseline: y + style.bodySize) }
+            image.draw(on: canvas.cairo, x: frame.left, y: y, width: size.width, height: size.height)
+        }
+        pendingMarker = nil
+        previousBars = frame.bars
+        y += size.height
+        pageHasContent = true
+        addSpace(style.paragraphSpacing)
     }
 
     private func addSpace(_ amount: Double) {

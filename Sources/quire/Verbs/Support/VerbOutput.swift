@@ -74,6 +74,7 @@ enum JSONValue: Encodable {
     case string(String)
     case number(Int)
     case bool(Bool)
+    case strings([String])
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
@@ -81,6 +82,7 @@ enum JSONValue: Encodable {
         case .string(let text): try container.encode(text)
         case .number(let number): try container.encode(number)
         case .bool(let value): try container.encode(value)
+        case .strings(let texts): try container.encode(texts)
         }
     }
 }

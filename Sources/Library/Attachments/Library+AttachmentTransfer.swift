@@ -1,0 +1,130 @@
+import Foundation
+import ObjectGraph
+import Platform
+
+/// An attachment with its bytes, as an export writes it and an import brings it back.
+public struct AttachmentFile: Sendable, Hashable {
+    /// The name the file had, without folders.
+    public var fileName: String
+    /// Its media type, from its bytes (``AttachmentMediaType``).
+    public var mediaType: String
+    /// The SHA-256 the article's references name.
+    public var sha256: String
+    /// The bytes; nil when they cannot be read, and then ``problem`` says why.
+    public var data: Data?
+    /// Why the bytes cannot be read, as a sentence for the writer; nil when they can.
+    public var problem: String?
+
+    /// The file `fileName` holding `data`.
+    public init(fileName: String, data: Data) {
+        self.fileName = Library.attachmentName(fileName)
+        mediaType = AttachmentMediaType.of(data)
+        sha256 = SHA256.hex(data)
+        self.data = data
+    }
+
+    /// A file whose bytes cannot be had, for `problem`.
+    public init(reference: AttachmentReference, mediaType: String = AttachmentMediaType.other, problem: String) {
+        fileName = reference.fileName
+        self.mediaType = mediaType
+        sha256 = reference.sha256
+        self.problem = problem
+    }
+
+    /// The reference an article's Markdown uses for it.
+    public var reference: AttachmentReference { AttachmentReference(sha256: sha256, fileName: fileName) }
+}
+
+extension AttachmentReference {
+    /// Every reference in `text` (Markdown, or HTML rendered from it) with where it stands, in order.
+    public static func occurrences(in text: String) -> [(range: Range<String.Index>, reference: AttachmentReference)] {
+        var found: [(Range<String.Index>, AttachmentReference)] = []
+        var rest = text[...]
+        while let start = rest.range(of: scheme + ":") {
+            let tail = text[start.lowerBound...]
+            let end = tail.firstIndex { $0 == ")" || $0 == " " || $0 == "\n" || $0 == ">" || $0 == "\"" || $0 == "'" } ?? tail.endIndex
+            if let reference = AttachmentReference(uri: String(text[start.lowerBound..<end])) {
+                found.append((start.lowerBound..<end, reference))
+                rest = text[end...]
+            } else {
+                rest = text[start.upperBound...]
+            }
+        }
+        return found
+    }
+
+    /// `text` with each reference replaced by what `replacement` gives for it and the text before
+    /// it; a reference it gives nil for stays as it is.
+    public static func replacing(
+        in text: String, _ replacement: (AttachmentReference, _ before: Substring) -> String?
+    ) -> String {
+        var result = ""
+        var copied = text.startIndex
+        for (range, reference) in occurrences(in: text) {
+            guard let new = replacement(reference, text[copied..<range.lowerBound]) else { continue }
+            result += text[copied..<range.lowerBound]
+            result += new
+            copied = range.upperBound
+        }
+        return result + text[copied...]
+    }
+}
+
+extension LibraryArticleSource {
+    /// The attachments an export of `article` needs, with their bytes: every attachment of the
+    /// article, then those its text refers to that another article holds; a reference to bytes
+    /// the library does not have, or whose file is missing or damaged, comes with its problem.
+    public func attachments(of article: ArticleSnapshot) async throws -> [AttachmentFile] {
+        let references = AttachmentReference.all(in: article.body)
+        return try await library.read { context in
+            let own = try context.fetch(FetchRequest<StoredAttachment>(predicate: \.article?.id == article.id))
+                .sorted { ($0.created, $0.fileName) < ($1.created, $1.fileName) }
+            var files = own.map(Self.file)
+            var held = Set(files.map(\.sha256))
+            let elsewhere = references.filter { !held.contains($0.sha256) }
+            let others: [StoredAttachment] = elsewhere.isEmpty ? [] : Array(try context.fetch(
+                FetchRequest<StoredAttachment>(predicate: .in(\.sha256, elsewhere.map(\.sha256)))))
+            for reference in elsewhere where held.insert(reference.sha256).inserted {
+                if let other = others.first(where: { $0.sha256 == reference.sha256 }) {
+                    var file = Self.file(other)
+                    file.fileName = reference.fileName
+                    files.append(file)
+                } else {
+                    files.append(AttachmentFile(reference: reference, problem: "the library holds no attachment with these bytes"))
+                }
+            }
+            return files
+        }
+    }
+
+    private static func file(_ attachment: StoredAttachment) -> AttachmentFile {
+        do {
+            var file = AttachmentFile(fileName: attachment.fileName, data: try attachment.contents())
+            guard file.sha256 == attachment.sha256 else {
+                file = AttachmentFile(
+                    reference: attachment.summary.reference, mediaType: attachment.mediaType,
+                    problem: "its bytes changed after it was added")
+                return file
+            }
+            file.fileName = attachment.fileName
+            return file
+        } catch let error as ExternalBinaryError {
+            return AttachmentFile(reference: attachment.summary.reference, mediaType: attachment.mediaType, problem: error.description)
+        } catch {
+            return AttachmentFile(
+                reference: attachment.summary.reference, mediaType: attachment.mediaType, problem: "its bytes cannot be read")
+        }
+    }
+}
+
+extension Library {
+    /// Adds an import's `files` to `articleID` (in the import's transaction): files without bytes
+    /// are left out, and bytes the article holds already are not added twice.
+    static func importAttachments(_ files: [AttachmentFile], to articleID: UUID, in context: ManagedObjectContext, at now: Date) throws {
+        for file in files {
+            guard let data = file.data else { continue }
+            try checkAttachment(fileName: file.fileName, data: data)
+            _ = try insertAttachment(to: articleID, fileName: file.fileName, data: data, in: context, at: now)
+        }
+    }
+}

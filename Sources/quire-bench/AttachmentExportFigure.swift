@@ -1,0 +1,129 @@
+import CRsvg
+import Foundation
+import Library
+import ObjectGraph
+import Platform
+import Transfer
+
+/// The `attachments` suite's export figure: Markdown (with its `assets/` folder), HTML (files
+/// beside it, and `--embed`), PDF and JSON exports of twice `--rows` articles (1,000 at the suite's
+/// default of 500, the figure; the suite's rows are megabytes of images to sync) that each show
+/// one image of their own (a 66 KB PNG of random pixels, so the library keeps it in a file),
+/// read from the store as `quire export` does.
+///
+/// The baseline, run in the same repetitions (interleaved, so that both see the same load), is
+/// the floor for any export of those articles: reading each image's bytes from the library's
+/// attachment folder and writing them and each article's text into plain files. Times are CPU
+/// seconds of the process (user + system, `getrusage`), steadier than wall-clock time on a loaded
+/// machine; each is the median of the repetitions after one warm-up.
+enum AttachmentExportFigure {
+    static func results(_ options: BenchmarkOptions) async throws -> [BenchmarkResult] {
+        let articleCount = 2 * options.rows
+        let library = try Library(url: options.workDirectory.appendingPathComponent("attachments-export.quire"))
+        var bodies: [UUID: String] = [:]
+        for index in 0..<articleCount {
+            let article = try await library.createArticle(ArticleContent(title: "Figure \(index)", body: ""))
+            let attachment = try await library.addAttachment(to: article.id, fileName: "figure-\(index).png", data: try image(seed: UInt64(index)))
+            let body = "# Figure \(index)\n\nAs the figure shows:\n\n\(attachment.reference.markdown(mediaType: attachment.mediaType))\n"
+            try await library.editArticle(article.id, body: body)
+            bodies[article.id] = body
+        }
+        let source = try await library.exportSource(for: .library)
+        let attachmentFolder = ExternalBinaryFolder(store: library.url)
+        let suffix = articleCount == 1_000 ? "1k" : "\(articleCount)"
+        let formats: [(String, ExportFormat, Bool, String)] = [
+            ("md", .markdown, false, ""),
+            ("html", .html(.filePerArticle), false, ""),
+            ("html_embed", .html(.filePerArticle), true, ""),
+            ("pdf", .pdf(.filePerArticle, paper: .a4), false, ""),
+            ("json", .jsonArchive(try await library.archiveOptions()), false, ".json"),
+        ]
+        var results: [BenchmarkResult] = []
+        for (name, format, embeds, fileExtension) in formats {
+            var exportSamples: [Double] = []
+            var rawSamples: [Double] = []
+            for run in 0...options.repetitions {
+                let raw = options.workDirectory.appendingPathComponent("raw-\(run)")
+                let rawSeconds = try cpuSeconds { try writeRaw(bodies, attachments: attachmentFolder, to: raw) }
+                try FileManager.default.removeItem(at: raw)
+                let destination = options.workDirectory.appendingPathComponent("\(name)-\(run)\(fileExtension)")
+                let job = ExportJob(format: format, destination: destination, embedsAttachments: embeds)
+                let start = cpuTime()
+                let result = try await job.run(from: source)
+                let exportSeconds = cpuTime() - start
+                guard result.articleCount == articleCount, result.unavailableAttachments.isEmpty else {
+                    throw BenchmarkFailure.wrongCount(result.articleCount)
+                }
+                try FileManager.default.removeItem(at: destination)
+                if run > 0 {
+                    exportSamples.append(exportSeconds)
+                    rawSamples.append(rawSeconds)
+                }
+            }
+            results.append(BenchmarkResult(
+                name: "attachments_export_\(name)_\(suffix)_cpu", unit: "s", value: median(exportSamples),
+                baseline: "raw_file_writes", baselineValue: median(rawSamples)))
+        }
+        return results
+    }
+
+    /// A real 150 × 150 PNG of random pixels fixed by `seed` (about 66 KB, which no compression
+    /// shrinks, so the library keeps it in a file and the PDF decodes and draws it).
+    private static func image(seed: UInt64) throws -> Data {
+        guard let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, 150, 150), let pixels = gdk_pixbuf_get_pixels(pixbuf) else {
+            throw AttachmentBenchmarkError.image("gdk-pixbuf cannot make an image")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        var random = SeededGenerator(seed: seed + 1)
+        let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        for row in 0..<150 {
+            for column in 0..<450 { pixels[row * stride + column] = UInt8.random(in: 0...255, using: &random) }
+        }
+        var buffer: UnsafeMutablePointer<gchar>?
+        var size: gsize = 0
+        guard gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &size, "png", nil, nil, nil) != 0, let buffer else {
+            throw AttachmentBenchmarkError.image("gdk-pixbuf cannot write a PNG")
+        }
+        defer { g_free(buffer) }
+        return Data(bytes: buffer, count: Int(size))
+    }
+
+    /// The least an export does: each article's text into a file, each image read from the
+    /// attachment folder and written beside it.
+    private static func writeRaw(_ bodies: [UUID: String], attachments: ExternalBinaryFolder, to folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("assets"), withIntermediateDirectories: true)
+        for (id, body) in bodies {
+            try Data(body.utf8).write(to: folder.appendingPathComponent("\(id).md"))
+            for reference in AttachmentReference.all(in: body) {
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: attachments.path(of: reference.sha256)))
+                try bytes.write(to: folder.appendingPathComponent("assets").appendingPathComponent(reference.fileName))
+            }
+        }
+    }
+
+    /// CPU seconds `body` takes.
+    private static func cpuSeconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = cpuTime()
+        try body()
+        return cpuTime() - start
+    }
+
+    /// The process's CPU time so far (user + system), in seconds.
+    private static func cpuTime() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+}
+
+/// Why the attachments figure could not be measured.
+enum AttachmentBenchmarkError: Error, CustomStringConvertible {
+    case image(String)
+
+    var description: String {
+        switch self {
+        case .image(let reason): reason
+        }
+    }
+}
