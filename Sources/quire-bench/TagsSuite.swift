@@ -111,17 +111,12 @@ extension TagsSuite {
     static func medianProcessorMilliseconds(
         repetitions: Int, setUp: () async throws -> Void, _ body: () async throws -> Void
     ) async throws -> Double {
-        func processorNanoseconds() -> Int64 {
-            var time = timespec()
-            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-            return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-        }
         var samples: [Double] = []
         for run in 0...repetitions {
             try await setUp()
-            let start = processorNanoseconds()
+            let start = BenchmarkClock.processorNanoseconds()
             try await body()
-            if run > 0 { samples.append(Double(processorNanoseconds() - start) / 1_000_000) }
+            if run > 0 { samples.append(Double(BenchmarkClock.processorNanoseconds() - start) / 1_000_000) }
         }
         return median(samples)
     }
