@@ -104,7 +104,7 @@ struct MigrationValidator {
 
     /// SQLite's `quick_check`: every page, b-tree and record of the copy well formed, NOT NULL
     /// and CHECK constraints kept. `integrity_check` also matches every index entry with its row,
-    /// which costs six times as much on a library of 100,000 articles (2.1 s of processor time
+    /// which costs seven times as much on a library of 100,000 articles (2.1 s of processor time
     /// against 0.3 s, most of the whole upgrade) and guards nothing the other checks leave open:
     /// the writer's text is in the rows, each compared with the original's below; uniqueness is
     /// checked over the rows; an index the stages built or wrote was kept by SQLite in the same
