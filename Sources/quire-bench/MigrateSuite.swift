@@ -8,7 +8,10 @@ import ObjectGraph
 /// backup kept).
 ///
 /// - `migrate_v1_v2_100k` (s): the whole upgrade; baseline: copying the same file with the SQLite
-///   backup API, the least any upgrade that keeps the original must do.
+///   backup API, the least any upgrade that keeps the original must do. Target: at most 4×. The
+///   validation runs `quick_check`, not `integrity_check`, which alone took 2.1 s of processor
+///   time at 100,000 articles (quick_check 0.3 s) to match index entries with rows, a check that
+///   guards no text (ObjectGraph's README, "Migrating a store").
 /// - `migrate_peak_disk` (MB): the most extra disk the upgrade held at once (working copy, its
 ///   journal, the backup: allocated blocks of every file beside the library, each inode once),
 ///   sampled every two milliseconds and at every progress report; baseline: the library's size.

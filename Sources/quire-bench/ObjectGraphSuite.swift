@@ -304,16 +304,11 @@ func measureAlternating<First, Second>(
     precondition(repetitions >= 5, "DESIGN.md asks for the median of at least five repetitions")
     var firstSamples: [Double] = []
     var secondSamples: [Double] = []
-    func time(_ body: () throws -> Void) rethrows -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
-        try body()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
-    }
     for run in 0...repetitions {
         let firstFixture = try setUpFirst()
-        let firstTime = try time { try first(firstFixture) }
+        let firstTime = try timeMilliseconds { try first(firstFixture) }
         let secondFixture = try setUpSecond()
-        let secondTime = try time { try second(secondFixture) }
+        let secondTime = try timeMilliseconds { try second(secondFixture) }
         if run > 0 {
             firstSamples.append(firstTime)
             secondSamples.append(secondTime)

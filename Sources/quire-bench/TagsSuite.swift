@@ -179,9 +179,7 @@ extension TagsSuite {
     /// The processor time of the whole process so far (every thread: the library's work runs on
     /// its contexts' threads), in milliseconds.
     static func processorMilliseconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-        return Double(time.tv_sec) * 1_000 + Double(time.tv_nsec) / 1_000_000
+        Double(BenchmarkClock.processorNanoseconds()) / 1_000_000
     }
 
     /// The rows the article list binds as it opens (a window's worth and the rows past it).

@@ -107,6 +107,49 @@ import Testing
         #expect(try await store.library.version(try #require(history.first).id).body == "mine\n")
     }
 
+    /// A sync's first pull records one version of each article it brings, with the body's word
+    /// count (taken from the article's derived fields, not counted again); a later remote change
+    /// of the text records a version and thins the older ones as an edit does, and a change that
+    /// leaves the text as it is records none.
+    @Test func pulledArticlesRecordAVersionEachAndLaterRemoteChangesThin() async throws {
+        let store = try TemporaryLibrary()
+        let ids = (0..<4).map { _ in UUID() }
+        func take(_ id: UUID, _ body: String, status: ArticleStatus? = nil, revision: Int64, at now: Date) throws {
+            try store.inspect { context in
+                let payload = ArticlePayload(title: "Pulled", body: body, status: status)
+                let remote = RemoteVersion(Article(id: id.uuidString.lowercased(), revision: revision, updatedAt: now, content: payload))
+                #expect(try Reconciler(context: context, now: now).take(remote, for: try ArticleSyncRecord.load(id, in: context)) == .taken)
+                try context.save()
+            }
+        }
+        try store.inspect { context in
+            let reconciler = Reconciler(context: context, now: Self.start)
+            let records = try ArticleSyncRecord.load(ids, in: context)
+            for (index, id) in ids.enumerated() {
+                let body = Array(repeating: "word", count: index + 1).joined(separator: " ") + "\n"
+                let remote = RemoteVersion(Article(
+                    id: id.uuidString.lowercased(), revision: 1, updatedAt: Self.start, content: ArticlePayload(title: "Pulled", body: body)))
+                _ = try reconciler.take(remote, for: try #require(records[id]))
+            }
+            try context.save()
+        }
+        for (index, id) in ids.enumerated() {
+            let history = try await store.library.history(of: id)
+            #expect(history.map(\.wordCount) == [index + 1] && history.map(\.source) == [.synced])
+            #expect(try store.inspect { try $0.fetch(FetchRequest<StoredArticle>(predicate: \.id == id)).first?.wordCount } == index + 1)
+        }
+        // Two changes within one hour two hours later, then one two days after the first pull:
+        // the hour's earlier version ages out of the last day and goes, the pull's stays.
+        let first = ids[0]
+        try take(first, "two words\n", revision: 2, at: Self.start.addingTimeInterval(7_200))
+        try take(first, "now three words\n", revision: 3, at: Self.start.addingTimeInterval(7_260))
+        try take(first, "now three words\n", status: .published, revision: 4, at: Self.start.addingTimeInterval(7_300))
+        try take(first, "four words at last\n", revision: 5, at: Self.start.addingTimeInterval(2 * 86_400))
+        let history = try await store.library.history(of: first)
+        #expect(history.map(\.wordCount) == [4, 3, 1], "the version of 7,200 s thinned; the status change recorded none")
+        #expect(history.map(\.recorded) == [2 * 86_400, 7_260, 0].map { Self.start.addingTimeInterval($0) })
+    }
+
     @Test func emptyingTheTrashDeletesTheHistory() async throws {
         let store = try TemporaryLibrary()
         let article = try await store.library.createArticle(ArticleContent(title: "Gone", body: "text\n"))

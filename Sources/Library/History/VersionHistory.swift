@@ -8,16 +8,25 @@ enum VersionHistory {
     /// Records `title` and `body` as a version of the article, unless its latest version holds
     /// exactly that text already, and thins the article's older versions (``HistoryThinning``).
     /// Returns the new version, nil when nothing was recorded.
+    ///
+    /// `wordCount` is the body's, when the caller has just counted it (the body is parsed again
+    /// otherwise). `firstOfArticle` says the article was created in this transaction and never
+    /// had a row before, so no version of it can exist: neither the latest version nor the ones
+    /// to thin are looked up (a sync's first pull records thousands of these).
     @discardableResult
     static func record(
-        articleID: UUID, title: String, body: String, source: ArticleVersionSource, at now: Date,
-        thinning: HistoryThinning = .standard, in context: ManagedObjectContext
+        articleID: UUID, title: String, body: String, wordCount: Int? = nil, firstOfArticle: Bool = false,
+        source: ArticleVersionSource, at now: Date, thinning: HistoryThinning = .standard, in context: ManagedObjectContext
     ) throws -> ArticleVersion? {
-        let latest = FetchRequest<ArticleVersion>(
-            predicate: \.articleID == articleID, sortDescriptors: [.descending(\.recorded)], fetchLimit: 1)
-        if let last = try context.fetch(latest).first, last.title == title, last.body == body { return nil }
-        try thin(articleID, adding: now, thinning: thinning, in: context)
-        return insert(ArticleVersionSnapshot(articleID: articleID, recorded: now, source: source, title: title, body: body), in: context)
+        if !firstOfArticle {
+            let latest = FetchRequest<ArticleVersion>(
+                predicate: \.articleID == articleID, sortDescriptors: [.descending(\.recorded)], fetchLimit: 1)
+            if let last = try context.fetch(latest).first, last.title == title, last.body == body { return nil }
+            try thin(articleID, adding: now, thinning: thinning, in: context)
+        }
+        return insert(ArticleVersionSnapshot(
+            id: UUID(), articleID: articleID, recorded: now, source: source, title: title, body: body,
+            size: title.utf8.count + body.utf8.count, wordCount: wordCount ?? ArticleText.wordCount(of: body)), in: context)
     }
 
     /// A new version row holding `snapshot`.
@@ -36,12 +45,17 @@ enum VersionHistory {
     }
 
     /// Records the article's text as it stands in the context (before a change replaces it, or
-    /// when an editing session ends).
+    /// when an editing session ends). `derivedFieldsFresh` says the caller has just refreshed the
+    /// article's derived fields from this text, so its word count is taken instead of parsing the
+    /// body again; `firstOfArticle` as for ``record(articleID:title:body:wordCount:firstOfArticle:source:at:thinning:in:)``.
     @discardableResult
     static func record(
-        _ article: StoredArticle, source: ArticleVersionSource, at now: Date, in context: ManagedObjectContext
+        _ article: StoredArticle, source: ArticleVersionSource, at now: Date, derivedFieldsFresh: Bool = false,
+        firstOfArticle: Bool = false, in context: ManagedObjectContext
     ) throws -> ArticleVersion? {
-        try record(articleID: article.id, title: article.title, body: article.body, source: source, at: now, in: context)
+        try record(
+            articleID: article.id, title: article.title, body: article.body, wordCount: derivedFieldsFresh ? article.wordCount : nil,
+            firstOfArticle: firstOfArticle, source: source, at: now, in: context)
     }
 
     /// Adds versions read from an archive to the article's history, as they were recorded; a

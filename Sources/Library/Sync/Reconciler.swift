@@ -58,11 +58,15 @@ public struct Reconciler {
         if let trashed = record.article, trashed.trashed != nil {
             try trashed.keepTrashedText(replacedBy: content, base: record.base?.content, at: now)
         }
+        // Created here when the library never had a row for it (an article deleted for good took
+        // its history with it), so no version of it can exist yet.
+        let created = record.article == nil
         let article = try record.article ?? makeArticle(record.id, created: remote.changed ?? now)
         let before = article.content.normalized
         try article.setContent(content, at: now)
-        if before.title != content.title || before.body != content.body { article.refreshDerivedFields() }
-        if before.title != content.title || before.body != content.body || before.status != content.status || article.isInserted {
+        let textChanged = before.title != content.title || before.body != content.body
+        if textChanged || created { article.refreshDerivedFields() }
+        if textChanged || before.status != content.status || article.isInserted {
             article.updated = remote.changed ?? now
         }
         if article.trashed != nil { article.trashed = nil }
@@ -70,8 +74,9 @@ public struct Reconciler {
         if !article.isInserted && before != content { article.localRevision += 1 }
         if article.serverRevision != revision { article.serverRevision = revision }
         if article.syncState != .synced { article.syncState = .synced }
-        if article.isInserted || before.title != content.title || before.body != content.body {
-            try VersionHistory.record(article, source: .synced, at: now, in: context)
+        if article.isInserted || textChanged {
+            try VersionHistory.record(
+                article, source: .synced, at: now, derivedFieldsFresh: textChanged || created, firstOfArticle: created, in: context)
         }
         setBase(of: record, to: content, revision: revision, changed: remote.changed)
         return .taken
@@ -101,7 +106,7 @@ public struct Reconciler {
                 article.updated = now
                 article.localRevision += 1
                 if merged.title != local.title || merged.body != local.body {
-                    try VersionHistory.record(article, source: .synced, at: now, in: context)
+                    try VersionHistory.record(article, source: .synced, at: now, derivedFieldsFresh: true, in: context)
                 }
             }
             article.serverRevision = revision

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Checks a migrated working copy before it may replace the original:
-/// - SQLite's `integrity_check`, and the schema the copy's metadata records;
+/// - SQLite's `quick_check` (see ``integrityMessages()`` for why not `integrity_check`), and the
+///   schema the copy's metadata records;
 /// - its layout equals a new store's of the current schema (tables, columns, keys, indexes, triggers);
 /// - per entity: required values present, values of the stored types (tested in the scan that
 ///   compares the table with the original's), unique values unique, to-many counts within their
@@ -101,8 +102,17 @@ struct MigrationValidator {
         return rewritten
     }
 
+    /// SQLite's `quick_check`: every page, b-tree and record of the copy well formed, NOT NULL
+    /// and CHECK constraints kept. `integrity_check` also matches every index entry with its row,
+    /// which costs seven times as much on a library of 100,000 articles (2.1 s of processor time
+    /// against 0.3 s, most of the whole upgrade) and guards nothing the other checks leave open:
+    /// the writer's text is in the rows, each compared with the original's below; uniqueness is
+    /// checked over the rows; an index the stages built or wrote was kept by SQLite in the same
+    /// transactions as its rows, and an index no stage touched is the original's, page for page,
+    /// which the library used as it is until now. An index is derived data: were one ever wrong,
+    /// `REINDEX` rebuilds it from the rows, and nothing the writer wrote is lost.
     private func integrityMessages() throws -> [String] {
-        let statement = try connection.statement("PRAGMA integrity_check(50)")
+        let statement = try connection.statement("PRAGMA quick_check(50)")
         defer { statement.reset() }
         var messages: [String] = []
         while try statement.step() { messages.append(statement.text(0)) }
