@@ -249,7 +249,7 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
             try await self.until { window.editor.attachments.readsRunning == 0 }
             XCTAssertEqual(window.editor.body, "The tide.\n")
             XCTAssertEqual(reported.count, 2)
-            let unreadable = try XCTUnwrap(reported.last?.1 as? AttachmentFileError)
+            let unreadable = try XCTUnwrap(reported.last?.1 as? AttachableFileError)
             XCTAssertEqual(unreadable.code, EISDIR)
             XCTAssertTrue(ErrorExplanation(unreadable).sentence.hasSuffix("Nothing was added."))
         }
@@ -275,5 +275,18 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
             editor.redo()
             XCTAssertEqual(editor.body, "The tide.\n" + reference)
         }
+    }
+
+    /// The marked ranges are counted in Unicode scalars, as the buffer counts, after text whose
+    /// characters, scalars, UTF-16 units and bytes all differ in number (a combining accent, a
+    /// flag); a scheme without a digest and name is not marked.
+    func testTheDigestsAreMarkedWhereTheBufferHasThem() {
+        let digest = String(repeating: "7f", count: 32)
+        let text = "Ünïcöde\u{301} 🇩🇪 ![a](attachment:\(digest)/a.png) attachment:nothing [b c](attachment:\(digest)/b%20c.txt)"
+        let scalars = Array(text.unicodeScalars)
+        let marker = Array("attachment:\(digest)/".unicodeScalars)
+        let starts = (0...(scalars.count - marker.count)).filter { Array(scalars[$0..<($0 + marker.count)]) == marker }
+        XCTAssertEqual(starts.count, 2)
+        XCTAssertEqual(EditorAttachments.digestRanges(in: text), starts.map { $0..<($0 + marker.count) })
     }
 }

@@ -89,19 +89,29 @@ public struct AttachmentReference: Sendable, Hashable {
     /// never ends a Markdown link early.
     private static let nameCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
-    /// The references in a Markdown text, in order of appearance (each once).
-    public static func all(in markdown: String) -> [AttachmentReference] {
-        var found: [AttachmentReference] = []
-        var seen = Set<AttachmentReference>()
-        var rest = Substring(markdown)
+    /// Every reference in `text` (Markdown, or HTML rendered from it) with where it stands, in
+    /// order: the one reading of references, which ``all(in:)``, the editor's marking and the
+    /// exports' rewriting go through.
+    public static func occurrences(in text: String) -> [(range: Range<String.Index>, reference: AttachmentReference)] {
+        var found: [(Range<String.Index>, AttachmentReference)] = []
+        var rest = text[...]
         while let start = rest.range(of: scheme + ":") {
-            let tail = rest[start.lowerBound...]
-            let end = tail.firstIndex { $0 == ")" || $0 == " " || $0 == "\n" || $0 == ">" || $0 == "\"" } ?? tail.endIndex
-            if let reference = AttachmentReference(uri: String(tail[..<end])), seen.insert(reference).inserted {
-                found.append(reference)
+            let tail = text[start.lowerBound...]
+            let end = tail.firstIndex { $0 == ")" || $0 == " " || $0 == "\n" || $0 == ">" || $0 == "\"" || $0 == "'" } ?? tail.endIndex
+            if let reference = AttachmentReference(uri: String(text[start.lowerBound..<end])) {
+                found.append((start.lowerBound..<end, reference))
+                rest = text[end...]
+            } else {
+                rest = text[start.upperBound...]
             }
-            rest = tail[start.upperBound...]
         }
         return found
+    }
+
+    /// The references in a Markdown text, in order of appearance (each once): what
+    /// ``occurrences(in:)`` finds.
+    public static func all(in markdown: String) -> [AttachmentReference] {
+        var seen = Set<AttachmentReference>()
+        return occurrences(in: markdown).map(\.reference).filter { seen.insert($0).inserted }
     }
 }

@@ -36,23 +36,6 @@ public struct AttachmentFile: Sendable, Hashable {
 }
 
 extension AttachmentReference {
-    /// Every reference in `text` (Markdown, or HTML rendered from it) with where it stands, in order.
-    public static func occurrences(in text: String) -> [(range: Range<String.Index>, reference: AttachmentReference)] {
-        var found: [(Range<String.Index>, AttachmentReference)] = []
-        var rest = text[...]
-        while let start = rest.range(of: scheme + ":") {
-            let tail = text[start.lowerBound...]
-            let end = tail.firstIndex { $0 == ")" || $0 == " " || $0 == "\n" || $0 == ">" || $0 == "\"" || $0 == "'" } ?? tail.endIndex
-            if let reference = AttachmentReference(uri: String(text[start.lowerBound..<end])) {
-                found.append((start.lowerBound..<end, reference))
-                rest = text[end...]
-            } else {
-                rest = text[start.upperBound...]
-            }
-        }
-        return found
-    }
-
     /// `text` with each reference replaced by what `replacement` gives for it and the text before
     /// it; a reference it gives nil for stays as it is.
     public static func replacing(

@@ -147,24 +147,16 @@ final class EditorAttachments {
     }
 
     /// The character ranges (as the buffer counts: Unicode scalars) of `attachment:<digest>/` in
-    /// `text`, for each reference ``AttachmentReference`` reads.
-    static func digestRanges(in text: String) -> [Range<Int>] {
-        let prefix = AttachmentReference.scheme + ":"
-        guard text.contains(prefix) else { return [] }
-        let scalars = Array(text.unicodeScalars)
-        let marker = Array(prefix.unicodeScalars)
-        let length = marker.count + 65
+    /// `text`, for each reference Library's ``AttachmentReference/occurrences(in:)`` finds.
+    nonisolated static func digestRanges(in text: String) -> [Range<Int>] {
+        let markedLength = (AttachmentReference.scheme + ":").unicodeScalars.count + 64 + 1
         var ranges: [Range<Int>] = []
-        var index = 0
-        while index + length <= scalars.count {
-            if scalars[index] == marker[0], scalars[index..<(index + marker.count)].elementsEqual(marker),
-               scalars[index + length - 1] == "/",
-               scalars[(index + marker.count)..<(index + length - 1)].allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) }) {
-                ranges.append(index..<(index + length))
-                index += length
-            } else {
-                index += 1
-            }
+        var offset = 0
+        var counted = text.startIndex
+        for occurrence in AttachmentReference.occurrences(in: text) {
+            offset += text.unicodeScalars.distance(from: counted, to: occurrence.range.lowerBound)
+            counted = occurrence.range.lowerBound
+            ranges.append(offset..<(offset + markedLength))
         }
         return ranges
     }
@@ -173,24 +165,24 @@ final class EditorAttachments {
     /// refusing one above the library's limit before reading it.
     private nonisolated static func contents(ofFiles paths: [String]) async throws -> [(String, Data)] {
         try await Task.detached(priority: .userInitiated) {
-            try paths.map { path in (URL(fileURLWithPath: path).lastPathComponent, try AttachmentFile.read(path)) }
+            try paths.map { path in (URL(fileURLWithPath: path).lastPathComponent, try AttachableFile.read(path)) }
         }.value
     }
 }
 
 /// Reading a file to attach: its size is checked before a byte is read (a film dropped by
 /// mistake is refused at once), and a failure says which file and why.
-enum AttachmentFile {
+enum AttachableFile {
     /// The bytes of the file at `path`. Throws ``LibraryError/attachmentTooLarge(fileName:size:limit:)``
-    /// above ``Library/attachmentSizeLimit``, ``AttachmentFileError`` when it cannot be read.
+    /// above ``Library/attachmentSizeLimit``, ``AttachableFileError`` when it cannot be read.
     static func read(_ path: String) throws -> Data {
         let name = URL(fileURLWithPath: path).lastPathComponent
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw AttachmentFileError(path: path, code: errno) }
+        guard descriptor >= 0 else { throw AttachableFileError(path: path, code: errno) }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw AttachmentFileError(path: path, code: errno) }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw AttachmentFileError(path: path, code: EISDIR) }
+        guard fstat(descriptor, &status) == 0 else { throw AttachableFileError(path: path, code: errno) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw AttachableFileError(path: path, code: EISDIR) }
         guard status.st_size <= Library.attachmentSizeLimit else {
             throw LibraryError.attachmentTooLarge(fileName: name, size: Int(status.st_size), limit: Library.attachmentSizeLimit)
         }
@@ -199,7 +191,7 @@ enum AttachmentFile {
             // One more byte than the limit: a file that grew since fstat is still refused.
             data = try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).read(upToCount: Library.attachmentSizeLimit + 1) ?? Data()
         } catch {
-            throw AttachmentFileError(path: path, code: (error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : EIO)
+            throw AttachableFileError(path: path, code: (error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : EIO)
         }
         guard data.count <= Library.attachmentSizeLimit else {
             throw LibraryError.attachmentTooLarge(fileName: name, size: data.count, limit: Library.attachmentSizeLimit)
@@ -209,7 +201,7 @@ enum AttachmentFile {
 }
 
 /// A file to attach that could not be read.
-struct AttachmentFileError: Error, Sendable, Hashable {
+struct AttachableFileError: Error, Sendable, Hashable {
     var path: String
     /// The `errno`.
     var code: Int32

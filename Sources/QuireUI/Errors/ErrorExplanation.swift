@@ -57,7 +57,7 @@ struct ErrorExplanation: Equatable, Sendable {
             return error.kind == .damaged
                 ? gettext("An attachment’s file changed after it was saved, so Quire cannot show it as it was. “quire check” lists the articles it belongs to.")
                 : gettext("An attachment’s file is missing or cannot be read. “quire check” lists the articles it belongs to.")
-        case let error as AttachmentFileError:
+        case let error as AttachableFileError:
             return String(cFormat: gettext("“%1$s” could not be read: %2$s. Nothing was added."), fileName(error.path), systemMessage(error.code))
         case let error as FileOperationError:
             return String(cFormat: gettext("Quire could not change “%1$s”: %2$s."), fileName(error.path), systemMessage(error.code))
