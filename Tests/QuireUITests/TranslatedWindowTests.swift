@@ -49,6 +49,17 @@ final class TranslatedWindowTests: MainWindowTestCase, @unchecked Sendable {
             "fr": ["Aucun article sélectionné", "Tous les articles", "Corbeille"],
         ]
         let english = ["No Article Selected", "All Articles", "Trash"]
+        // Library's reasons inside the app's sentences are in the reader's language; the log's
+        // and --json's description stays English.
+        let invalidTag = LibraryError.invalidName(kind: "tag", name: "a\tb", reason: .controlCharacters)
+        let sentences = [
+            "de": "„a\tb“ kann kein Schlagwort sein: Der Name enthält Steuerzeichen.",
+            "fr": "«\u{A0}a\tb\u{A0}» ne peut pas être une étiquette\u{A0}: le nom contient des caractères de contrôle.",
+        ]
+        if let sentence = sentences[language] {
+            XCTAssertEqual(ErrorExplanation(invalidTag, libraryPath: "").sentence, sentence)
+        }
+        XCTAssertEqual(invalidTag.description, "the tag name 'a\tb' contains control characters")
         let url = try makeLibrary { library in
             _ = try await library.createArticle(ArticleContent(title: "Grüße", body: "Ein kurzer Text."))
         }

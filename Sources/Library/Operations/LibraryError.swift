@@ -16,7 +16,7 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A folder with this name exists already.
     case folderExists(String)
     /// A folder or tag name that cannot be used.
-    case invalidName(kind: String, name: String, reason: String)
+    case invalidName(kind: String, name: String, reason: NameProblem)
     /// Article content the sync protocol cannot carry (a NUL character, a title too long).
     case invalidContent(article: UUID, field: String, reason: String)
     /// No conflict has this ID.
@@ -46,7 +46,7 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(matches.count) articles have IDs beginning with '\(text)'; give more of the ID: " + IDPrefix.list(matches)
         case .folderNotFound(let name): return "there is no folder named '\(name)'"
         case .folderExists(let name): return "a folder named '\(name)' exists already"
-        case .invalidName(let kind, let name, let reason): return "the \(kind) name '\(name)' \(reason)"
+        case .invalidName(let kind, let name, let reason): return "the \(kind) name '\(name)' \(reason.text.english)"
         case .invalidContent(let article, let field, let reason):
             return "article \(article.uuidString.lowercased()): \(field) \(reason)"
         case .conflictNotFound(let id): return "no conflict has the ID \(id.uuidString.lowercased())"

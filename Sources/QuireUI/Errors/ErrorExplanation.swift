@@ -123,7 +123,9 @@ struct ErrorExplanation: Equatable, Sendable {
         case .folderExists(let name):
             return String(cFormat: gettext("A folder named “%s” exists already. Choose another name."), name)
         case .invalidName(let kind, let name, let reason):
-            return String(cFormat: gettext("“%1$s” cannot be a %2$s name: it %3$s."), name, kind, reason)
+            // Library's kinds are "folder" and "tag": one sentence for each, so that translators see whole sentences.
+            let sentence = kind == "tag" ? gettext("“%1$s” cannot be a tag name: it %2$s.") : gettext("“%1$s” cannot be a folder name: it %2$s.")
+            return String(cFormat: sentence, name, reason.text.translated)
         case .invalidContent(_, let field, let reason):
             return String(cFormat: gettext("The article cannot be saved as it is: its %1$s %2$s."), field, reason)
         case .conflictNotFound, .conflictAlreadyResolved:
