@@ -3,6 +3,7 @@ import Foundation
 import GtkKit
 import Library
 import Platform
+import SyncProtocol
 import XCTest
 
 @testable import QuireUI
@@ -60,6 +61,17 @@ final class TranslatedWindowTests: MainWindowTestCase, @unchecked Sendable {
             XCTAssertEqual(ErrorExplanation(invalidTag, libraryPath: "").sentence, sentence)
         }
         XCTAssertEqual(invalidTag.description, "the tag name 'a\tb' contains control characters")
+        // SyncProtocol's reasons are English only; the app says them in the reader's words.
+        let article = UUID()
+        let nul = LibraryError.invalidContent(article: article, violation: try XCTUnwrap(ArticlePayload(title: "x", body: "a\u{0}b").violation()))
+        let contentSentences = [
+            "de": "Der Artikel kann so nicht gespeichert werden: Das Feld „Text“ enthält das Zeichen U+0000, das sich nicht synchronisieren lässt.",
+            "fr": "L’article ne peut pas être enregistré tel quel\u{A0}: son champ «\u{A0}Texte\u{A0}» contient le caractère U+0000, qui ne peut pas être synchronisé.",
+        ]
+        if let sentence = contentSentences[language] {
+            XCTAssertEqual(ErrorExplanation(nul, libraryPath: "").sentence, sentence)
+        }
+        XCTAssertEqual(nul.description, "article \(article.uuidString.lowercased()): body must not contain U+0000")
         let url = try makeLibrary { library in
             _ = try await library.createArticle(ArticleContent(title: "Grüße", body: "Ein kurzer Text."))
         }
