@@ -50,28 +50,25 @@ final class TranslatedWindowTests: MainWindowTestCase, @unchecked Sendable {
             "fr": ["Aucun article sélectionné", "Tous les articles", "Corbeille"],
         ]
         let english = ["No Article Selected", "All Articles", "Trash"]
-        // Library's reasons inside the app's sentences are in the reader's language; the log's
-        // and --json's description stays English.
-        let invalidTag = LibraryError.invalidName(kind: "tag", name: "a\tb", reason: .controlCharacters)
-        let sentences = [
-            "de": "„a\tb“ kann kein Schlagwort sein: Der Name enthält Steuerzeichen.",
-            "fr": "«\u{A0}a\tb\u{A0}» ne peut pas être une étiquette\u{A0}: le nom contient des caractères de contrôle.",
-        ]
-        if let sentence = sentences[language] {
-            XCTAssertEqual(ErrorExplanation(invalidTag, libraryPath: "").sentence, sentence)
-        }
-        XCTAssertEqual(invalidTag.description, "the tag name 'a\tb' contains control characters")
-        // SyncProtocol's reasons are English only; the app says them in the reader's words.
+        // Library's reasons and SyncProtocol's (English only) inside the app's sentences are in
+        // the reader's language; the description the log and --json carry stays English.
         let article = UUID()
+        let invalidTag = LibraryError.invalidName(kind: "tag", name: "a\tb", reason: .controlCharacters)
         let nul = LibraryError.invalidContent(article: article, violation: try XCTUnwrap(ArticlePayload(title: "x", body: "a\u{0}b").violation()))
-        let contentSentences = [
-            "de": "Der Artikel kann so nicht gespeichert werden: Das Feld „Text“ enthält das Zeichen U+0000, das sich nicht synchronisieren lässt.",
-            "fr": "L’article ne peut pas être enregistré tel quel\u{A0}: son champ «\u{A0}Texte\u{A0}» contient le caractère U+0000, qui ne peut pas être synchronisé.",
+        let sentences: [(LibraryError, english: String, [String: String])] = [
+            (invalidTag, "the tag name 'a\tb' contains control characters", [
+                "de": "„a\tb“ kann kein Schlagwort sein: Der Name enthält Steuerzeichen.",
+                "fr": "«\u{A0}a\tb\u{A0}» ne peut pas être une étiquette\u{A0}: le nom contient des caractères de contrôle.",
+            ]),
+            (nul, "article \(article.uuidString.lowercased()): body must not contain U+0000", [
+                "de": "Der Artikel kann so nicht gespeichert werden: Das Feld „Text“ enthält das Zeichen U+0000, das sich nicht synchronisieren lässt.",
+                "fr": "L’article ne peut pas être enregistré tel quel\u{A0}: son champ «\u{A0}Texte\u{A0}» contient le caractère U+0000, qui ne peut pas être synchronisé.",
+            ]),
         ]
-        if let sentence = contentSentences[language] {
-            XCTAssertEqual(ErrorExplanation(nul, libraryPath: "").sentence, sentence)
+        for (error, english, translations) in sentences {
+            if let sentence = translations[language] { XCTAssertEqual(ErrorExplanation(error, libraryPath: "").sentence, sentence) }
+            XCTAssertEqual(error.description, english)
         }
-        XCTAssertEqual(nul.description, "article \(article.uuidString.lowercased()): body must not contain U+0000")
         let url = try makeLibrary { library in
             _ = try await library.createArticle(ArticleContent(title: "Grüße", body: "Ein kurzer Text."))
         }
