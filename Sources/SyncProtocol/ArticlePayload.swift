@@ -52,9 +52,9 @@ public struct ArticlePayload: Codable, Hashable, Sendable {
     /// No string may contain U+0000 (PostgreSQL text cannot hold it), and names stay within `Limits`.
     public func violation() -> FieldViolation? {
         func check(_ text: String, _ field: String, limit: Int?) -> FieldViolation? {
-            if text.utf8.contains(0) { return FieldViolation(field: field, reason: "must not contain U+0000") }
+            if text.utf8.contains(0) { return FieldViolation(field: field, reason: "must not contain U+0000", rule: .containsNUL) }
             if let limit, text.utf8.count > limit {
-                return FieldViolation(field: field, reason: "must be at most \(limit) UTF-8 bytes")
+                return FieldViolation(field: field, reason: "must be at most \(limit) UTF-8 bytes", rule: .longerThan(bytes: limit))
             }
             return nil
         }
@@ -64,7 +64,8 @@ public struct ArticlePayload: Codable, Hashable, Sendable {
         if let language, let violation = check(language, "language", limit: Limits.maximumLanguageBytes) { return violation }
         if let tags {
             if tags.count > Limits.maximumTagCount {
-                return FieldViolation(field: "tags", reason: "must hold at most \(Limits.maximumTagCount) tags")
+                return FieldViolation(
+                    field: "tags", reason: "must hold at most \(Limits.maximumTagCount) tags", rule: .moreTagsThan(Limits.maximumTagCount))
             }
             for (index, tag) in tags.enumerated() {
                 if let violation = check(tag, "tags[\(index)]", limit: Limits.maximumNameBytes) { return violation }
@@ -80,11 +81,25 @@ public struct FieldViolation: Hashable, Sendable, CustomStringConvertible {
     public var field: String
     /// Why, as words that follow the field's name: "must be a string".
     public var reason: String
+    /// Which of the content rules of ``ArticlePayload/violation()`` it breaks, so that an app can
+    /// say it in the writer's language (`reason` is English); nil for the server's other checks.
+    public var rule: Rule?
+
+    /// The content rules ``ArticlePayload/violation()`` checks.
+    public enum Rule: Hashable, Sendable {
+        /// The text holds U+0000.
+        case containsNUL
+        /// More UTF-8 bytes than the field may hold.
+        case longerThan(bytes: Int)
+        /// More tags than an article may carry.
+        case moreTagsThan(Int)
+    }
 
     /// A violation of `field`.
-    public init(field: String, reason: String) {
+    public init(field: String, reason: String, rule: Rule? = nil) {
         self.field = field
         self.reason = reason
+        self.rule = rule
     }
 
     /// `tags[2] must be a string`.

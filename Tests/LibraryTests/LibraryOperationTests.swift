@@ -208,7 +208,8 @@ import QuireTestSupport
     @Test func contentTheServerWouldRefuseIsRefusedFirst() async throws {
         let store = try TemporaryLibrary()
         let article = try await store.library.createArticle(ArticleContent(title: "Fine", body: ""))
-        await #expect(throws: LibraryError.invalidContent(article: article.id, field: "body", reason: "must not contain U+0000")) {
+        await #expect(throws: LibraryError.invalidContent(
+            article: article.id, violation: FieldViolation(field: "body", reason: "must not contain U+0000", rule: .containsNUL))) {
             try await store.library.editArticle(article.id, body: "nul \u{0} inside")
         }
         await #expect(throws: LibraryError.self) {

@@ -28,7 +28,7 @@ final class ErrorPresenterTests: QuireTestCase, @unchecked Sendable {
     func testEveryKindOfErrorReadsAsASentence() {
         let cases: [(any Error, String)] = [
             (LibraryError.folderExists("Notes"), "A folder named “Notes” exists already. Choose another name."),
-            (LibraryError.invalidName(kind: "folder", name: " ", reason: "is empty"), "“ ” cannot be a folder name: it is empty."),
+            (LibraryError.invalidName(kind: "folder", name: " ", reason: .empty), "“ ” cannot be a folder name: it is empty."),
             (LibraryError.articleNotFound(UUID()), "The article is no longer in the library: it was deleted, here or on another device."),
             (ObjectGraphError.mergeConflicts([]),
              "Another change to the same article was saved at the same moment, so nothing was changed. Try again."),

@@ -3,6 +3,7 @@ import Foundation
 import GtkKit
 import Library
 import Platform
+import SyncProtocol
 import XCTest
 
 @testable import QuireUI
@@ -49,6 +50,25 @@ final class TranslatedWindowTests: MainWindowTestCase, @unchecked Sendable {
             "fr": ["Aucun article sélectionné", "Tous les articles", "Corbeille"],
         ]
         let english = ["No Article Selected", "All Articles", "Trash"]
+        // Library's reasons and SyncProtocol's (English only) inside the app's sentences are in
+        // the reader's language; the description the log and --json carry stays English.
+        let article = UUID()
+        let invalidTag = LibraryError.invalidName(kind: "tag", name: "a\tb", reason: .controlCharacters)
+        let nul = LibraryError.invalidContent(article: article, violation: try XCTUnwrap(ArticlePayload(title: "x", body: "a\u{0}b").violation()))
+        let sentences: [(LibraryError, english: String, [String: String])] = [
+            (invalidTag, "the tag name 'a\tb' contains control characters", [
+                "de": "„a\tb“ kann kein Schlagwort sein: Der Name enthält Steuerzeichen.",
+                "fr": "«\u{A0}a\tb\u{A0}» ne peut pas être une étiquette\u{A0}: le nom contient des caractères de contrôle.",
+            ]),
+            (nul, "article \(article.uuidString.lowercased()): body must not contain U+0000", [
+                "de": "Der Artikel kann so nicht gespeichert werden: Das Feld „Text“ enthält das Zeichen U+0000, das sich nicht synchronisieren lässt.",
+                "fr": "L’article ne peut pas être enregistré tel quel\u{A0}: son champ «\u{A0}Texte\u{A0}» contient le caractère U+0000, qui ne peut pas être synchronisé.",
+            ]),
+        ]
+        for (error, english, translations) in sentences {
+            if let sentence = translations[language] { XCTAssertEqual(ErrorExplanation(error, libraryPath: "").sentence, sentence) }
+            XCTAssertEqual(error.description, english)
+        }
         let url = try makeLibrary { library in
             _ = try await library.createArticle(ArticleContent(title: "Grüße", body: "Ein kurzer Text."))
         }

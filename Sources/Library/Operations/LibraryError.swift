@@ -1,5 +1,6 @@
 import Foundation
 import Platform
+import SyncProtocol
 
 /// Why a library operation could not be carried out. Each case names what it is about.
 public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -16,9 +17,9 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A folder with this name exists already.
     case folderExists(String)
     /// A folder or tag name that cannot be used.
-    case invalidName(kind: String, name: String, reason: String)
+    case invalidName(kind: String, name: String, reason: NameProblem)
     /// Article content the sync protocol cannot carry (a NUL character, a title too long).
-    case invalidContent(article: UUID, field: String, reason: String)
+    case invalidContent(article: UUID, violation: FieldViolation)
     /// No conflict has this ID.
     case conflictNotFound(UUID)
     /// The conflict was resolved already.
@@ -46,9 +47,9 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(matches.count) articles have IDs beginning with '\(text)'; give more of the ID: " + IDPrefix.list(matches)
         case .folderNotFound(let name): return "there is no folder named '\(name)'"
         case .folderExists(let name): return "a folder named '\(name)' exists already"
-        case .invalidName(let kind, let name, let reason): return "the \(kind) name '\(name)' \(reason)"
-        case .invalidContent(let article, let field, let reason):
-            return "article \(article.uuidString.lowercased()): \(field) \(reason)"
+        case .invalidName(let kind, let name, let reason): return "the \(kind) name '\(name)' \(reason.text.english)"
+        case .invalidContent(let article, let violation):
+            return "article \(article.uuidString.lowercased()): \(violation)"
         case .conflictNotFound(let id): return "no conflict has the ID \(id.uuidString.lowercased())"
         case .conflictAlreadyResolved(let id): return "conflict \(id.uuidString.lowercased()) is resolved already"
         case .resolutionNotApplicable(let id, let reason): return "conflict \(id.uuidString.lowercased()): \(reason)"

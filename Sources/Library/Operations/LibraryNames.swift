@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import Platform
 import SyncProtocol
 
 /// Finding articles, folders and tags by what the writer and the sync protocol call them: IDs and
@@ -60,15 +61,36 @@ enum LibraryNames {
     /// A folder or tag name: one line of visible text, at most the protocol's name length.
     static func check(_ name: String, kind: String) throws {
         if name.allSatisfy(\.isWhitespace) {
-            throw LibraryError.invalidName(kind: kind, name: name, reason: "is empty")
+            throw LibraryError.invalidName(kind: kind, name: name, reason: .empty)
         }
         if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            throw LibraryError.invalidName(kind: kind, name: name, reason: "contains control characters")
+            throw LibraryError.invalidName(kind: kind, name: name, reason: .controlCharacters)
         }
         if name.utf8.count > ArticlePayload.Limits.maximumNameBytes {
             throw LibraryError.invalidName(
-                kind: kind, name: String(name.prefix(40)) + "…",
-                reason: "is longer than \(ArticlePayload.Limits.maximumNameBytes) bytes")
+                kind: kind, name: String(name.prefix(40)) + "…", reason: .longerThan(bytes: ArticlePayload.Limits.maximumNameBytes))
+        }
+    }
+}
+
+extension LibraryError {
+    /// Why a folder or tag name cannot be used.
+    public enum NameProblem: Sendable, Hashable {
+        /// Nothing but white space.
+        case empty
+        /// A control character (a line break, a tab).
+        case controlCharacters
+        /// More UTF-8 bytes than the sync protocol carries in a name.
+        case longerThan(bytes: Int)
+
+        /// The words that follow the name in a sentence ("is empty"): English for `--json` and
+        /// the log, the writer's language in the app.
+        public var text: TranslatableText {
+            switch self {
+            case .empty: TranslatableText("is empty")
+            case .controlCharacters: TranslatableText("contains control characters")
+            case .longerThan(let bytes): TranslatableText.counted("is longer than %d byte", "is longer than %d bytes", bytes, bytes)
+            }
         }
     }
 }

@@ -67,7 +67,7 @@ public enum LocalChanges {
     /// Refuses content the server would refuse for good, before it is saved.
     static func checkSyncable(_ article: StoredArticle) throws {
         if let violation = article.payload.violation() {
-            throw LibraryError.invalidContent(article: article.id, field: violation.field, reason: violation.reason)
+            throw LibraryError.invalidContent(article: article.id, violation: violation)
         }
     }
 }

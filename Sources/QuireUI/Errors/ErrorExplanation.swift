@@ -5,6 +5,7 @@ import Platform
 import Transfer
 import ObjectGraph
 import SyncClient
+import SyncProtocol
 
 /// What the writer reads about an error: a sentence in the writer's words, and the technical
 /// details (the error as the code knows it) for an expander and bug reports.
@@ -123,9 +124,11 @@ struct ErrorExplanation: Equatable, Sendable {
         case .folderExists(let name):
             return String(cFormat: gettext("A folder named “%s” exists already. Choose another name."), name)
         case .invalidName(let kind, let name, let reason):
-            return String(cFormat: gettext("“%1$s” cannot be a %2$s name: it %3$s."), name, kind, reason)
-        case .invalidContent(_, let field, let reason):
-            return String(cFormat: gettext("The article cannot be saved as it is: its %1$s %2$s."), field, reason)
+            // Library's kinds are "folder" and "tag": one sentence for each, so that translators see whole sentences.
+            let sentence = kind == "tag" ? gettext("“%1$s” cannot be a tag name: it %2$s.") : gettext("“%1$s” cannot be a folder name: it %2$s.")
+            return String(cFormat: sentence, name, reason.text.translated)
+        case .invalidContent(_, let violation):
+            return sentence(for: violation)
         case .conflictNotFound, .conflictAlreadyResolved:
             return gettext("This conflict was resolved already, in this window or another.")
         case .resolutionNotApplicable(_, let reason):
@@ -138,6 +141,32 @@ struct ErrorExplanation: Equatable, Sendable {
             return gettext("The article changed after Quire read it, so nothing was overwritten. Try again.")
         case .attachmentTooLarge(let fileName, let size, let limit):
             return String(cFormat: gettext("“%1$s” is %2$s; a library takes files of up to %3$s. Nothing was added."), fileName, fileSizeText(size), fileSizeText(limit))
+        }
+    }
+
+    /// Content the sync protocol cannot carry, in the writer's words: SyncProtocol writes its
+    /// reasons in English only (it knows no catalogue), so each rule has its sentence here.
+    private static func sentence(for violation: FieldViolation) -> String {
+        let field: String
+        switch violation.field {
+        case "title": field = gettext("Title")
+        case "body": field = gettext("Text")
+        case "folder": field = gettext("Folder")
+        case "language": field = gettext("Language")
+        case let tag where tag.hasPrefix("tags"): field = gettext("Tags")
+        default: field = violation.field
+        }
+        switch violation.rule {
+        case .containsNUL:
+            return String(cFormat: gettext("The article cannot be saved as it is: its field “%s” contains the character U+0000, which cannot be synced."), field)
+        case .longerThan(let bytes):
+            return String(cFormat: ngettext("The article cannot be saved as it is: its field “%1$s” is longer than %2$d byte.",
+                "The article cannot be saved as it is: its field “%1$s” is longer than %2$d bytes.", bytes), field, bytes)
+        case .moreTagsThan(let count):
+            return String(cFormat: ngettext("The article cannot be saved as it is: it has more than %d tag.",
+                "The article cannot be saved as it is: it has more than %d tags.", count), count)
+        case nil:
+            return String(cFormat: gettext("The article cannot be saved as it is: its %1$s %2$s."), field, violation.reason)
         }
     }
 
