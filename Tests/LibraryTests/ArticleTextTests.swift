@@ -32,6 +32,16 @@ import Testing
         #expect(single.count == ArticleText.excerptLength)
     }
 
+    /// The excerpt reads a long paragraph only as far as it takes words from it (see
+    /// `ExcerptBuilder.append`): what it takes is the same as splitting the whole text would give.
+    @Test func excerptTakesTheFirstWordsOfALongParagraphAfterAShortOne() {
+        let body = "Short \t first\u{00A0}block.\n\n"
+            + String(repeating: "A sentence of an ordinary draft, autosaved.\n", count: 24)
+        #expect(ArticleText.excerpt(of: body) == "Short first block. A sentence of an ordinary draft, autosaved. "
+            + "A sentence of an ordinary draft, autosaved. A sentence of an ordinary draft, autosaved. "
+            + "A sentence of an ordinary…")
+    }
+
     @Test func wordsAreCountedAsWritersCountThem() {
         #expect(ArticleText.wordCount(of: "Hello, world!") == 2)
         #expect(ArticleText.wordCount(of: "don't stop well-known 3.14") == 4)

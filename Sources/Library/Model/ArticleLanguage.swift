@@ -8,9 +8,10 @@ public enum ArticleLanguage {
     /// The language new articles get when nothing else says: the one of the writer's locale
     /// (`LC_ALL`, `LC_MESSAGES`, `LANG`), `en_US` for the C locale.
     public static var preferred: String {
-        let environment = ProcessInfo.processInfo.environment
+        // Three variables read with getenv, not `ProcessInfo.environment` (a copy of the whole
+        // environment): every inserted article asks, a first sync thousands of times.
         for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-            if let value = environment[name], !value.isEmpty { return tag(fromLocale: value) }
+            if let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty { return tag(fromLocale: value) }
         }
         return fallback
     }

@@ -152,9 +152,16 @@ struct ExcerptBuilder {
 
     var isEmpty: Bool { text.isEmpty }
 
+    /// Adds `piece`'s words until the excerpt is full. The words are found one at a time, not
+    /// split all at once: a block is often a whole paragraph of which the excerpt takes the
+    /// first words, and every character read is a grapheme and whitespace lookup (the first
+    /// sync reads each pulled article's excerpt).
     mutating func append(_ piece: String) {
-        guard !isFull else { return }
-        for word in piece.split(whereSeparator: \.isWhitespace) {
+        var rest = piece[...]
+        while !isFull, let start = rest.firstIndex(where: { !$0.isWhitespace }) {
+            let end = rest[start...].firstIndex(where: \.isWhitespace) ?? rest.endIndex
+            let word = rest[start..<end]
+            rest = rest[end...]
             let separator = text.isEmpty ? 0 : 1
             if count + separator + word.count > limit {
                 if text.isEmpty { text = String(word.prefix(limit - 1)) }
