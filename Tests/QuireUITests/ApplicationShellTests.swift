@@ -22,6 +22,7 @@ final class ApplicationShellTests: QuireTestCase, @unchecked Sendable {
 
                 XCTAssertEqual(mainWindow.primaryMenu.items, [
                     MenuModel.Item(label: "Article _History…", action: "win.history"),
+                    MenuModel.Item(label: "Insert _Image…", action: "win.insert-image"),
                     MenuModel.Item(label: "_New Folder…", action: "win.new-folder"),
                     MenuModel.Item(label: "_Rename Folder…", action: "win.rename-folder"),
                     MenuModel.Item(label: "_Empty Trash", action: "win.empty-trash"),
@@ -146,10 +147,11 @@ final class ApplicationShellTests: QuireTestCase, @unchecked Sendable {
             XCTAssertEqual(status, 0)
             // The shortcuts window's search page repeats every shortcut.
             XCTAssertEqual(
-                Array(shortcutActions.prefix(11)),
-                ["win.preferences", "win.show-help-overlay", "window.close", "app.quit", "win.new-article", "win.save",
-                 "win.search", "win.sync-now", "win.import", "win.export", "win.history"])
-            XCTAssertEqual(Set(shortcutActions).count, 11)
+                Array(shortcutActions.prefix(14)),
+                ["win.preferences", "win.show-help-overlay", "win.focus-next-pane", "win.focus-previous-pane", "window.close",
+                 "app.quit", "win.new-article", "win.save", "win.search", "win.sync-now", "win.import", "win.export", "win.history",
+                 "win.insert-image"])
+            XCTAssertEqual(Set(shortcutActions).count, 14)
             XCTAssertEqual(accelerators["app.quit"], ["<Control>q"])
             XCTAssertEqual(accelerators["win.new-article"], ["<Control>n"])
             XCTAssertEqual(accelerators["win.save"], ["<Control>s"])
@@ -159,6 +161,9 @@ final class ApplicationShellTests: QuireTestCase, @unchecked Sendable {
             XCTAssertEqual(accelerators["win.import"], ["<Shift><Control>i"])
             XCTAssertEqual(accelerators["win.export"], ["<Shift><Control>e"])
             XCTAssertEqual(accelerators["win.history"], ["<Shift><Control>h"])
+            XCTAssertEqual(accelerators["win.insert-image"], ["<Shift><Control>m"])
+            XCTAssertEqual(accelerators["win.focus-next-pane"], ["F6"])
+            XCTAssertEqual(accelerators["win.focus-previous-pane"], ["<Shift>F6"])
             // Shortcuts handled inside a widget (the list, the editor) are listed by their keys.
             XCTAssertTrue(Set(literalShortcuts).isSuperset(of: ["Delete", "<Control>z", "<Control><Shift>z"]), "\(literalShortcuts)")
             // The writing surface's: the Markdown aids, the preview, the outline, focus mode and fullscreen.
