@@ -18,6 +18,7 @@ SCREENSHOTS = [
     ("writing-surface-light.png", "The editor with the preview beside it"),
     ("writing-surface-dark.png", "The same in the dark style"),
     ("window-360.png", "The window at phone width"),
+    ("attachments.png", "An image in an article and in its preview"),
 ]
 
 

@@ -34,7 +34,7 @@ final class DataFilesTests: QuireTestCase, @unchecked Sendable {
         try Self.runTool(["appstreamcli", "validate", "--no-net", output.path])
         let text = try String(contentsOf: output, encoding: .utf8)
         let images = text.components(separatedBy: "<image>").dropFirst().compactMap { $0.components(separatedBy: "</image>").first }
-        XCTAssertEqual(images.count, 3)
+        XCTAssertEqual(images.count, 4)
         for image in images {
             XCTAssertTrue(image.hasPrefix(base), image)
             let file = Self.data.appending(path: "screenshots/\(image.dropFirst(base.count))")
