@@ -157,18 +157,33 @@ public final class Library: Sendable {
     }
 
     /// Runs `body` in the view context and saves it before returning, for the app's changes that
-    /// must show at once (the editor's chips and menus, History's restore); on failure the view
-    /// context is rolled back and the error thrown.
+    /// must show at once (the editor's chips and menus, a pasted image, History's restore); runs
+    /// it again on the rows read afresh when the save meets a row saved elsewhere since; on
+    /// failure the view context is rolled back and the error thrown.
     @MainActor
     func writeInViewContext<T>(_ body: (ManagedObjectContext, Date) throws -> T) throws -> T {
         let context = viewContext
-        do {
-            let result = try body(context, clock())
-            try context.save()
-            return result
-        } catch {
-            context.rollback()
-            throw error
+        var attempt = 1
+        while true {
+            do {
+                let result = try body(context, clock())
+                try context.save()
+                return result
+            } catch ObjectGraphError.mergeConflicts(let conflicts) where attempt < Self.attempts {
+                // The view context read a row that another program, or a background operation
+                // whose notice has not reached the main loop yet, saved since: read those rows
+                // again and make the change on them, as `write` does in a fresh context.
+                context.rollback()
+                for conflict in conflicts {
+                    if let object = try? context.existingObject(with: conflict.objectID) {
+                        try context.refresh(object, mergeChanges: false)
+                    }
+                }
+                attempt += 1
+            } catch {
+                context.rollback()
+                throw error
+            }
         }
     }
 
