@@ -16,11 +16,9 @@ extension Library {
             self.reference = reference
         }
 
-        /// Whether the file name says an image the preview draws (its bytes are not here to sniff).
-        public var isImage: Bool {
-            let ending = reference.fileName.split(separator: ".").last.map { $0.lowercased() } ?? ""
-            return ["png", "jpg", "jpeg", "gif", "webp", "svg"].contains(ending)
-        }
+        /// Whether the file name says an image the preview draws (its bytes are not here to sniff;
+        /// ``AttachmentMediaType/namesImage(_:)``).
+        public var isImage: Bool { AttachmentMediaType.namesImage(reference.fileName) }
     }
 
     /// The bytes of an attachment with `sha256`, whichever article holds it (a reference pasted
