@@ -30,6 +30,17 @@ extension Library {
         }
     }
 
+    /// ``missingAttachments(in:)`` less the references to bytes another article holds (an
+    /// export takes those): what neither the article nor the library has.
+    public func unheldAttachments(in articleIDs: [UUID]) async throws -> [MissingAttachment] {
+        let missing = try await missingAttachments(in: articleIDs)
+        guard !missing.isEmpty else { return [] }
+        let held = try await read { context in
+            Set(try context.fetch(FetchRequest<StoredAttachment>(predicate: .in(\.sha256, missing.map(\.reference.sha256)))).map(\.sha256))
+        }
+        return missing.filter { !held.contains($0.reference.sha256) }
+    }
+
     /// The references in the bodies of `articleIDs` (those that exist) that their article holds
     /// no attachment for, each body's in their order.
     public func missingAttachments(in articleIDs: [UUID]) async throws -> [MissingAttachment] {
