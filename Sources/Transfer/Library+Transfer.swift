@@ -44,6 +44,24 @@ extension Library {
             case .skip, .unchanged: nil
             }
         }
-        return try await applyImport(creatingFolders: plan.foldersToCreate, tags: plan.tagsToCreate, writes: writes, batchSize: batchSize)
+        var result = try await applyImport(creatingFolders: plan.foldersToCreate, tags: plan.tagsToCreate, writes: writes, batchSize: batchSize)
+        result.restoredAttachments = try await restoreAttachments(of: plan.items.filter { $0.action == .unchanged })
+        return result
+    }
+
+    /// Gives articles the library has as they are imported the attachments they lack that the
+    /// import brings (lost, or never downloaded from the server): one save per file, as a paste,
+    /// and no edit of the article. Answers how many were added.
+    private func restoreAttachments(of items: [ImportPlan.Item]) async throws -> Int {
+        var restored = 0
+        for item in items where item.imported.attachments.contains(where: { $0.data != nil }) {
+            let held = Set(try await attachments(of: item.article.id).map(\.sha256))
+            for file in item.imported.attachments where !held.contains(file.sha256) {
+                guard let data = file.data else { continue }
+                try await addAttachment(to: item.article.id, fileName: file.fileName, data: data)
+                restored += 1
+            }
+        }
+        return restored
     }
 }

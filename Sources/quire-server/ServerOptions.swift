@@ -171,6 +171,8 @@ struct ServerOption: Sendable {
         duration("retention", \.retention, default: "30d",
                  "how long tombstones, superseded revisions and answers of idempotency keys are kept"),
         duration("purge-interval", \.purgeInterval, default: "1h", "how often what is past retention is removed (0: never)"),
+        duration("blob-grace", \.blobGrace, default: "1d",
+                 "how long the purge keeps an attachment no article refers to after it was last uploaded or asked for"),
     ]
 
     // MARK: Kinds of values

@@ -140,6 +140,7 @@ import Testing
         #expect(export?["articles"] as? Int == 3 && export?["destination"] as? String == archive.path)
         let imported = try json(["import", "--on-existing", "skip", archive.path], library: url) as? [String: Any]
         #expect(imported?["unchanged"] as? Int == 3 && imported?["created"] as? Int == 0, "the same articles: unchanged")
+        #expect(imported?["restoredAttachments"] as? Int == 0, "they lack no attachment")
         #expect(try quire(["trash", ids[0]], library: url).status == 0)
         let emptied = try json(["empty-trash"], library: url) as? [String: Any]
         #expect(emptied?["deleted"] as? Int == 1 && emptied?["kept"] as? Int == 0)

@@ -3,6 +3,8 @@ import Foundation
 import GtkKit
 import GtkWebKit
 import Library
+import Platform
+import SyncClient
 import XCTest
 
 @testable import QuireUI
@@ -146,6 +148,40 @@ final class ArticlePreviewTests: QuireTestCase, @unchecked Sendable {
             defer { controlWindow.destroy() }
             control.loadHTML(#"<html><body><img src="\#(image)?control"></body></html>"#)
             spinMainLoop { loaded && server.connections > 0 }
+        }
+    }
+
+    /// What the sync worker brings is drawn; what it cannot bring is a sentence saying why, at the
+    /// image's place; with no account syncing, no image at all (as for any missing file).
+    func testAnImageTheLibraryLacksIsFetchedOrReplacedByASentence() throws {
+        try MainActor.assumeIsolated {
+            let (editor, window) = showPreview(body: "")
+            defer { window.destroy() }
+            let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><rect width="40" height="30" fill="teal"/></svg>"#.utf8)
+            let downloaded = AttachmentReference(sha256: SHA256.hex(svg), fileName: "buoy.svg")
+            let offline = AttachmentReference(sha256: String(repeating: "cd", count: 32), fileName: "far away.png")
+            let nowhere = AttachmentReference(sha256: String(repeating: "ef", count: 32), fileName: "typed.png")
+            let unsynced = AttachmentReference(sha256: String(repeating: "ab", count: 32), fileName: "unsynced.png")
+            var asked: [String] = []
+            editor.preview?.readAttachment = { reference in
+                asked.append(reference.fileName)
+                switch reference {
+                case downloaded: return .bytes(svg)
+                case offline: return .unreachable
+                case nowhere: return .notOnServer
+                default: return nil
+                }
+            }
+            editor.load(title: "Harbour", body: [downloaded, offline, nowhere, unsynced].map { "![\($0.fileName)](\($0.uri))" }.joined(separator: "\n\n"))
+            waitForRendering(of: editor)
+            try waitUntil("every image is done loading") {
+                try evaluate("document.images.length === 4 && Array.from(document.images).every(i => i.complete)", in: editor) == "true"
+            }
+            let widths = [offline, nowhere].map { AttachmentPlaceholder.width(of: AttachmentPlaceholder.sentence(for: $0, $0 == offline ? .unreachable : .notOnServer)) }
+            XCTAssertEqual(try evaluate("Array.from(document.images).map(i => i.naturalWidth)", in: editor), "[40,\(widths[0]),\(widths[1]),0]")
+            XCTAssertEqual(Set(asked), ["buoy.svg", "far away.png", "typed.png", "unsynced.png"])
+            XCTAssertTrue(AttachmentPlaceholder.sentence(for: offline, .unreachable).contains("far away.png"))
+            XCTAssertNotEqual(AttachmentPlaceholder.sentence(for: offline, .unreachable), AttachmentPlaceholder.sentence(for: offline, .notOnServer))
         }
     }
 

@@ -214,6 +214,50 @@ final class ExportDialogTests: TransferTestCase, @unchecked Sendable {
         }
     }
 
+    /// HTML offers to embed the attachments, and before the writer exports, the dialog names the
+    /// attachments the articles refer to that no article holds (no account syncs here: the sync
+    /// worker's fetching is tested in AttachmentSyncTests).
+    func testHTMLCanEmbedImagesAndTheAttachmentsThatCannotBeExportedAreNamedFirst() throws {
+        let library = try makeLibrary()
+        let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><rect width="40" height="30" fill="teal"/></svg>"#.utf8)
+        let lost = AttachmentReference(sha256: String(repeating: "cd", count: 32), fileName: "lost chart.png")
+        try MainActor.assumeIsolated {
+            try wait {
+                let article = try await library.createArticle(ArticleContent(title: "Buoys", body: ""))
+                let buoy = try await library.addAttachment(to: article.id, fileName: "buoy.svg", data: svg)
+                try await library.editArticle(article.id, body: "![buoy](\(buoy.reference.uri))\n\n![lost](\(lost.uri))\n")
+            }
+            let file = try makeTemporaryFolder().appending(path: "buoys.html")
+            let (dialog, outcome) = try export(library, to: file) { dialog in
+                dialog.choose(scope: .library, format: .html, combined: true, embedded: true)
+                XCTAssertTrue(dialog.embedRow.isVisible)
+                self.spinMainLoop { dialog.unavailable != nil }
+                XCTAssertEqual(dialog.unavailable?.map(\.fileName), ["lost chart.png"])
+                XCTAssertTrue(dialog.attachmentsNote.isVisible)
+                XCTAssertTrue(dialog.attachmentsNote.text.contains("“lost chart.png”: not in this library"), dialog.attachmentsNote.text)
+            }
+            guard case .exported = outcome else { return XCTFail(String(describing: outcome)) }
+            XCTAssertFalse(dialog.window.isOpen)
+            let html = try String(contentsOf: file, encoding: .utf8)
+            XCTAssertTrue(html.contains("data:image/svg+xml;base64,\(svg.base64EncodedString())"), "the image is inside the page")
+            XCTAssertEqual(try contents(of: file.deletingLastPathComponent()), ["buoys.html"], "no assets folder beside it")
+
+            // Only HTML offers it; a screenshot shows the note.
+            let host = makeHost()
+            let shown = try ExportDialog(library: library, over: host.window, toastOverlay: host.toastOverlay, selection: [],
+                                         folders: [], fileChooser: .answering([]))
+            shown.present()
+            defer { shown.window.destroy() }
+            shown.choose(format: .pdf)
+            XCTAssertFalse(shown.embedRow.isVisible)
+            shown.choose(format: .html)
+            spinMainLoop { shown.unavailable != nil && shown.attachmentsNote.isVisible }
+            let path = try screenshotFolder().appending(path: "export-dialog-attachments.png").path
+            try render(shown.window, to: path)
+            XCTAssertGreaterThan(Set(try Texture(contentsOfFile: path).pixels()).count, 32, "rows, labels and the note are drawn")
+        }
+    }
+
     // MARK: Pure choices
 
     func testChoicesOfferWhatAppliesAndNameTheDestination() {

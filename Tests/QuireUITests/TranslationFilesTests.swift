@@ -245,5 +245,6 @@ enum UserVisibleText {
         #"static let name = "Quire""#,  // the program's name is the same in every language
         #"static let usage = |^\s*\+ "\| show|^\s*"  quire "#,  // command-line syntax: options and verbs are the same in every language
         #"integrity = \["#,  // `quire check --json`: JSON is never translated
+        #"let markup = """"#,  // the preview's SVG placeholder around a translated sentence
     ]
 }

@@ -31,7 +31,7 @@ import Testing
         let ahead = try client.changes(since: head + 1)
         #expect(ahead.status == 410 && ahead.problem?.type == .resyncRequired)
 
-        QuireServer.purge(server.storage, retention: -3600, log: .discarding)
+        QuireServer.purge(server.storage, retention: -3600, blobGrace: 3600, log: .discarding)
         #expect(try client.changes(since: 0).problem?.type == .resyncRequired)
         #expect(try client.changes(since: head).status == 200)
     }

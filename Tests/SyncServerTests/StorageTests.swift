@@ -179,7 +179,7 @@ import Testing
             let fresh = try #require(try write(storage, alice, "fresh", .put(content("f"), .absent), at: recent).revision)
             let freshGone = try #require(try write(storage, alice, "fresh", .delete(.revision(fresh)), at: recent).revision)
 
-            let report = try storage.purge(before: old + 500)
+            let report = try storage.purge(before: old + 500, unwantedBlobsBefore: old)
             #expect(report.tombstones == 1)
             #expect(report.supersededRevisions == 1)
             #expect(try storage.article("gone", account: alice) == nil)
@@ -190,7 +190,7 @@ import Testing
             #expect(try storage.changes(account: alice, since: tombstone - 1, limit: 10) == .resyncRequired)
             #expect(try allChanges(storage, alice, since: tombstone).map(\.revision) == [fresh, freshGone])
             #expect(try storage.snapshot(account: alice, after: nil, limit: 10).articles.map(\.id) == ["kept"])
-            #expect(try storage.purge(before: old + 500) == PurgeReport())
+            #expect(try storage.purge(before: old + 500, unwantedBlobsBefore: old) == PurgeReport())
         }
     }
 

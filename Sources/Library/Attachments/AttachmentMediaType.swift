@@ -15,6 +15,17 @@ public enum AttachmentMediaType {
     /// The media types shown as images.
     public static let images: Set<String> = [png, jpeg, gif, webP, svg]
 
+    /// The file-name endings of ``images``, for where a name is all there is (a file chooser's
+    /// filter, a reference whose bytes are not here yet). Once the bytes are here, ``of(_:)``
+    /// decides: a download is sniffed when it is stored, as a pasted file is.
+    public static let imageEndings = ["png", "jpg", "jpeg", "gif", "webp", "svg"]
+
+    /// Whether `fileName` ends as an image does (``imageEndings``, any case).
+    public static func namesImage(_ fileName: String) -> Bool {
+        guard let dot = fileName.lastIndex(of: ".") else { return false }
+        return imageEndings.contains(fileName[fileName.index(after: dot)...].lowercased())
+    }
+
     /// The media type of `data`.
     public static func of(_ data: Data) -> String {
         let bytes = [UInt8](data.prefix(512))

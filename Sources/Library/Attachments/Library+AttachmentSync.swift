@@ -16,11 +16,9 @@ extension Library {
             self.reference = reference
         }
 
-        /// Whether the file name says an image the preview draws (its bytes are not here to sniff).
-        public var isImage: Bool {
-            let ending = reference.fileName.split(separator: ".").last.map { $0.lowercased() } ?? ""
-            return ["png", "jpg", "jpeg", "gif", "webp", "svg"].contains(ending)
-        }
+        /// Whether the file name says an image the preview draws (its bytes are not here to sniff;
+        /// ``AttachmentMediaType/namesImage(_:)``).
+        public var isImage: Bool { AttachmentMediaType.namesImage(reference.fileName) }
     }
 
     /// The bytes of an attachment with `sha256`, whichever article holds it (a reference pasted
@@ -30,6 +28,17 @@ extension Library {
         try await read { context in
             try context.fetch(FetchRequest<StoredAttachment>(predicate: \.sha256 == sha256)).first?.contents()
         }
+    }
+
+    /// ``missingAttachments(in:)`` less the references to bytes another article holds (an
+    /// export takes those): what neither the article nor the library has.
+    public func unheldAttachments(in articleIDs: [UUID]) async throws -> [MissingAttachment] {
+        let missing = try await missingAttachments(in: articleIDs)
+        guard !missing.isEmpty else { return [] }
+        let held = try await read { context in
+            Set(try context.fetch(FetchRequest<StoredAttachment>(predicate: .in(\.sha256, missing.map(\.reference.sha256)))).map(\.sha256))
+        }
+        return missing.filter { !held.contains($0.reference.sha256) }
     }
 
     /// The references in the bodies of `articleIDs` (those that exist) that their article holds

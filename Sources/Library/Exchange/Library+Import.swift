@@ -126,8 +126,11 @@ public struct ImportResult: Sendable, Hashable {
     public var replaced = 0
     /// Articles imported as copies beside existing ones.
     public var copied = 0
+    /// Attachments given back to articles the library had as imported (lost, or never downloaded).
+    public var restoredAttachments = 0
 
     static func + (lhs: ImportResult, rhs: ImportResult) -> ImportResult {
-        ImportResult(created: lhs.created + rhs.created, replaced: lhs.replaced + rhs.replaced, copied: lhs.copied + rhs.copied)
+        ImportResult(created: lhs.created + rhs.created, replaced: lhs.replaced + rhs.replaced, copied: lhs.copied + rhs.copied,
+                     restoredAttachments: lhs.restoredAttachments + rhs.restoredAttachments)
     }
 }

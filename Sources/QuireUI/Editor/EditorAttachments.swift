@@ -2,6 +2,7 @@ import Foundation
 import GtkKit
 import Library
 import Platform
+import SyncClient
 
 /// The open article's attachments, as the editor reaches them: where pasted, dropped and chosen
 /// files are stored (one save each, in the view context, before the reference goes into the
@@ -22,6 +23,16 @@ struct ArticleAttachments {
     /// such attachment or its file is missing or damaged (the preview then shows no image).
     func data(of reference: AttachmentReference) async -> Data? {
         try? await library.attachmentData(sha256: reference.sha256, of: articleID)
+    }
+
+    /// Fetches an attachment the article lacks through the sync worker, which stores it; nil
+    /// while no account syncs. The window sets it.
+    var fetch: (@MainActor (AttachmentReference) async -> AttachmentFetch?)?
+
+    /// ``data(of:)``, or else what ``fetch`` brings: the bytes, or why there are none.
+    func find(_ reference: AttachmentReference) async -> AttachmentFetch? {
+        if let data = await data(of: reference) { return .bytes(data) }
+        return await fetch?(reference)
     }
 }
 

@@ -88,7 +88,7 @@ extension EditorPane {
         previewSlot.append(preview.widget)
         preview.scrolled = { [weak self] line, fraction in self?.previewScrolled(toLine: line, fraction: fraction) }
         preview.shown = { [weak self] number in self?.previewShown(number) }
-        preview.readAttachment = { [weak self] reference in await self?.attachments.store?.data(of: reference) }
+        preview.readAttachment = { [weak self] reference in await self?.attachments.store?.find(reference) }
         self.preview = preview
         scroller.verticalAdjustment.connect(.notify("value")) { [weak self] _ in self?.editorScrolled() }.store(in: connections)
     }

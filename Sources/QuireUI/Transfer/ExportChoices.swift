@@ -74,6 +74,9 @@ struct ExportChoices: Sendable, Hashable {
     var isCombined = false
     /// Whether a JSON archive keeps each article's sync metadata.
     var includesSyncMetadata = true
+    /// Whether HTML carries its images and files inside the pages (data URIs) instead of in an
+    /// `assets` folder beside them.
+    var embedsAttachments = false
 
     /// Choices for a library with `folders`, starting with the selection when there is one and
     /// with the whole library otherwise.
@@ -91,6 +94,12 @@ struct ExportChoices: Sendable, Hashable {
 
     /// Whether the combined-document choice applies to the picked format.
     var offersCombined: Bool { format.canCombine }
+
+    /// Whether the embedding choice applies to the picked format.
+    var offersEmbedding: Bool { format == .html }
+
+    /// Whether the export embeds attachments: the choice, where it applies.
+    var embeds: Bool { offersEmbedding && embedsAttachments }
 
     /// Whether the sync-metadata choice applies to the picked format.
     var offersSyncMetadata: Bool { format == .jsonArchive }

@@ -6,7 +6,10 @@ import Transfer
 
 /// The Export dialog: which articles (the selection, a folder, drafts, unsynced edits or the whole
 /// library), which format (Markdown, HTML, PDF or a JSON archive, one file per article or one
-/// combined document), then a destination from the file chooser. The export runs off the main
+/// combined document; HTML with its images inside the pages or beside them), then a destination
+/// from the file chooser. Before the writer exports, the dialog lists the attachments the picked
+/// articles refer to that it cannot have (not in the library, and not brought from the server
+/// when asked: ``UnavailableAttachment``). The export runs off the main
 /// thread with a progress bar and Cancel; an existing file is replaced only after the writer
 /// agrees; when it is done the dialog closes and a toast on the main window offers "Open Folder".
 /// A failure keeps the dialog open and says why in an ``ErrorDialog`` over it.
@@ -61,6 +64,16 @@ public final class ExportDialog {
     let combinedSwitch: Switch
     let metadataRow: ActionRow
     let metadataSwitch: Switch
+    let embedRow: ActionRow
+    let embedSwitch: Switch
+    /// Names the attachments the picked articles refer to that the export cannot have.
+    let attachmentsNote: Label
+    /// Finds those attachments for the picked articles (through the sync worker when signed in).
+    let findUnavailable: @MainActor ([UUID]) async -> [UnavailableAttachment]
+    /// The attachments the picked articles refer to that the export cannot have, once checked.
+    private(set) var unavailable: [UnavailableAttachment]?
+    /// The scope ``unavailable`` is for, or being checked for.
+    private var checkedScope: ExportScope?
     let destinationNote: Label
     let messageLabel: Label
     let progressBar: ProgressBar
@@ -72,19 +85,25 @@ public final class ExportDialog {
     /// window, offered as the first scope when not empty.
     @discardableResult
     public static func present(
-        library: Library, over parent: Window, toastOverlay: ToastOverlay, selection: [UUID] = []
+        library: Library, over parent: Window, toastOverlay: ToastOverlay, selection: [UUID] = [], sync: SyncSession? = nil
     ) async throws -> ExportDialog {
         let folders = try await library.folders().map(\.name)
-        let dialog = try ExportDialog(library: library, over: parent, toastOverlay: toastOverlay, selection: selection, folders: folders)
+        var findUnavailable: (@MainActor ([UUID]) async -> [UnavailableAttachment])?
+        if let sync { findUnavailable = { ids in await sync.unavailableAttachments(in: ids) } }
+        let dialog = try ExportDialog(
+            library: library, over: parent, toastOverlay: toastOverlay, selection: selection, folders: folders,
+            findUnavailable: findUnavailable)
         dialog.present()
         return dialog
     }
 
     /// Builds the dialog for a library with `folders`; call ``present()`` to show it. The file
-    /// chooser and the way "Open Folder" opens a folder can be replaced (tests cannot drive either).
+    /// chooser and the way "Open Folder" opens a folder can be replaced (tests cannot drive either);
+    /// `findUnavailable` asks the sync worker (by default only the library is asked).
     init(
         library: Library, over parent: Window?, toastOverlay: ToastOverlay, selection: [UUID], folders: [String],
-        fileChooser: FileChooser = .native, openFolder: @escaping @MainActor (URL) throws -> Void = TransferToast.launchFileManager
+        fileChooser: FileChooser = .native, openFolder: @escaping @MainActor (URL) throws -> Void = TransferToast.launchFileManager,
+        findUnavailable: (@MainActor ([UUID]) async -> [UnavailableAttachment])? = nil
     ) throws {
         QuireResources.register()
         self.library = library
@@ -102,6 +121,10 @@ public final class ExportDialog {
         combinedSwitch = try builder.object("combined_switch")
         metadataRow = try builder.object("metadata_row")
         metadataSwitch = try builder.object("metadata_switch")
+        embedRow = try builder.object("embed_row")
+        embedSwitch = try builder.object("embed_switch")
+        attachmentsNote = try builder.object("attachments_note")
+        self.findUnavailable = findUnavailable ?? { await UnavailableAttachment.unheld(in: $0, of: library) }
         destinationNote = try builder.object("destination_note")
         messageLabel = try builder.object("message_label")
         progressBar = try builder.object("progress_bar")
@@ -116,7 +139,7 @@ public final class ExportDialog {
         for row in [scopeRow, folderRow, formatRow] {
             row.connect(.notify("selected")) { [weak self] _ in self?.readChoices() }.store(in: connections)
         }
-        for toggle in [combinedSwitch, metadataSwitch] {
+        for toggle in [combinedSwitch, metadataSwitch, embedSwitch] {
             toggle.connect(.notify("active")) { [weak self] _ in self?.readChoices() }.store(in: connections)
         }
         actions.addAction("export", accelerators: ["<Control>Return"]) { [weak self] in self?.chooseDestination() }
@@ -140,9 +163,12 @@ public final class ExportDialog {
         choices.format = ExportChoices.FormatChoice(rawValue: formatRow.selected) ?? .markdown
         choices.isCombined = combinedSwitch.isActive
         choices.includesSyncMetadata = metadataSwitch.isActive
+        choices.embedsAttachments = embedSwitch.isActive
         folderRow.isVisible = choices.scope == .folder
         combinedRow.isVisible = choices.offersCombined
         metadataRow.isVisible = choices.offersSyncMetadata
+        embedRow.isVisible = choices.offersEmbedding
+        checkAttachments()
         destinationNote.text = choices.writesFolder
             ? String(cFormat: gettext("Next, choose a folder: each article becomes one .%s file in it."), choices.format.fileExtension)
             : String(cFormat: gettext("Next, choose the name and place of the .%s file."), choices.format.fileExtension)
@@ -151,12 +177,45 @@ public final class ExportDialog {
 
     /// Changes the choices as the writer would, through the widgets (for tests).
     func choose(scope: ExportChoices.ScopeChoice? = nil, format: ExportChoices.FormatChoice? = nil,
-                combined: Bool? = nil, syncMetadata: Bool? = nil, folder: String? = nil) {
+                combined: Bool? = nil, syncMetadata: Bool? = nil, embedded: Bool? = nil, folder: String? = nil) {
         if let scope, let index = choices.scopes.firstIndex(of: scope) { scopeRow.selected = index }
         if let folder, let index = choices.folders.firstIndex(of: folder) { folderRow.selected = index }
         if let format { formatRow.selected = format.rawValue }
         if let combined { combinedSwitch.isActive = combined }
         if let syncMetadata { metadataSwitch.isActive = syncMetadata }
+        if let embedded { embedSwitch.isActive = embedded }
+    }
+
+    /// Finds, once per picked scope and off the main thread, the attachments its articles refer
+    /// to that the export cannot have (the sync worker fetches the others now), and names them.
+    private func checkAttachments() {
+        guard let scope = choices.exportScope, scope != checkedScope else { return }
+        checkedScope = scope
+        unavailable = nil
+        attachmentsNote.isVisible = false
+        let library = self.library
+        let find = findUnavailable
+        Task { [weak self] in
+            let ids = (try? await library.exportSource(for: scope).ids) ?? []
+            let found = await find(ids)
+            guard let self, self.checkedScope == scope else { return }
+            self.unavailable = found
+            self.attachmentsNote.text = Self.note(found)
+            self.attachmentsNote.isVisible = !found.isEmpty
+        }
+    }
+
+    /// The sentence naming `unavailable`, at most eight by name.
+    static func note(_ unavailable: [UnavailableAttachment]) -> String {
+        var lines = [String(cFormat: ngettext(
+            "%d attachment of these articles cannot be exported now; the export goes on without it:",
+            "%d attachments of these articles cannot be exported now; the export goes on without them:",
+            unavailable.count), unavailable.count)]
+        lines += unavailable.prefix(8).map { String(cFormat: gettext("• “%1$s”: %2$s"), $0.fileName, $0.reason) }
+        if unavailable.count > 8 {
+            lines.append(String(cFormat: ngettext("and %d more", "and %d more", unavailable.count - 8), unavailable.count - 8))
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// Asks the file chooser for the destination, then exports there.
@@ -199,7 +258,7 @@ public final class ExportDialog {
                 } else {
                     format = .jsonArchive(try await library.archiveOptions(includingSyncMetadata: choices.includesSyncMetadata))
                 }
-                let job = ExportJob(format: format, destination: destination, overwritesExisting: overwriting)
+                let job = ExportJob(format: format, destination: destination, overwritesExisting: overwriting, embedsAttachments: choices.embeds)
                 result = .success(try await library.export(scope, with: job) { relay.report($0) })
             } catch {
                 result = .failure(error)

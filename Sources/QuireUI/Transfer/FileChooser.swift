@@ -1,5 +1,6 @@
 import Foundation
 import GtkKit
+import Library
 import Platform
 
 /// What a transfer dialog (or the editor's Insert Image…) asks the writer to pick.
@@ -63,7 +64,7 @@ struct FileChooser {
             chooser.addFilter(named: gettext("Markdown Files and Quire Archives"), suffixes: extensions)
         case .openImages:
             chooser.selectsMultiple = true
-            chooser.addFilter(named: gettext("Images"), suffixes: ["png", "jpg", "jpeg", "gif", "webp", "svg"])
+            chooser.addFilter(named: gettext("Images"), suffixes: AttachmentMediaType.imageEndings)
         }
         chooser.show { paths in chosen(paths.map { URL(fileURLWithPath: $0) }) }
     }

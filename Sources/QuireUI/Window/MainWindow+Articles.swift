@@ -21,7 +21,11 @@ extension MainWindow {
             if let readOnlyReason { editor.readOnlyReason = readOnlyReason }
             session?.afterEdit = { [weak self] in self?.writerEdited() }
             editor.attachments.store = session.map { session in
-                ArticleAttachments(library: library, articleID: session.articleID) { [weak self] heading, error in self?.showError(heading, error) }
+                var store = ArticleAttachments(library: library, articleID: session.articleID) { [weak self] heading, error in
+                    self?.showError(heading, error)
+                }
+                store.fetch = { [sync] reference in await sync.fetchAttachment(reference, of: session.articleID) }
+                return store
             }
             showArticleDetails()
             editorStack.visibleChildName = "editor"

@@ -56,7 +56,7 @@ extension MainWindow {
         Task { @MainActor [weak self] in
             guard let self else { return }
             do {
-                try await ExportDialog.present(library: library, over: window, toastOverlay: toastOverlay, selection: selection)
+                try await ExportDialog.present(library: library, over: window, toastOverlay: toastOverlay, selection: selection, sync: sync)
             } catch {
                 showError(gettext("Could not open the export dialog"), error)
             }

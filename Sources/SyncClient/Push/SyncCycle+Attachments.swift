@@ -11,9 +11,10 @@ import SyncProtocol
 /// a kill, a fault or a retry simply asks again, and the article never reaches the server before
 /// its blobs. After a pull, the blobs of pulled articles that the library lacks are downloaded
 /// and stored as the article's attachments: at once for images up to
-/// ``SyncWorkerConfiguration/eagerAttachmentBytes``, the rest when first asked for
-/// (``SyncWorker/attachmentData(sha256:of:)``). A server older than ``ProtocolVersion/blobs``
-/// keeps no blobs: then nothing is uploaded or downloaded, and the status says so.
+/// ``SyncWorkerConfiguration/eagerAttachmentBytes`` (``SyncWorkerConfiguration/downloadsAtOnce(_:size:)``),
+/// the rest when first asked for (``SyncWorker/fetchAttachment(_:of:)``). A server older than
+/// ``ProtocolVersion/blobs`` keeps no blobs: then nothing is uploaded or downloaded, and the
+/// status says so.
 extension SyncCycle {
     /// Uploads the blobs `request` refers to that the server lacks. Nil when the write may go;
     /// otherwise the event that ends this send instead (the article itself was not sent).
@@ -68,6 +69,7 @@ extension SyncCycle {
         }
         var stored = 0
         var failed = Set<UUID>()
+        // Only names that could pass the rule are asked for (one HEAD each).
         for missing in try await store.library.missingAttachments(in: wanted) where missing.isImage {
             do {
                 guard case let .success(size) = try await transport.hasBlob(missing.reference.sha256) else {
@@ -75,7 +77,7 @@ extension SyncCycle {
                     continue
                 }
                 // A blob the server does not hold (a reference typed by hand) is not asked for again.
-                guard let size, size <= configuration.eagerAttachmentBytes else { continue }
+                guard let size, configuration.downloadsAtOnce(missing, size: size) else { continue }
                 if try await Self.download(missing, with: transport, into: store.library) { stored += 1 } else { failed.insert(missing.articleID) }
             } catch is TransportError {
                 failed.insert(missing.articleID)

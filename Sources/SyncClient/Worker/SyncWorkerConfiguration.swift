@@ -1,4 +1,5 @@
 import Foundation
+import Library
 
 /// How a ``SyncWorker`` paces itself.
 public struct SyncWorkerConfiguration: Sendable {
@@ -19,7 +20,7 @@ public struct SyncWorkerConfiguration: Sendable {
     /// doubling up to `probeDelay.upperBound`.
     public var probeDelay: ClosedRange<TimeInterval>
     /// Images a pull brings references to are downloaded at once up to this size (bytes); larger
-    /// ones, and other files, when first asked for.
+    /// ones, and other files, when first asked for (``downloadsAtOnce(_:size:)``).
     public var eagerAttachmentBytes: Int64 = 10 * 1024 * 1024
 
     /// A configuration for the server at `server`; the defaults suit the desktop app.
@@ -34,6 +35,14 @@ public struct SyncWorkerConfiguration: Sendable {
         self.maximumInFlight = maximumInFlight
         self.retryPolicy = retryPolicy
         self.probeDelay = probeDelay
+    }
+
+    /// Whether a pull downloads `missing` at once rather than when it is first asked for, `size`
+    /// being what the server's `Quire-Blob-Size` says: an image by its name (its bytes are not
+    /// here yet; they decide its media type once stored) up to ``eagerAttachmentBytes``. The one
+    /// rule for eager or lazy.
+    public func downloadsAtOnce(_ missing: Library.MissingAttachment, size: Int64) -> Bool {
+        missing.isImage && size <= eagerAttachmentBytes
     }
 
     /// The cursor's name for `server`: its URL without a trailing slash.

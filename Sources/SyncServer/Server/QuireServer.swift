@@ -91,7 +91,7 @@ public final class QuireServer: Sendable {
         self.log = log
         if configuration.purgeInterval > 0 {
             purgeTimer = PurgeTimer(interval: configuration.purgeInterval) { [storage, configuration, log] in
-                Self.purge(storage, retention: configuration.retention, log: log)
+                Self.purge(storage, retention: configuration.retention, blobGrace: configuration.blobGrace, log: log)
             }
         } else {
             purgeTimer = nil
@@ -177,12 +177,14 @@ public final class QuireServer: Sendable {
         storage.close()
     }
 
-    /// Removes tombstones, superseded revisions and idempotency records older than `retention`.
-    static func purge(_ storage: any SyncStorage, retention: TimeInterval, log: ServerLog) {
+    /// Removes tombstones, superseded revisions and idempotency records older than `retention`,
+    /// and blobs no revision refers to that nobody wanted for `blobGrace`.
+    static func purge(_ storage: any SyncStorage, retention: TimeInterval, blobGrace: TimeInterval, log: ServerLog) {
         do {
-            let report = try storage.purge(before: Date() - retention)
+            let now = Date()
+            let report = try storage.purge(before: now - retention, unwantedBlobsBefore: now - blobGrace)
             log.write("purge: \(report.tombstones) tombstones, \(report.supersededRevisions) superseded revisions, "
-                      + "\(report.operations) idempotency records")
+                      + "\(report.operations) idempotency records, \(report.blobs) blobs (\(report.blobBytes) bytes)")
         } catch {
             log.write("purge: \(error)", level: .error)
         }

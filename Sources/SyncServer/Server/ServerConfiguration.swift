@@ -63,6 +63,11 @@ public struct ServerConfiguration: Sendable {
     public var retention: TimeInterval = 30 * 24 * 3600
     /// `--purge-interval`: how often the server removes what is past retention (0: never).
     public var purgeInterval: TimeInterval = 3600
+    /// `--blob-grace`: how long the purge leaves a blob that no article refers to after it was last
+    /// uploaded, asked for (`HEAD`) or referred to by an article sent: longer than a client takes
+    /// from its uploads to the article that needs them, so that a 424 cannot come from a blob
+    /// collected in between.
+    public var blobGrace: TimeInterval = 24 * 3600
     /// How long shutdown waits for requests that have started.
     public var shutdownGrace: TimeInterval = 10
     /// The ``ProtocolVersion`` the server answers on `GET /v1/health` and whose article fields it

@@ -13,7 +13,8 @@ extension SyncService {
         try checkDigest(sha256)
         let headers = [(SyncHeader.contentType, SyncMediaType.octetStream), (SyncHeader.eTag, "\"\(sha256)\"")]
         if sizeOnly {
-            guard let size = try storage.blobSize(sha256, account: account) else { return .problem(.blobNotFound) }
+            // A HEAD comes before an article that refers to the blob: it starts the blob's grace.
+            guard let size = try storage.wantBlob(sha256, account: account, at: Date()) else { return .problem(.blobNotFound) }
             return HTTPResponse(status: 200, headers: headers + [(SyncHeader.blobSize, String(size))])
         }
         guard let bytes = try storage.blob(sha256, account: account) else { return .problem(.blobNotFound) }
@@ -40,7 +41,7 @@ extension SyncService {
     /// same write goes through once the blobs are uploaded.
     func missingBlobs(of content: ArticlePayload, account: AccountID) throws -> HTTPResponse? {
         guard configuration.protocolVersion >= ProtocolVersion.blobs else { return nil }
-        let missing = try storage.missingBlobs(BlobReference.digests(in: content.body), account: account)
+        let missing = try storage.missingBlobs(BlobReference.digests(in: content.body), account: account, at: Date())
         return missing.isEmpty ? nil : .problem(.missingBlobs(missing))
     }
 

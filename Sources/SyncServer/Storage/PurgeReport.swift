@@ -6,11 +6,17 @@ public struct PurgeReport: Hashable, Sendable {
     public var supersededRevisions = 0
     /// Idempotency records removed (completed ones and dead claims).
     public var operations = 0
+    /// Blobs removed because no revision referred to them and their grace was over.
+    public var blobs = 0
+    /// The bytes of those blobs, given back to their accounts' quotas.
+    public var blobBytes: Int64 = 0
 
     /// A report of these counts.
-    public init(tombstones: Int = 0, supersededRevisions: Int = 0, operations: Int = 0) {
+    public init(tombstones: Int = 0, supersededRevisions: Int = 0, operations: Int = 0, blobs: Int = 0, blobBytes: Int64 = 0) {
         self.tombstones = tombstones
         self.supersededRevisions = supersededRevisions
         self.operations = operations
+        self.blobs = blobs
+        self.blobBytes = blobBytes
     }
 }

@@ -1,8 +1,11 @@
 import Foundation
 
 extension SQLBackedStorage {
-    func blobSize(_ sha256: String, account: AccountID) throws -> Int64? {
-        try withConnection(for: .reader) { try $0.blobSize(sha256, account: account) }
+    // Noting when a blob was wanted goes on the connection that does not wait for the disk: the
+    // article write that follows is durable and flushes it; a note lost in a crash only shortens
+    // a blob's grace, and the article's own check notes it again.
+    func wantBlob(_ sha256: String, account: AccountID, at date: Date) throws -> Int64? {
+        try withConnection(for: .claims) { try $0.wantBlob(sha256, account: account, at: date) }
     }
 
     func blob(_ sha256: String, account: AccountID) throws -> [UInt8]? {
@@ -15,7 +18,7 @@ extension SQLBackedStorage {
                 // The account's row stays locked (PostgreSQL; SQLite serializes every writer), so
                 // two uploads at once cannot both fit under the quota that only one fits under.
                 _ = try connection.feedCounters(account, locking: true)
-                if try connection.blobSize(sha256, account: account) != nil { return .alreadyStored }
+                if try connection.wantBlob(sha256, account: account, at: date) != nil { return .alreadyStored }
                 if let quota {
                     let used = try connection.blobBytesUsed(account: account)
                     if used + Int64(bytes.count) > quota { return .overQuota(used: used) }
@@ -26,10 +29,10 @@ extension SQLBackedStorage {
         }
     }
 
-    func missingBlobs(_ digests: [String], account: AccountID) throws -> [String] {
+    func missingBlobs(_ digests: [String], account: AccountID, at date: Date) throws -> [String] {
         guard !digests.isEmpty else { return [] }
-        return try withConnection(for: .reader) { connection in
-            try digests.filter { try connection.blobSize($0, account: account) == nil }
+        return try withConnection(for: .claims) { connection in
+            try digests.filter { try connection.wantBlob($0, account: account, at: date) == nil }
         }
     }
 }

@@ -133,13 +133,17 @@ extension SQLBackedStorage {
         }
     }
 
-    func purge(before cutoff: Date) throws -> PurgeReport {
+    func purge(before cutoff: Date, unwantedBlobsBefore blobCutoff: Date) throws -> PurgeReport {
         var report = PurgeReport()
         for account in try accounts() {
             try inTransaction(.write) { connection in
                 guard let (_, horizon) = try connection.feedCounters(account.id, locking: true) else { return }
                 report.tombstones += try connection.purgeTombstones(account: account.id, horizon: horizon, before: cutoff)
                 report.supersededRevisions += try connection.purgeSupersededRevisions(account: account.id, before: cutoff)
+                // After the revisions: blobs only they referred to go in the same purge.
+                let blobs = try connection.collectBlobs(account: account.id, unwantedBefore: blobCutoff)
+                report.blobs += blobs.count
+                report.blobBytes += blobs.bytes
             }
         }
         report.operations = try withConnection(for: .claims) { try $0.purgeOperations(before: cutoff) }

@@ -12,8 +12,8 @@
 enum StorageSchema {
     /// Bumped by every change to the tables below; a server refuses a newer database.
     /// 1: accounts, revisions, articles, operations. 2: tokens, rate_buckets. 3: `revisions.language`.
-    /// 4: blobs.
-    static let version = 4
+    /// 4: blobs. 5: `blobs.wanted_at`, for collecting blobs no article refers to any more.
+    static let version = 5
 
     static func statements(_ dialect: SQLDialect) -> [String] {
         let id = "TEXT\(dialect.bytewiseCollation) NOT NULL"
@@ -93,7 +93,9 @@ enum StorageSchema {
             // Blobs, per account: the same bytes uploaded by two accounts are two rows, so that
             // nothing one account does can tell whether another holds them. Attachments are
             // mostly compressed images: PostgreSQL stores them out of line without trying to
-            // compress them again (`STORAGE EXTERNAL`).
+            // compress them again (`STORAGE EXTERNAL`). `wanted_at` is the last time the account
+            // uploaded it, asked for it with `HEAD` or sent an article referring to it: the purge
+            // collects blobs no revision refers to only a grace period after that.
             """
             CREATE TABLE IF NOT EXISTS blobs (
                 account_id BIGINT NOT NULL REFERENCES accounts (id),
@@ -101,6 +103,7 @@ enum StorageSchema {
                 size BIGINT NOT NULL,
                 bytes \(dialect.bytesType) NOT NULL,
                 created_at BIGINT NOT NULL,
+                wanted_at BIGINT,
                 PRIMARY KEY (account_id, sha256))
             """,
         ] + (dialect == .postgres ? ["ALTER TABLE blobs ALTER COLUMN bytes SET STORAGE EXTERNAL"] : [])
@@ -117,6 +120,10 @@ enum StorageSchema {
         }
         if found < 3 {
             try addColumnIfMissing("language TEXT", named: "language", to: "revisions", connection)
+        }
+        if found < 5 {
+            try addColumnIfMissing("wanted_at BIGINT", named: "wanted_at", to: "blobs", connection)
+            try connection.execute("UPDATE blobs SET wanted_at = created_at WHERE wanted_at IS NULL")
         }
         try connection.execute("UPDATE schema_info SET version = $1", [.integer(Int64(version))])
     }

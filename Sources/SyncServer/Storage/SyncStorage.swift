@@ -70,10 +70,6 @@ public protocol SyncStorage: Sendable {
     /// the claim was taken over meanwhile.
     func apply(_ command: ArticleCommand, account: AccountID, claim: OperationClaim?, now: Date) throws -> StoredAnswer?
 
-    /// The size of the account's blob named `sha256`, or nil when the account holds none such
-    /// (whether another account does is never told).
-    func blobSize(_ sha256: String, account: AccountID) throws -> Int64?
-
     /// The bytes of the account's blob named `sha256`, or nil.
     func blob(_ sha256: String, account: AccountID) throws -> [UInt8]?
 
@@ -82,12 +78,20 @@ public protocol SyncStorage: Sendable {
     /// blobs past `quota` bytes (nil: no quota).
     func storeBlob(_ sha256: String, bytes: [UInt8], account: AccountID, quota: Int64?, at date: Date) throws -> BlobStoring
 
-    /// The digests of `digests` the account holds no blob for, in their order.
-    func missingBlobs(_ digests: [String], account: AccountID) throws -> [String]
+    /// The size of the account's blob named `sha256`, noting that it was wanted at `date` (a
+    /// `HEAD` before an article that refers to it), or nil when the account holds none such
+    /// (whether another account does is never told).
+    func wantBlob(_ sha256: String, account: AccountID, at date: Date) throws -> Int64?
+
+    /// The digests of `digests` the account holds no blob for, in their order; the others are
+    /// noted as wanted at `date` (an article refers to them).
+    func missingBlobs(_ digests: [String], account: AccountID, at date: Date) throws -> [String]
 
     /// Removes what is older than `cutoff`: tombstones (moving each account's horizon past them),
-    /// revisions that a later one superseded, completed operations and dead claims.
-    func purge(before cutoff: Date) throws -> PurgeReport
+    /// revisions that a later one superseded, completed operations and dead claims; then blobs
+    /// that no revision left refers to and that nobody uploaded, asked for or referred to since
+    /// `blobCutoff` (their grace: an upload whose article has not arrived yet is kept).
+    func purge(before cutoff: Date, unwantedBlobsBefore blobCutoff: Date) throws -> PurgeReport
 
     /// Whether several server processes may serve this storage at once (PostgreSQL). Their
     /// accounts' rate limits are then kept in it, shared, instead of in each process.

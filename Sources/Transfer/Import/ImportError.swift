@@ -1,7 +1,7 @@
 import Foundation
 import Library
 
-/// Why one file (or one article in it) could not be imported. The other files still import.
+/// Why one file (or one article or attachment in it) could not be imported. The other files still import.
 public enum ImportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file could not be read.
     case unreadable(path: String, reason: String)
@@ -21,13 +21,16 @@ public enum ImportError: Error, Sendable, Hashable, CustomStringConvertible {
     case malformedArchive(path: String, reason: String)
     /// A second article with an ID the import already has from another file.
     case duplicateID(path: String, id: UUID, firstSeenIn: String)
+    /// An attachment of an archived article larger than a library takes: the article imports
+    /// without it, its reference text kept.
+    case attachmentTooLarge(path: String, article: String, fileName: String, bytes: Int, limit: Int)
 
     /// The file the error is about.
     public var path: String {
         switch self {
         case .unreadable(let path, _), .tooLarge(let path, _, _), .notUTF8(let path), .frontMatter(let path, _, _),
              .invalidField(let path, _, _, _), .notAnArchive(let path), .unsupportedArchiveVersion(let path, _, _),
-             .malformedArchive(let path, _), .duplicateID(let path, _, _):
+             .malformedArchive(let path, _), .duplicateID(let path, _, _), .attachmentTooLarge(let path, _, _, _, _):
             return path
         }
     }
@@ -45,6 +48,9 @@ public enum ImportError: Error, Sendable, Hashable, CustomStringConvertible {
         case .malformedArchive(let path, let reason): return "\(path): damaged archive: \(reason)"
         case .duplicateID(let path, let id, let first):
             return "\(path): article \(id.uuidString.lowercased()) was already imported from \(first)"
+        case .attachmentTooLarge(let path, let article, let fileName, let bytes, let limit):
+            return "\(path): “\(article)”: the attachment \(fileName) has \(bytes) bytes, more than the \(limit) a library takes; "
+                + "the article is imported without it and keeps its reference"
         }
     }
 }

@@ -35,13 +35,14 @@ public struct ImportScan: Sendable {
         for url in urls {
             for file in files(at: url.standardizedFileURL) {
                 try Task.checkCancellation()
-                let found: ([ImportedArticle], folders: [String], tags: [String], words: [String: [String]])
+                let found: FileContents
                 do {
                     found = try read(file)
                 } catch {
                     scan.failures.append(error)
                     continue
                 }
+                scan.failures += found.failures
                 for imported in found.0 {
                     if imported.hasStoredID {
                         if let first = firstSource[imported.article.id] {
@@ -61,6 +62,10 @@ public struct ImportScan: Sendable {
         scan.tags = tags.names
         return scan
     }
+
+    /// What one file brings; `failures` are parts of it left out while the rest imports.
+    private typealias FileContents = ([ImportedArticle], folders: [String], tags: [String], words: [String: [String]],
+                                      failures: [ImportError])
 
     /// A file to read, and the folder its place below the chosen folder implies.
     private struct FileToRead {
@@ -92,9 +97,7 @@ public struct ImportScan: Sendable {
         return found.sorted { $0.url.path < $1.url.path }
     }
 
-    private static func read(
-        _ file: FileToRead
-    ) throws(ImportError) -> ([ImportedArticle], folders: [String], tags: [String], words: [String: [String]]) {
+    private static func read(_ file: FileToRead) throws(ImportError) -> FileContents {
         let path = file.url.path
         let attributes: [FileAttributeKey: Any]
         do {
@@ -113,9 +116,18 @@ public struct ImportScan: Sendable {
         }
         if file.isArchive {
             let archive = try LibraryArchive.read(from: data, path: path)
+            var failures: [ImportError] = []
             let articles = try archive.articles.map { article throws(ImportError) in
                 var files: [AttachmentFile] = []
                 for attachment in article.attachments ?? [] {
+                    // Larger than the library takes: this file is left out with a sentence; its
+                    // article imports, its reference text as it was.
+                    guard attachment.data.count <= Library.attachmentSizeLimit else {
+                        failures.append(.attachmentTooLarge(
+                            path: path, article: DisplayTitle.of(article.title), fileName: attachment.fileName,
+                            bytes: attachment.data.count, limit: Library.attachmentSizeLimit))
+                        continue
+                    }
                     guard let restored = attachment.file else {
                         throw .malformedArchive(
                             path: path,
@@ -125,11 +137,11 @@ public struct ImportScan: Sendable {
                 }
                 return ImportedArticle(article: article.snapshot, source: file.url, hasStoredID: true, attachments: files)
             }
-            return (articles, archive.folders, archive.tags, archive.personalWords ?? [:])
+            return (articles, archive.folders, archive.tags, archive.personalWords ?? [:], failures)
         }
         let modified = attributes[.modificationDate] as? Date ?? Date()
         let article = try MarkdownAttachments.bringIn(
             MarkdownFileReader.article(from: data, url: file.url, folder: file.folder, modified: modified))
-        return ([article], [], [], [:])
+        return ([article], [], [], [:], [])
     }
 }

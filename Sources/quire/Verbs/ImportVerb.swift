@@ -36,15 +36,21 @@ struct ImportVerb: Verb {
         let library = try library.open(creatingIfMissing: true)
         let scan = try await ImportScan.read(paths)
         let plan = ImportPlan(scan: scan, library: try await library.importContents(for: scan), onExisting: policy)
-        try await library.apply(plan)
+        let result = try await library.apply(plan)
         let summary = plan.summary
         if emitsJSON {
             try VerbOutput.printJSON([
                 "created": .number(summary.created), "replaced": .number(summary.replaced), "copied": .number(summary.copied),
                 "skipped": .number(summary.skipped), "unchanged": .number(summary.unchanged),
+                "restoredAttachments": .number(result.restoredAttachments),
             ] as [String: JSONValue])
         } else {
             print(String(cFormat: gettext("Imported %1$d new, %2$d replaced, %3$d copied; %4$d skipped, %5$d unchanged"), summary.created, summary.replaced, summary.copied, summary.skipped, summary.unchanged))
+            if result.restoredAttachments > 0 {
+                print(String(cFormat: ngettext("Gave %d missing attachment back to an article the library had",
+                                               "Gave %d missing attachments back to articles the library had", result.restoredAttachments),
+                             result.restoredAttachments))
+            }
         }
         for failure in plan.failures { VerbRunner.printError("quire import: \(failure)") }
         if !plan.failures.isEmpty { throw ImportVerbError.failures(plan.failures.count) }

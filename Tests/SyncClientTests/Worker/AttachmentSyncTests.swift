@@ -82,9 +82,43 @@ import Testing
         let summary = try await workerB.synchronize(settling: 2)
         #expect(summary.attachmentsDownloaded == 0)
         #expect(try await b.library.attachments(of: articleID).isEmpty)
-        let used = try await workerB.attachmentData(sha256: reference.sha256, fileName: reference.fileName, of: articleID)
-        #expect(used == big)
+        #expect(try await workerB.fetchAttachment(reference, of: articleID) == .bytes(big))
         #expect(try await b.library.attachments(of: articleID).map(\.sha256) == [reference.sha256])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func whatAPullLeftIsFetchedWhenAskedForAndWhatStaysUnavailableIsNamedWithWhy() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let token = try server.addAccount()
+        let a = try ClientLibrary("fetch-a")
+        let b = try ClientLibrary("fetch-b")
+        defer { a.remove(); b.remove() }
+        let poster = Self.image(300_000, seed: 8)
+        let (pulledID, reference) = try await Self.articleWithImage(on: a, poster, name: "poster.png")
+        try await a.sync(server, token: token)
+        let workerB = b.worker(server, token: token) { $0.eagerAttachmentBytes = 100_000 }
+        _ = try await workerB.synchronize(settling: 2)
+        #expect(try await b.library.attachments(of: pulledID).isEmpty)
+        // A reference typed by hand, to bytes nobody has.
+        let typed = AttachmentReference(sha256: SHA256.hex(Data("nobody has these".utf8)), fileName: "typed.png")
+        let local = try await b.library.createArticle(ArticleContent(title: "Typed", body: "![t](\(typed.uri))\n"))
+
+        // Offline (nothing listens on the port any more): each is named, nothing waits for long.
+        let gone = try TestServer()
+        let offline = b.worker(server, token: token, port: gone.port)
+        gone.stop()
+        let whileOffline = try await offline.fetchMissingAttachments(in: [pulledID, local.id])
+        #expect(whileOffline.map(\.missing.reference) == [reference, typed])
+        #expect(whileOffline.map(\.fetch) == [.unreachable, .unreachable])
+        #expect(try await offline.fetchAttachment(reference, of: pulledID) == .unreachable)
+
+        // Online: the image comes down with its bytes; the typed one is not on the server.
+        let online = try await workerB.fetchMissingAttachments(in: [pulledID, local.id])
+        #expect(online.map(\.missing.reference) == [typed] && online.map(\.fetch) == [.notOnServer])
+        #expect(try await b.library.attachmentData(sha256: reference.sha256, of: pulledID) == poster)
+        #expect(try await b.library.attachments(of: pulledID).map(\.mediaType) == [AttachmentMediaType.png])
+        #expect(try await workerB.fetchMissingAttachments(in: [pulledID]).isEmpty)
     }
 
     @Test(.timeLimit(.minutes(1)))

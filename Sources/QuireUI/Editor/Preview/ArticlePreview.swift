@@ -3,12 +3,15 @@ import GtkKit
 import Platform
 import GtkWebKit
 import Library
+import SyncClient
 import Transfer
 
 /// The live preview of the open article: its title and Markdown rendered as the HTML export
 /// renders them (``PreviewPage``), in a WebKit view that fetches nothing and runs none of the
 /// article's scripts. Its images come from the article's attachments through the view's own
-/// `attachment:` scheme (``readAttachment``), never from the network. Links open in the
+/// `attachment:` scheme (``readAttachment``), never from the network itself: one a pull left to
+/// download is fetched through the sync worker, which stores it, and shown when it arrives; one
+/// that cannot be had shows a sentence saying why (``AttachmentPlaceholder``). Links open in the
 /// desktop's browser, never inside the preview.
 ///
 /// The page is loaded once; each ``show(title:body:topLine:)`` renders off the main thread and
@@ -24,8 +27,10 @@ final class ArticlePreview {
     /// Called when a rendering is on screen, with the number ``show(title:body:topLine:)``
     /// returned for it.
     var shown: (@MainActor (Int) -> Void)?
-    /// Reads the bytes of an attachment the article shows (nil: the preview shows no image).
-    var readAttachment: (@MainActor (AttachmentReference) async -> Data?)?
+    /// Reads the bytes of an attachment the article shows, from the library or else through the
+    /// sync worker, or says why there are none; nil when the library lacks them and no account
+    /// syncs (the preview then shows no image).
+    var readAttachment: (@MainActor (AttachmentReference) async -> AttachmentFetch?)?
     /// Opens a link the writer clicked; by default in the desktop's browser.
     var openLink: @MainActor (String) -> Void = { uri in try? AppInfo.launchDefault(forURI: uri) }
 
@@ -72,11 +77,13 @@ final class ArticlePreview {
     }
 
     /// The image an `attachment:` address in the page points to, with the media type its bytes
-    /// say (the page's policy lets `<img>` load them, where an SVG's scripts never run); nothing
-    /// for an address that is not a reference, an attachment the article lacks or a file that is
-    /// not an image (a link to it is not loaded: navigations are denied).
+    /// say (the page's policy lets `<img>` load them, where an SVG's scripts never run); a
+    /// sentence for one the sync worker could not fetch; nothing for an address that is not a
+    /// reference, an attachment the article lacks with no account syncing, or a file that is not
+    /// an image (a link to it is not loaded: navigations are denied).
     private func attachmentImage(at uri: String) async -> SchemeResponse? {
-        guard let reference = AttachmentReference(uri: uri), let data = await readAttachment?(reference) else { return nil }
+        guard let reference = AttachmentReference(uri: uri), let found = await readAttachment?(reference) else { return nil }
+        guard case let .bytes(data) = found else { return AttachmentPlaceholder.response(for: reference, found) }
         let mediaType = AttachmentMediaType.of(data)
         guard AttachmentMediaType.images.contains(mediaType) else { return nil }
         return SchemeResponse(bytes: [UInt8](data), mediaType: mediaType)
