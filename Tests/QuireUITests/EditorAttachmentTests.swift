@@ -362,9 +362,7 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
     func testMarkingTheEditedLinesEqualsMarkingTheWholeText() throws {
         try MainActor.assumeIsolated {
             let editor = try EditorPane()
-            let window = Window()
-            window.child = editor.widget
-            window.present()
+            let window = show(editor)
             defer { window.destroy() }
             let digests = ["0a", "7f", "c3"].map { String(repeating: $0, count: 32) }
             let pieces = digests.map { "![gull.png](attachment:\($0)/gull.png)" } + [

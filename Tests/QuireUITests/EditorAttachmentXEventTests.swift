@@ -80,6 +80,20 @@ final class EditorAttachmentXEventTests: MainWindowTestCase, @unchecked Sendable
         loop.run()
         """
 
+    /// Runs `body` in the app with the article Harbour ("The tide.\n") open, and a temporary folder.
+    private func withHarbourOpen(_ body: @escaping @MainActor (MainWindow, URL) async throws -> Void) throws {
+        let harbour = harbour
+        let url = try makeLibrary { library in
+            _ = try await library.createArticle(ArticleContent(title: "Harbour", body: "The tide.\n"), id: harbour)
+        }
+        let folder = try makeTemporaryFolder()
+        drive(url) { window in
+            try await self.until { window.articleList.count == 1 }
+            try self.open("Harbour", in: window)
+            try await body(window, folder)
+        }
+    }
+
     /// Starts `script` with `arguments` under Python and waits for its `ready`; closing its
     /// standard input (`stop`) ends it.
     private func start(_ script: String, named name: String, _ arguments: [String]) async throws -> (process: Process, stop: () -> Void) {
@@ -105,14 +119,8 @@ final class EditorAttachmentXEventTests: MainWindowTestCase, @unchecked Sendable
     /// (button 1 held through XTEST): stored byte for byte, its reference where it was dropped.
     func testAFileDraggedFromAnotherProgramIsDroppedIntoTheText() throws {
         let harbour = harbour
-        let url = try makeLibrary { library in
-            _ = try await library.createArticle(ArticleContent(title: "Harbour", body: "The tide.\n"), id: harbour)
-        }
-        let folder = try makeTemporaryFolder()
-        drive(url) { window in
+        try withHarbourOpen { window, folder in
             try await self.resize(window, to: 1000, height: 700)
-            try await self.until { window.articleList.count == 1 }
-            try self.open("Harbour", in: window)
             let png = folder.appending(path: "harbour chart.png")
             try await self.renderWhenDrawn(window.window, to: png.path)
             let source = try await self.start(Self.dragSource, named: "drag-source.py", [png.path])
@@ -150,13 +158,7 @@ final class EditorAttachmentXEventTests: MainWindowTestCase, @unchecked Sendable
 
     func testCtrlVPastesAnImageAnotherProgramCopied() throws {
         let harbour = harbour
-        let url = try makeLibrary { library in
-            _ = try await library.createArticle(ArticleContent(title: "Harbour", body: "The tide.\n"), id: harbour)
-        }
-        let folder = try makeTemporaryFolder()
-        drive(url) { window in
-            try await self.until { window.articleList.count == 1 }
-            try self.open("Harbour", in: window)
+        try withHarbourOpen { window, folder in
             // The window as it is drawn now: a real picture, written as a PNG file.
             let png = folder.appending(path: "copied.png")
             try await self.renderWhenDrawn(window.window, to: png.path)
