@@ -33,6 +33,8 @@ final class EditorAttachmentThumbnails {
     /// Drawn thumbnails by digest; nil for bytes that are no image Quire draws.
     private var drawn: [String: Texture?] = [:]
     private var drawing: Set<String> = []
+    /// The file name each digest was last referred to by: what a screen reader says for its picture.
+    private var fileNames: [String: String] = [:]
     /// The pictures over the text, in the order of their references.
     private var pictures: [(digest: String, picture: Picture, frame: Frame)] = []
     private var placing: Timeout?
@@ -68,8 +70,9 @@ final class EditorAttachmentThumbnails {
     /// Draws the thumbnails of `references` not drawn yet (the references in the text after a
     /// marking) and places every picture again.
     func draw(_ references: [AttachmentReference]) {
-        for reference in references where drawn[reference.sha256] == nil && !drawing.contains(reference.sha256) {
-            draw(reference)
+        for reference in references {
+            fileNames[reference.sha256] = reference.fileName
+            if drawn[reference.sha256] == nil && !drawing.contains(reference.sha256) { draw(reference) }
         }
         placeNow()
     }
@@ -143,6 +146,7 @@ final class EditorAttachmentThumbnails {
         let picture = Picture(texture)
         // Clicks go to the text below: the picture is only to look at.
         picture.setProperty("can-target", false)
+        picture.setAlternativeText(fileNames[digest] ?? "")
         view.addOverlay(picture, x: frame.x, y: frame.y)
         let entry = (digest: digest, picture: picture, frame: frame)
         if index < pictures.count {
