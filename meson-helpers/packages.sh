@@ -57,6 +57,7 @@ TEST_PACKAGES=(
   dbus-x11
   desktop-file-utils
   dpkg-dev
+  gir1.2-gtk-4.0
   gnome-keyring
   groff-base
   gsettings-desktop-schemas
@@ -70,6 +71,7 @@ TEST_PACKAGES=(
   openssl
   poppler-utils
   postgresql
+  python3-gi
   python3-pyatspi
   python3-yaml
   systemd

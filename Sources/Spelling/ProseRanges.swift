@@ -1,7 +1,10 @@
+import Foundation
+
 /// Which parts of a Markdown text are prose a spell checker reads: everything but front matter,
 /// fenced and indented code blocks, code spans, HTML tags and comments, autolinks, bare URLs and
 /// e-mail addresses, link targets and link reference definitions. Headings, list items, emphasis
-/// and link texts are prose.
+/// and link texts are prose, except a link text that is the name of the file its target ends with
+/// (`![photo.png](attachment:…/photo.png)`, as the editor inserts attachments): a file name.
 ///
 /// A quick line scan rather than a full CommonMark parse: it runs on every edit, and a word it
 /// wrongly takes for prose is only underlined, never changed.
@@ -150,7 +153,8 @@ private struct LineScanner {
     }
 }
 
-/// The prose of one line: the line without its code spans, HTML tags, URLs and link targets.
+/// The prose of one line: the line without its code spans, HTML tags, URLs, link targets and
+/// file-name link texts.
 private struct InlineProse {
     let text: [Unicode.Scalar]
     let line: Range<Int>
@@ -158,6 +162,8 @@ private struct InlineProse {
     func ranges() -> [Range<Int>] {
         var excluded: [Range<Int>] = []
         var index = line.lowerBound
+        // The `[` of each link text not closed yet, innermost last.
+        var openBrackets: [Int] = []
         // A link reference definition, `[label]: target`: its target is no prose.
         if let definition = referenceTarget() { excluded.append(definition) }
         while index < line.upperBound {
@@ -166,6 +172,8 @@ private struct InlineProse {
             case "\\":
                 index += 2
                 continue
+            case "[":
+                openBrackets.append(index)
             case "`":
                 let run = run(of: "`", from: index)
                 if let closing = closingRun(of: run.count, from: run.upperBound) {
@@ -182,8 +190,13 @@ private struct InlineProse {
                     continue
                 }
             case "]":
+                let open = openBrackets.popLast()
                 if index + 1 < line.upperBound, text[index + 1] == "(", let close = closingParenthesis(from: index + 1) {
-                    excluded.append(index + 1..<close + 1)
+                    if let open, isFileName(open + 1..<index, of: index + 2..<close) {
+                        excluded.append(open..<close + 1)
+                    } else {
+                        excluded.append(index + 1..<close + 1)
+                    }
                     index = close + 1
                     continue
                 }
@@ -269,6 +282,29 @@ private struct InlineProse {
                     return (value >= 0x41 && value <= 0x5A ? value | 0x20 : value) == prefix[offset]
                 }
         }
+    }
+
+    /// Whether the link text in `label` is the file name `target` ends with (its last path
+    /// component, percent-decoded; an optional title after a space left out), backslash escapes
+    /// read as the characters they stand for.
+    func isFileName(_ label: Range<Int>, of target: Range<Int>) -> Bool {
+        var destination = target.lowerBound
+        while destination < target.upperBound, text[destination] != " " { destination += 1 }
+        var nameStart = destination
+        while nameStart > target.lowerBound, text[nameStart - 1] != "/" { nameStart -= 1 }
+        var encoded = String.UnicodeScalarView()
+        encoded.append(contentsOf: text[nameStart..<destination])
+        guard let name = String(encoded).removingPercentEncoding, !name.isEmpty else { return false }
+        var unescaped = String.UnicodeScalarView()
+        var index = label.lowerBound
+        while index < label.upperBound {
+            if text[index] == "\\", index + 1 < label.upperBound, text[index + 1].isASCII, text[index + 1].properties.isPatternSyntax {
+                index += 1
+            }
+            unescaped.append(text[index])
+            index += 1
+        }
+        return String(unescaped) == name
     }
 
     func referenceTarget() -> Range<Int>? {

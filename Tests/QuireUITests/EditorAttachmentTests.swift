@@ -85,6 +85,85 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
         }
     }
 
+    /// A pasted image gets a thumbnail below its reference's line, in room made for it, and the
+    /// text stays the article's (no U+FFFC, undo and redo as before); the thumbnail moves with
+    /// its line, goes when the reference is undone and comes back with a redo. Screenshot
+    /// editor-thumbnail.png.
+    func testAnImageReferenceShowsItsThumbnailBelowItsLineWithoutChangingTheText() throws {
+        let harbour = harbour
+        let typed = "The tide.\n\nAfter the image."
+        let url = try makeLibrary { library in
+            _ = try await library.createArticle(ArticleContent(title: "Harbour", body: typed), id: harbour)
+        }
+        let folder = try screenshotFolder()
+        drive(url) { window in
+            try await self.until { window.articleList.count == 1 }
+            try self.open("Harbour", in: window)
+            let editor = window.editor
+            // Pure red, twice as wide as high and larger than a thumbnail.
+            let red = Texture(premultipliedARGB: Self.redPixels(300 * 150), width: 300, height: 150, stride: 1200)
+            editor.focusBody()
+            editor.buffer.select(10..<10)
+            editor.bodyView.clipboard.setTexture(red)
+            XCTAssertTrue(editor.bodyView.activateAction("clipboard.paste"))
+            try await self.until { editor.body.contains("](attachment:") }
+            let body = editor.body
+            let reference = try XCTUnwrap(AttachmentReference.all(in: body).first)
+            XCTAssertEqual(body, "The tide.\n" + reference.markdown(mediaType: AttachmentMediaType.png) + "\nAfter the image.")
+            let digest = reference.sha256
+            let thumbnails = editor.attachments.thumbnails
+            try await self.until { thumbnails.shownDigests == [digest] }
+
+            // Drawn to fit 96 pixels, aspect kept, below the reference's line and above the next.
+            let referenceLine = 1
+            let nextLineStart = editor.buffer.offset(ofLine: referenceLine + 1)
+            try await self.until {
+                guard let frame = thumbnails.shownFrames.first else { return false }
+                let line = editor.bodyView.verticalExtent(ofLineAt: editor.buffer.offset(ofLine: referenceLine))
+                return line.height >= EditorAttachmentThumbnails.side + 2 * EditorAttachmentThumbnails.gap
+                    && frame.y > line.y && frame.y + frame.height <= editor.bodyView.verticalExtent(ofLineAt: nextLineStart).y
+            }
+            let frame = try XCTUnwrap(thumbnails.shownFrames.first)
+            XCTAssertEqual([frame.width, frame.height], [96, 48])
+            let shot = folder.appending(path: "editor-thumbnail.png").path
+            try await self.renderWhenDrawn(window.window, to: shot)
+            XCTAssertGreaterThanOrEqual(try Self.redPixelCount(in: shot), 96 * 48 * 9 / 10, "the thumbnail is drawn")
+
+            // The text is the article's, character for character.
+            XCTAssertEqual(editor.body, body)
+            XCTAssertFalse(editor.buffer.text.contains("\u{FFFC}"))
+
+            // A line typed above moves the thumbnail down with its line.
+            editor.buffer.replace(0..<0, with: "A line above.\n")
+            try await self.until { (thumbnails.shownFrames.first?.y ?? 0) > frame.y }
+
+            // Undo takes the line, then the reference, with its thumbnail; redo brings both back.
+            editor.undo()
+            XCTAssertEqual(editor.body, body)
+            editor.undo()
+            XCTAssertEqual(editor.body, typed)
+            try await self.until { thumbnails.shownDigests.isEmpty }
+            try await self.renderWhenDrawn(window.window, to: shot)
+            XCTAssertEqual(try Self.redPixelCount(in: shot), 0)
+            editor.redo()
+            XCTAssertEqual(editor.body, body)
+            try await self.until { thumbnails.shownDigests == [digest] }
+            try await self.renderWhenDrawn(window.window, to: folder.appending(path: "editor-thumbnail.png").path)
+        }
+    }
+
+    /// `count` pixels of opaque red as ``Texture/init(premultipliedARGB:width:height:stride:)`` takes them.
+    private static func redPixels(_ count: Int) -> [UInt8] {
+        let word: UInt32 = 0xFFFF_0000
+        return (0..<count).flatMap { _ in withUnsafeBytes(of: word) { Array($0) } }
+    }
+
+    /// How many pixels of the PNG file at `path` are opaque red.
+    @MainActor
+    private static func redPixelCount(in path: String) throws -> Int {
+        try Texture(contentsOfFile: path).pixels().count { $0 == 0xFFFF_0000 }
+    }
+
     func testDroppedFilesBecomeAnImageAndALinkAndThePreviewShowsTheImage() throws {
         let url = try library()
         let folder = try screenshotFolder()
@@ -274,6 +353,45 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
             XCTAssertEqual(editor.buffer.ranges(ofTag: EditorAttachments.digestTag), [])
             editor.redo()
             XCTAssertEqual(editor.body, "The tide.\n" + reference)
+        }
+    }
+
+    /// Marking only the lines edited since the last marking leaves the tags exactly where a marking
+    /// of the whole text puts them, after random insertions and deletions that make, split, join
+    /// and break references (a line break or a space typed into one), undo and redo included.
+    func testMarkingTheEditedLinesEqualsMarkingTheWholeText() throws {
+        try MainActor.assumeIsolated {
+            let editor = try EditorPane()
+            let window = show(editor)
+            defer { window.destroy() }
+            let digests = ["0a", "7f", "c3"].map { String(repeating: $0, count: 32) }
+            let pieces = digests.map { "![gull.png](attachment:\($0)/gull.png)" } + [
+                "[notes.txt](attachment:\(digests[1])/notes.txt)", "attachment:", "\n", "\n\n", " ", "Ünïcöde 🇩🇪", "The tide turns. ", "/", "0a",
+            ]
+            var random = SeededGenerator(seed: 31)
+            editor.load(title: "Harbour", body: "The tide.\n\(pieces[0]) and \(pieces[3])\nMore.\n")
+            editor.attachments.markDigests()
+            XCTAssertEqual(editor.buffer.ranges(ofTag: EditorAttachments.digestTag).count, 2)
+            var marked = 0
+            for round in 0..<60 {
+                for _ in 0..<Int.random(in: 1...4, using: &random) {
+                    let count = editor.buffer.characterCount
+                    let start = Int.random(in: 0...count, using: &random)
+                    switch Int.random(in: 0..<10, using: &random) {
+                    case 0..<6:
+                        editor.buffer.replace(start..<start, with: pieces.randomElement(using: &random)!)
+                    case 6..<9:
+                        editor.buffer.replace(start..<min(count, start + Int.random(in: 1...30, using: &random)), with: "")
+                    default:
+                        if Bool.random(using: &random) { editor.undo() } else { editor.redo() }
+                    }
+                }
+                editor.attachments.markDigests()
+                let tagged = editor.buffer.ranges(ofTag: EditorAttachments.digestTag)
+                XCTAssertEqual(tagged, EditorAttachments.digestRanges(in: editor.buffer.text), "after round \(round)")
+                marked += tagged.count
+            }
+            XCTAssertGreaterThan(marked, 60, "the edits kept references to mark")
         }
     }
 

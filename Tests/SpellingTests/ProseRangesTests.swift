@@ -18,6 +18,18 @@ import Testing
         #expect(prose("See [the link text](https://example.org/path (title)) here.") == "See [the link text]| here.")
     }
 
+    /// A link text that is the name of the file its target ends with (an attachment reference as
+    /// the editor inserts it, escapes and percent-encoding read) is a file name, not prose; any
+    /// other link text is still prose.
+    @Test func aLinkTextThatIsItsFileNameIsNot() {
+        let digest = String(repeating: "0a", count: 32)
+        #expect(prose("See ![gull.png](attachment:\(digest)/gull.png) here.") == "See !| here.")
+        #expect(prose("[notes 2 \\[draft\\].txt](attachment:\(digest)/notes%202%20%5Bdraft%5D.txt) and [old.pdf](files/old.pdf \"Old\")")
+            == " and ")
+        #expect(prose("A [photo of the gull](attachment:\(digest)/gull.png).") == "A [photo of the gull]|.")
+        #expect(prose("Both [a.png](x/b.png) and [](x/) stay.") == "Both [a.png]| and []| stay.")
+    }
+
     @Test func codeSpansAndBlocksAreNot() {
         #expect(prose("Use `lettt x = 1` or ``a ` b`` now.") == "Use | or | now.")
         #expect(prose("Before\n```swift\nlet wrng = 1\n```\nAfter") == "Before|After")

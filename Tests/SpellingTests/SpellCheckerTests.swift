@@ -24,6 +24,15 @@ import Testing
         }
     }
 
+    /// An attachment reference's file name ("png", "txt") is not checked; words around it are.
+    @Test func anAttachmentsFileNameIsNotFlagged() throws {
+        let checker = try #require(dictionaries.checker(for: "en_US"))
+        let digest = String(repeating: "7f", count: 32)
+        let text = "The gul ![gull.png](attachment:\(digest)/gull.png) and [notes.txt](attachment:\(digest)/notes.txt) teh end.\n"
+        #expect(checker.misspellings(in: text).map(\.word) == ["gul", "teh"])
+        #expect(checker.misspellings(in: "[gull.png](https://example.org/photo)").map(\.word) == ["png"])
+    }
+
     @Test func flagsTheMisspelledWordsOfAGermanParagraph() throws {
         let checker = try #require(dictionaries.checker(for: "de_DE"))
         let text = "Die Straße führt über die Brücke zum Bahnhoff, wo Müller auf den Zugg wartet."

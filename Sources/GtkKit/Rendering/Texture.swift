@@ -22,6 +22,21 @@ public final class Texture: Object {
         self.init(owning: texture)
     }
 
+    /// An image of `width` × `height` pixels from `pixels`: rows `stride` bytes apart, each
+    /// pixel premultiplied ARGB in one native-endian 32-bit word (Cairo's `ARGB32`).
+    public convenience init(premultipliedARGB pixels: [UInt8], width: Int, height: Int, stride: Int) {
+        precondition(width > 0 && height > 0 && stride >= width * 4 && pixels.count >= stride * height, "pixels do not fill the size")
+        let bytes = pixels.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        defer { g_bytes_unref(bytes) }
+        // A native-endian ARGB word, as GDK names its bytes in memory order.
+        #if _endian(little)
+        let format = GDK_MEMORY_B8G8R8A8_PREMULTIPLIED
+        #else
+        let format = GDK_MEMORY_A8R8G8B8_PREMULTIPLIED
+        #endif
+        self.init(owning: gdk_memory_texture_new(gint(width), gint(height), format, bytes, gsize(stride)))
+    }
+
     private var texturePointer: OpaquePointer { opaquePointer }
 
     /// The width in pixels.

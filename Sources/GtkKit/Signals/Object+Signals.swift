@@ -263,6 +263,20 @@ extension Object {
         return connect(signal.name, after: after, SignalSignature(.pointer), handler, trampoline)
     }
 
+    /// Connects a handler of two pointer arguments, borrowed for the duration of the call, such
+    /// as `GtkTextBuffer::delete-range(start, end)`.
+    @discardableResult
+    public func connect(
+        _ signal: Signal<(UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void>, after: Bool = false,
+        _ handler: @escaping @MainActor (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
+    ) -> SignalConnection {
+        let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?, gpointer?) -> Void = { _, first, second, data in
+            let handler = SignalHandlerBox<@MainActor (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void>.handler(from: data)
+            MainActor.assumeIsolated { handler(first, second) }
+        }
+        return connect(signal.name, after: after, SignalSignature(.pointer, .pointer), handler, trampoline)
+    }
+
     /// Connects a handler of one object argument, wrapped as `Argument` (borrowed for the call,
     /// with a reference of the wrapper's own), such as `GtkListBox::row-selected(row)`.
     @discardableResult

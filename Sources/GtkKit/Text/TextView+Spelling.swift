@@ -30,6 +30,17 @@ extension TextBuffer {
             handler(end - text.unicodeScalars.count..<end)
         }
     }
+
+    /// Calls `handler` after each deletion with the offset where the deleted characters were
+    /// (however it came: typed, cut, undone, replaced).
+    @discardableResult
+    public func onDeleted(_ handler: @escaping @MainActor (Int) -> Void) -> SignalConnection {
+        connect(Signal<(UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void>("delete-range"), after: true) { start, _ in
+            // After the default handler both iterators sit where the text was.
+            guard let offset = start?.assumingMemoryBound(to: GtkTextIter.self).pointee.offset else { return }
+            handler(offset)
+        }
+    }
 }
 
 extension TextView {

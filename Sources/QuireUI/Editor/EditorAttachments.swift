@@ -45,7 +45,10 @@ struct ArticleAttachments {
 /// the writer reads why and nothing goes into the text.
 ///
 /// In the text, each reference's digest (`attachment:<64 hex digits>/`) is drawn small and grey
-/// (``digestTag``), so that what the writer reads in it is the file's name.
+/// (``digestTag``), so that what the writer reads in it is the file's name. The marking follows
+/// the edits: after a pause only the lines they touched are read again (a reference never spans
+/// a line break), so a pause in a book costs the edited lines, not the whole text. Below the line
+/// of each reference to an image, a thumbnail of it (``thumbnails``).
 @MainActor
 final class EditorAttachments {
     /// The tag over each reference's scheme and digest.
@@ -57,11 +60,18 @@ final class EditorAttachments {
     var chooser = FileChooser.native
     /// The body's drop target for files and images.
     private(set) var dropTarget: FileDropTarget?
+    /// The thumbnails of the images the text refers to.
+    let thumbnails: EditorAttachmentThumbnails
     private let view: TextView
     private let buffer: TextBuffer
     /// Pastes and drops being read (tests wait for none).
     private(set) var readsRunning = 0
     private var marking: Timeout?
+    /// Where the text changed since the last marking: from `unmarkedStart` (staying before text
+    /// inserted at its place) to `unmarkedEnd` (moving after it), while `hasUnmarkedEdits`.
+    private let unmarkedStart: TextMark
+    private let unmarkedEnd: TextMark
+    private var hasUnmarkedEdits = false
 
     /// The name a pasted or dropped image without a file is stored under.
     static let pastedImageName = "image.png"
@@ -69,10 +79,15 @@ final class EditorAttachments {
     init(view: TextView, buffer: TextBuffer) {
         self.view = view
         self.buffer = buffer
+        thumbnails = EditorAttachmentThumbnails(view: view, buffer: buffer, digestTag: Self.digestTag)
+        unmarkedStart = buffer.addMark(at: 0, leftGravity: true)
+        unmarkedEnd = buffer.addMark(at: 0, leftGravity: false)
         dropTarget = FileDropTarget(on: view) { [weak self] dropped, x, y in self?.take(dropped, atX: x, y: y) ?? false }
         view.takePastes { [weak self] in self?.paste() ?? false }
         buffer.addQuietTag(Self.digestTag, foreground: "rgba(128, 128, 128, 0.8)", scale: 0.7)
-        buffer.connect(Signal<() -> Void>("changed")) { [weak self] in self?.scheduleMarking() }
+        buffer.onInserted { [weak self] range in self?.edited(range) }
+        buffer.onDeleted { [weak self] offset in self?.edited(offset..<offset) }
+        thumbnails.read = { [weak self] reference in await self?.store?.data(of: reference) }
     }
 
     private var takesFiles: Bool { store != nil && view.isEditable }
@@ -143,18 +158,42 @@ final class EditorAttachments {
         }
     }
 
-    /// Marks the references' digests after a pause in typing (a text without references costs one
-    /// search for the scheme).
-    private func scheduleMarking() {
+    /// Widens the stretch to mark again by `range` (in the text as it is now), and marks it after
+    /// a pause in typing.
+    private func edited(_ range: Range<Int>) {
+        if hasUnmarkedEdits {
+            let start = min(buffer.offset(of: unmarkedStart), range.lowerBound)
+            let end = max(buffer.offset(of: unmarkedEnd), range.upperBound)
+            buffer.move(unmarkedStart, to: start)
+            buffer.move(unmarkedEnd, to: end)
+        } else {
+            buffer.move(unmarkedStart, to: range.lowerBound)
+            buffer.move(unmarkedEnd, to: range.upperBound)
+            hasUnmarkedEdits = true
+        }
         marking = Timeout(milliseconds: 300) { [weak self] in self?.markDigests() }
     }
 
-    /// Tags the digest of every reference in the text, and nothing else.
+    /// Tags the digest of every reference on the lines edited since the last marking, and nothing
+    /// else there: the tags then stand where a marking of the whole text would put them.
     func markDigests() {
         marking = nil
-        let ranges = Self.digestRanges(in: buffer.text)
-        buffer.removeTag(Self.digestTag, from: 0..<buffer.characterCount)
-        for range in ranges { buffer.applyTag(Self.digestTag, to: range) }
+        guard hasUnmarkedEdits else { return }
+        hasUnmarkedEdits = false
+        let lines = buffer.lineRange(buffer.line(at: buffer.offset(of: unmarkedStart))).lowerBound
+            ..< buffer.lineRange(buffer.line(at: buffer.offset(of: unmarkedEnd))).upperBound
+        let ranges = Self.digestRanges(in: buffer.text(in: lines))
+        buffer.removeTag(Self.digestTag, from: lines)
+        for range in ranges { buffer.applyTag(Self.digestTag, to: (lines.lowerBound + range.lowerBound)..<(lines.lowerBound + range.upperBound)) }
+        thumbnails.draw(markedReferences())
+    }
+
+    /// The reference at each marked digest, in order.
+    private func markedReferences() -> [AttachmentReference] {
+        buffer.ranges(ofTag: Self.digestTag).compactMap { marked in
+            let rest = marked.lowerBound..<buffer.lineRange(buffer.line(at: marked.lowerBound)).upperBound
+            return AttachmentReference.occurrences(in: buffer.text(in: rest)).first?.reference
+        }
     }
 
     /// The character ranges (as the buffer counts: Unicode scalars) of `attachment:<digest>/` in

@@ -18,7 +18,8 @@ import QuireTestSupport
     static let executable: URL? = try? BuiltProduct.executable("quire")
 
     /// Starts `quire sync` on the library through `port`, each request given `timeout` seconds.
-    static func startSync(_ device: ClientLibrary, port: UInt16, token: String, timeout: Int = 1) throws -> Process {
+    /// Its standard error goes to `errors` (nowhere when nil).
+    static func startSync(_ device: ClientLibrary, port: UInt16, token: String, timeout: Int = 1, errors: FileHandle? = nil) throws -> Process {
         let process = Process()
         let quire: URL = try #require(executable, "quire is not built beside the tests")
         process.executableURL = quire
@@ -27,7 +28,7 @@ import QuireTestSupport
         ]
         process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": device.folder.path]) { $1 }
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors ?? FileHandle.nullDevice
         try process.run()
         return process
     }

@@ -21,12 +21,18 @@ final class PDFImage {
     }
 
     /// Points per CSS pixel (72 / 96).
-    private static let pointsPerPixel = 0.75
+    static let pointsPerPixel = 0.75
 
     /// Decodes `file`; throws a sentence saying why it cannot be drawn.
-    init(_ file: AttachmentFile) throws(PDFImageProblem) {
+    convenience init(_ file: AttachmentFile) throws(PDFImageProblem) {
         guard let data = file.data else { throw PDFImageProblem(file.problem ?? "its bytes cannot be read") }
-        switch file.mediaType {
+        try self.init(data, mediaType: file.mediaType)
+    }
+
+    /// Decodes `data` of `mediaType`, a raster image at most `maximumPixels` on its longer side
+    /// (the loader scales it while decoding: a thumbnail never holds the full-size pixels).
+    init(_ data: Data, mediaType: String, maximumPixels: Int32 = PDFImage.maximumPixels) throws(PDFImageProblem) {
+        switch mediaType {
         case AttachmentMediaType.svg:
             var error: UnsafeMutablePointer<GError>?
             let handle = data.withUnsafeBytes { bytes in
@@ -50,14 +56,14 @@ final class PDFImage {
             width = pixelWidth * Self.pointsPerPixel
             height = pixelHeight * Self.pointsPerPixel
         case AttachmentMediaType.png, AttachmentMediaType.jpeg, AttachmentMediaType.gif, AttachmentMediaType.webP:
-            let (surface, natural) = try Self.decodeRaster(data, mediaType: file.mediaType)
+            let (surface, natural) = try Self.decodeRaster(data, mediaType: mediaType, maximumPixels: maximumPixels)
             let pixelWidth = Int(cairo_image_surface_get_width(surface))
             let pixelHeight = Int(cairo_image_surface_get_height(surface))
             content = .raster(surface, pixelWidth: pixelWidth, pixelHeight: pixelHeight)
             width = Double(natural.width) * Self.pointsPerPixel
             height = Double(natural.height) * Self.pointsPerPixel
         default:
-            throw PDFImageProblem("it is not an image (\(file.mediaType))")
+            throw PDFImageProblem("it is not an image (\(mediaType))")
         }
     }
 
@@ -97,9 +103,9 @@ final class PDFImage {
     static let maximumPixels: Int32 = 4096
 
     /// The first frame of a raster image, as a Cairo image surface (premultiplied ARGB), at most
-    /// ``maximumPixels`` on its longer side, and its size in pixels before that.
+    /// `maximumPixels` on its longer side, and its size in pixels before that.
     private static func decodeRaster(
-        _ data: Data, mediaType: String
+        _ data: Data, mediaType: String, maximumPixels: Int32
     ) throws(PDFImageProblem) -> (surface: OpaquePointer, natural: (width: Int32, height: Int32)) {
         var error: UnsafeMutablePointer<GError>?
         guard let loader = gdk_pixbuf_loader_new_with_mime_type(mediaType, &error) else {
@@ -107,15 +113,15 @@ final class PDFImage {
         }
         defer { g_object_unref(loader) }
         // Told the image's size before any pixel is decoded, the loader is asked to scale it down.
-        let natural = NaturalSize()
+        let natural = NaturalSize(limit: maximumPixels)
         let sizePrepared: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, Int32, Int32, UnsafeMutableRawPointer?) -> Void = {
             loader, width, height, box in
             let natural = Unmanaged<NaturalSize>.fromOpaque(box!).takeUnretainedValue()
             natural.width = width
             natural.height = height
             let longer = max(width, height)
-            guard longer > PDFImage.maximumPixels else { return }
-            let scale = Double(PDFImage.maximumPixels) / Double(longer)
+            guard longer > natural.limit else { return }
+            let scale = Double(natural.limit) / Double(longer)
             gdk_pixbuf_loader_set_size(loader, max(1, Int32(Double(width) * scale)), max(1, Int32(Double(height) * scale)))
         }
         g_signal_connect_data(
@@ -158,10 +164,12 @@ final class PDFImage {
         return (surface, natural.width > 0 ? (natural.width, natural.height) : (width, height))
     }
 
-    /// The size a loader reports before decoding.
+    /// The size a loader reports before decoding, and the most pixels to decode on the longer side.
     private final class NaturalSize {
+        let limit: Int32
         var width: Int32 = 0
         var height: Int32 = 0
+        init(limit: Int32) { self.limit = limit }
     }
 
     private static func message(_ error: UnsafeMutablePointer<GError>?, otherwise: String) -> String {
