@@ -196,6 +196,49 @@ final class ListViewTests: GtkTestCase, @unchecked Sendable {
         return Costs(firstFrame: firstFrame, insertedRow: insertedRow, reload: reload)
     }
 
+    /// A search refined by one more letter: a reload whose rows partly stay. The rows on screen
+    /// before and after keep their row widgets (the same objects, not made again; GTK 4.8 binds
+    /// a row again when its position changes), and the rows shown are the new list's.
+    func testAReloadKeepsTheRowWidgetsOfRowsInBothLists() {
+        MainActor.assumeIsolated {
+            let fixture = ListViewFixture(rows: 100)
+            defer { fixture.window.destroy() }
+            present(fixture)
+            let before = rowWidgets(of: fixture)
+            XCTAssertGreaterThan(before.count, 17, "the rows on screen at least")
+
+            fixture.resetCounts()
+            let refined = Array(0..<100).filter { $0 % 3 != 1 }
+            fixture.source.reload(refined)
+            waitForFrames(2, of: fixture.window)
+            XCTAssertEqual(Array(fixture.visibleRows.map(\.title).prefix(4)), ["Article 0", "Article 2", "Article 3", "Article 5"])
+            let after = rowWidgets(of: fixture)
+            let kept = Set(before.keys).intersection(after.keys)
+            XCTAssertGreaterThan(kept.count, 10, "most rows shown stay")
+            for title in kept.sorted() {
+                XCTAssertEqual(before[title], after[title], "\(title) kept its row widget")
+            }
+            XCTAssertLessThanOrEqual(fixture.itemRequests, 2 * refined.count, "GTK looked for each new row's widget once")
+
+            // A reload that keeps nothing still shows the new rows.
+            fixture.source.reload(Array(1_000..<1_050))
+            waitForFrames(2, of: fixture.window)
+            XCTAssertEqual(fixture.visibleRows.first?.title, "Article 1000")
+            XCTAssertTrue(Set(rowWidgets(of: fixture).keys).isDisjoint(with: kept))
+        }
+    }
+
+    /// The list view's row widgets by the title they show.
+    @MainActor
+    private func rowWidgets(of fixture: ListViewFixture) -> [String: UnsafeMutablePointer<GtkWidget>] {
+        var widgets: [String: UnsafeMutablePointer<GtkWidget>] = [:]
+        for rowWidget in fixture.list.widget.children {
+            guard let label = rowWidget.descendants(ofType: gtk_label_get_type()).first else { continue }
+            widgets[String(cString: gtk_label_get_text(OpaquePointer(label.widgetPointer)))] = rowWidget.widgetPointer
+        }
+        return widgets
+    }
+
     /// An updated row shows its new data without GTK being told of any item change.
     func testUpdatedRowsAreBoundAgain() {
         MainActor.assumeIsolated {

@@ -15,7 +15,7 @@ import Testing
 ///
 /// Everything goes through the library's own operations (and, for the sync worker's states, through
 /// the rows the worker writes), so the file is what a writer's library of that version holds. The
-/// edge cases: empty and very large bodies, Unicode titles, subtitles (since V2), version history (since V3), languages and the personal dictionary (since V4), folders and tags, favourites and every
+/// edge cases: empty and very large bodies, Unicode titles, subtitles (since V2), version history (since V3), languages and the personal dictionary (since V4), an attachment (since V5), folders and tags, favourites and every
 /// status, trashed articles, pending, retrying, failed and acknowledged outbox operations, synced
 /// articles with their merge base, open and resolved conflicts, draft recoveries, a sync cursor
 /// and a lease. The file is closed cleanly (its write-ahead log checkpointed), as a library is
@@ -165,5 +165,11 @@ import Testing
         // The personal dictionary (schema V4), in two languages.
         try await library.addPersonalWord("Quirelike", language: "en_US")
         try await library.addPersonalWord("Schreibfluss", language: "de_DE")
+        // Attachments (schema V5): a small image kept in its row, referred to from the article's
+        // text. (A large one lives in a file beside the library, which a fixture of one file
+        // cannot carry.)
+        let image = AttachmentSamples.png(bytes: 2_000, seed: 5)
+        let attachment = try await library.addAttachment(to: titled[4], fileName: "figure 1 – café.png", data: image)
+        try await library.editArticle(titled[4], body: "An image:\n\n" + attachment.reference.markdown(mediaType: attachment.mediaType) + "\n")
     }
 }

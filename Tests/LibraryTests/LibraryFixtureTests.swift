@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import ObjectGraph
 import SyncProtocol
@@ -88,7 +89,30 @@ import QuireTestSupport
         let added = try await library.addAttachment(to: edited.id, fileName: "figure.png", data: image)
         #expect(try await library.attachmentData(sha256: added.sha256, of: edited.id) == image)
         #expect(try library.container.persistentStore.externalReferences().map(\.digest) == [added.sha256])
-        #expect(LibraryCheck.run(url).attachmentProblems.isEmpty)
+        let check = LibraryCheck.run(url)
+        #expect(check.classification == .ok && check.attachmentProblems.isEmpty)
+        if version.version == 5 {
+            #expect(before.entities["Attachment"]?.count == 1, "V5's fixture holds an attachment, kept (compared above)")
+        }
+        // V6: the index keeps every word's first letter, built again from the articles' text: a
+        // one-letter search finds what the words do.
+        #expect(try Self.fullTextTableSQL(at: url).contains("prefix='1'"))
+        let byLetter = try await library.articles(matching: ArticleQuery(searchText: "o")).map(\.title)
+        #expect(byLetter.contains("Only whitespace") && byLetter.contains("Only code") && byLetter.contains("Edited offline"))
+        #expect(try await library.articles(matching: ArticleQuery(searchText: "離")).isEmpty)
+        #expect(try await library.articles(matching: ArticleQuery(searchText: "离")).count == 2, "a CJK run is found by its start")
+    }
+
+    /// The SQL that created the articles' full-text table in the library at `url`.
+    private static func fullTextTableSQL(at url: URL) throws -> String {
+        var handle: OpaquePointer?
+        defer { sqlite3_close(handle) }
+        guard sqlite3_open_v2(url.path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return "" }
+        var statement: OpaquePointer?
+        defer { sqlite3_finalize(statement) }
+        sqlite3_prepare_v2(handle, "SELECT sql FROM sqlite_master WHERE name = 'og_fts_Article'", -1, &statement, nil)
+        guard sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else { return "" }
+        return String(cString: text)
     }
 
     @Test func readingTimesRoundUp() {

@@ -276,10 +276,12 @@ import QuireTestSupport
         #expect(LibrarySchema.v4.checksum == "52287067cd6ca849122ada0bf38a5c9c99323b7f3f76b062859f6f0f489282b6")
         #expect(LibrarySchema.v5.version == 5)
         #expect(LibrarySchema.v5.checksum == "0021e892623424a79650f92cce8b495a44fc0a1b4597e312d20c52fb5df5146a")
-        #expect(LibrarySchema.current.checksum == LibrarySchema.v5.checksum)
+        #expect(LibrarySchema.v6.version == 6)
+        #expect(LibrarySchema.v6.checksum == "f7cda2c760fb74c3229111ca5049150d2ce79953ce0bd19a0c41a58fe858f38f")
+        #expect(LibrarySchema.current.checksum == LibrarySchema.v6.checksum)
         #expect(
             LibrarySchema.migrationPlan().schemas.map(\.checksum)
                 == [LibrarySchema.v1.checksum, LibrarySchema.v2.checksum, LibrarySchema.v3.checksum, LibrarySchema.v4.checksum,
-                    LibrarySchema.v5.checksum])
+                    LibrarySchema.v5.checksum, LibrarySchema.v6.checksum])
     }
 }

@@ -141,10 +141,10 @@ import QuireTestSupport
         let url = try LibraryFixtures.copy(LibraryFixtures.v1, into: folder)
         _ = try await Library.open(at: url)
         // A newer Quire added an attribute (and an index) to articles.
-        var newer = LibrarySchema.v5
-        newer.version = 6
+        var newer = LibrarySchema.v6
+        newer.version = 7
         newer.entities[0].attributes.append(AttributeDescription("pinnedNote", .string, optional: true, indexed: true))
-        let plan = try MigrationPlan(schemas: [LibrarySchema.v5, newer], stages: [.lightweight(from: LibrarySchema.v5, to: newer)])
+        let plan = try MigrationPlan(schemas: [LibrarySchema.v6, newer], stages: [.lightweight(from: LibrarySchema.v6, to: newer)])
         _ = try StoreMigrator(plan: plan, store: url).runNow()
         let before = try Data(contentsOf: url)
 
@@ -169,13 +169,13 @@ import QuireTestSupport
 
         // A newer Quire that removed what this one reads: refused, nothing written.
         var withoutExcerpt = newer
-        withoutExcerpt.version = 7
+        withoutExcerpt.version = 8
         withoutExcerpt.entities[0].attributes.removeAll { $0.name == "excerpt" }
         let removal = try MigrationPlan(schemas: [newer, withoutExcerpt], stages: [.lightweight(from: newer, to: withoutExcerpt)])
         _ = try StoreMigrator(plan: removal, store: url).runNow()
         let removed = try Data(contentsOf: url)
         await #expect { _ = try await Library.open(at: url) } throws: { error in
-            (error as? LibraryProblem)?.kind == .newerVersion(found: 7, known: 5)
+            (error as? LibraryProblem)?.kind == .newerVersion(found: 8, known: 6)
         }
         #expect(try Data(contentsOf: url) == removed)
     }

@@ -48,8 +48,8 @@ enum NoteModel {
         ("Untitled", "Nothing to see here: \"quoted\" AND NEAR(x) title:body *star*", false),
     ]
 
-    private func stack() throws -> TestStack {
-        let stack = try TestStack(schema: NoteModel.schema)
+    private func stack(schema: Schema = NoteModel.schema) throws -> TestStack {
+        let stack = try TestStack(schema: schema)
         try stack.run { context in
             let notebook = SearchNotebook(context: context)
             notebook.name = "Work"
@@ -240,6 +240,33 @@ enum NoteModel {
         for attributes in [["pinned"], ["missing"], [], ["title", "title"]] {
             var broken = NoteModel.schema
             broken.entities[0].fullTextIndex = FullTextIndex(attributes)
+            #expect(throws: SchemaError.self) { try broken.validate() }
+        }
+    }
+
+    @Test func aPrefixIndexFindsTheSameAndIsPartOfTheSchema() throws {
+        var schema = NoteModel.schema
+        schema.entities[0].fullTextIndex = FullTextIndex(["title", "body"], prefixLengths: [1])
+        #expect(schema.checksum != NoteModel.schema.checksum)
+        let plain = try stack()
+        let prefixed = try stack(schema: schema)
+        var handle: OpaquePointer?
+        #expect(sqlite3_open(prefixed.directory.file().path, &handle) == SQLITE_OK)
+        var statement: OpaquePointer?
+        sqlite3_prepare_v2(handle, "SELECT sql FROM sqlite_master WHERE name = 'og_fts_SearchNote'", -1, &statement, nil)
+        #expect(sqlite3_step(statement) == SQLITE_ROW)
+        #expect(String(cString: sqlite3_column_text(statement, 0)).contains("prefix='1'"))
+        sqlite3_finalize(statement)
+        sqlite3_close(handle)
+        for text in ["l", "L", "c", "s l", "li", "e-"] {
+            #expect(try titles(prefixed, .matches(FullTextQuery(text))) == titles(plain, .matches(FullTextQuery(text))), "\(text)")
+        }
+        #expect(try titles(prefixed, .matches(FullTextQuery("c"))) == ["Café culture"])
+        try prefixed.container.persistentStore.checkFullTextIndexes()
+
+        for lengths in [[0], [1, 1], [1_000]] {
+            var broken = NoteModel.schema
+            broken.entities[0].fullTextIndex = FullTextIndex(["title", "body"], prefixLengths: lengths)
             #expect(throws: SchemaError.self) { try broken.validate() }
         }
     }

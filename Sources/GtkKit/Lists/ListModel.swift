@@ -11,10 +11,12 @@ import GtkShim
 /// - Each batch of the source becomes the fewest `items-changed` emissions that replay it
 ///   exactly: one per gap between rows the batch leaves alone. Updated and moved rows emit
 ///   their item's `updated` signal, which bound rows use to show the new data.
-/// - A reload is published as `items_changed(0, n, 0)` then `items_changed(0, 0, n')`, so GTK
-///   asks only for the rows it shows (a ``ListView`` restores the scroll position; a
-///   ``SelectionModel`` keeps its selection by identity). A batch that would need more than
-///   ``reloadThreshold`` emissions is published the same way.
+/// - A reload to at most 1000 rows is published as one `items_changed(0, n, n')`, so rows in
+///   both lists keep their row widgets (GTK asks for each new row once to find them); a reload
+///   to more rows as `items_changed(0, n, 0)` then `items_changed(0, 0, n')`, so GTK asks only
+///   for the rows it shows (a ``ListView`` restores the scroll position; a ``SelectionModel``
+///   keeps its selection by identity). A batch that would need more than ``reloadThreshold``
+///   emissions is published as a reload.
 ///
 /// ```swift
 /// let model = ListModel(source: articleRows)

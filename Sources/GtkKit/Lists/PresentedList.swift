@@ -40,6 +40,8 @@ final class PresentedList<Source: ListSource>: ListModelAnswering {
     var model: OpaquePointer?
     /// Batches with more emissions than this are published as a reload (see ``ListModel``).
     var reloadThreshold = 1000
+    /// A reload to at most this many rows is one emission (see ``reload()``).
+    static var singleEmissionReloadLimit: Int { 1000 }
     var inconsistencyHandler: @MainActor (ListChangeError) -> Void
 
     /// Row items by identity. Items are not retained: an item leaves when it is finalized.
@@ -177,11 +179,18 @@ final class PresentedList<Source: ListSource>: ListModelAnswering {
         notify(.didApply(plan))
     }
 
-    /// Publishes the source's rows as new: `items_changed(0, n, 0)` then `(0, 0, n')`.
+    /// Publishes the source's rows as new: `items_changed(0, n, n')` when the new list has at
+    /// most ``singleEmissionReloadLimit`` rows, otherwise `items_changed(0, n, 0)` then
+    /// `(0, 0, n')`.
     ///
-    /// One `items_changed(0, n, n')` would be a single emission, but GTK 4.8 then asks for
-    /// every new item to find the rows it tracked (DESIGN.md); removing all, then adding all,
-    /// costs only the rows it shows.
+    /// GTK 4.8 gives a removed row's widget to a row of the new list only within the emission
+    /// that removed it, when the row's item is the same object. In one `items_changed(0, n, n')`
+    /// it asks for every new item to find them (DESIGN.md): for a short list (a search's first
+    /// screen) that costs little, and the rows in both lists (a search refined by a letter)
+    /// keep their widgets instead of new ones being made (GTK 4.8 binds a row again when its
+    /// position changes). For a long one (0.7 s at a million
+    /// rows) the reload removes all, then adds all, which costs only the rows GTK shows, made
+    /// again.
     func reload() {
         precondition(!isPublishing, "the list source reloaded while a change was being published")
         notify(.willReload)
@@ -190,13 +199,19 @@ final class PresentedList<Source: ListSource>: ListModelAnswering {
         }
         isReloading = true
         let oldCount = count
-        if oldCount > 0 {
-            count = 0
-            g_list_model_items_changed(model, 0, guint(oldCount), 0)
-        }
-        count = source.count
-        if count > 0 {
-            g_list_model_items_changed(model, 0, 0, guint(count))
+        let newCount = source.count
+        if oldCount > 0, newCount > 0, newCount <= Self.singleEmissionReloadLimit {
+            count = newCount
+            g_list_model_items_changed(model, 0, guint(oldCount), guint(newCount))
+        } else {
+            if oldCount > 0 {
+                count = 0
+                g_list_model_items_changed(model, 0, guint(oldCount), 0)
+            }
+            count = newCount
+            if count > 0 {
+                g_list_model_items_changed(model, 0, 0, guint(count))
+            }
         }
         isReloading = false
         settleRows()

@@ -10,6 +10,14 @@ open class SearchEntry: Widget, Editable {
     public convenience init() {
         self.init(owning: gtk_search_entry_new())
     }
+
+    /// How long the entry waits after a change of its text before it reports it
+    /// (``Signal/searchChanged``), in milliseconds; GTK's default is 150. (An emptied entry
+    /// reports at once.)
+    public var searchDelay: UInt32 {
+        get { gtk_search_entry_get_search_delay(opaquePointer) }
+        set { gtk_search_entry_set_search_delay(opaquePointer, newValue) }
+    }
 }
 
 /// A `GtkSearchBar`: a bar that slides in over content for searching it, with a search entry.

@@ -11,8 +11,8 @@ extension LibrarySchema {
     public static func migrationPlan(batchSize: Int = 1000, defaultLanguage: String = ArticleLanguage.preferred) -> MigrationPlan {
         do {
             return try MigrationPlan(
-                schemas: [v1, v2, v3, v4, v5],
-                stages: [v1ToV2(batchSize: batchSize), v2ToV3(), v3ToV4(defaultLanguage: defaultLanguage, batchSize: batchSize), v4ToV5()])
+                schemas: [v1, v2, v3, v4, v5, v6],
+                stages: [v1ToV2(batchSize: batchSize), v2ToV3(), v3ToV4(defaultLanguage: defaultLanguage, batchSize: batchSize), v4ToV5(), v5ToV6()])
         } catch {
             // The plan is code: a test builds it, so a mistake never ships.
             preconditionFailure("the library's migration plan is invalid: \(error)")

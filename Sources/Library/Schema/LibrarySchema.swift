@@ -8,7 +8,7 @@ import ObjectGraph
 /// older build is recognised by its version's checksum.
 public enum LibrarySchema {
     /// The version this build reads and writes, with the model classes.
-    public static let current: Schema = v5.binding(classes: [
+    public static let current: Schema = v6.binding(classes: [
         "Article": StoredArticle.self,
         "ArticleBase": ArticleBase.self,
         "Folder": Folder.self,

@@ -45,6 +45,8 @@ public final class FetchedResultsController<Result: ManagedObject> {
     }
 
     private(set) var results: Results?
+    /// Whether the results may hold only the first rows of more (``performFetch(firstRows:)``).
+    public private(set) var hasMoreRows = false
     private var observation: ContextObservation?
     /// The objects of the last prefetched range, kept so that the context does not let them go
     /// before they are shown.
@@ -75,6 +77,29 @@ public final class FetchedResultsController<Result: ManagedObject> {
     public func performFetch() throws {
         context.checkAccess()
         try refetch()
+        observeAndReportReload()
+    }
+
+    /// Fetches only the first `count` matching objects (the request's query with a `LIMIT`), as
+    /// ``performFetch()`` does otherwise: for a list's first screen, shown before the whole
+    /// fetch, when a query matches much of a large store (a search's first letter: the first 100
+    /// of 100,000 rows cost a tenth of them all). ``hasMoreRows`` tells whether more may match;
+    /// then call ``performFetch()`` for them all.
+    ///
+    /// Until then, changes of the context are followed as usual, among the rows fetched: an
+    /// object that starts to match joins them where it sorts, after the last of them too,
+    /// although a whole fetch could put other objects before it.
+    public func performFetch(firstRows count: Int) throws {
+        precondition(count > 0, "a first screen has rows")
+        context.checkAccess()
+        let (fetched, hasMore) = try fetch(limit: count)
+        results = fetched
+        prefetched = []
+        hasMoreRows = hasMore
+        observeAndReportReload()
+    }
+
+    private func observeAndReportReload() {
         if observation == nil {
             observation = context.addObserver { [weak self] notification in self?.handle(notification) }
         }
@@ -83,19 +108,21 @@ public final class FetchedResultsController<Result: ManagedObject> {
 
     /// Replaces the results with new ones (nothing changes if fetching fails).
     func refetch() throws {
-        results = try fetch()
+        results = try fetch(limit: nil).results
         prefetched = []
+        hasMoreRows = false
     }
 
-    /// Runs the request and returns the new results.
-    private func fetch() throws -> Results {
+    /// Runs the request (its first `limit` rows, when given) and returns the new results, and
+    /// whether the limit may have left rows out.
+    private func fetch(limit: Int?) throws -> (results: Results, hasMore: Bool) {
         let plan = try FetchedResultsPlan(fetchRequest, sectionNameKeyPath: sectionNameKeyPath, context: context)
         let pending = context.pendingChanges(of: plan.entity)
         // Changed and deleted objects' rows may no longer say the truth: they are placed from memory.
         let excluded = Set(pending.changed.map(\.key))
         let table = SortKeyTable(columns: plan.columns)
         let rowCount = try context.persistentStore.read { connection in
-            let statement = try connection.statement(plan.sql)
+            let statement = try connection.statement(plan.sql + (limit.map { " LIMIT \($0)" } ?? ""))
             defer { statement.reset() }
             statement.bind(plan.bindings)
             return try table.load(from: statement, excluding: excluded)
@@ -109,7 +136,8 @@ public final class FetchedResultsController<Result: ManagedObject> {
             insertRow(slot, in: results)
             table.index(slot)
         }
-        return results
+        // Rows of objects with unsaved changes were read and skipped: they count against the limit.
+        return (results, limit.map { rowCount + excluded.count >= $0 } ?? false)
     }
 
     /// The rows of the objects with `keys` that match the request now, each in a new slot of the

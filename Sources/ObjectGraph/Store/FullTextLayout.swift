@@ -14,6 +14,11 @@ enum FullTextLayout {
     /// The tokenizer every index uses: words by Unicode class, case folded, diacritics removed.
     static let tokenizer = "unicode61 remove_diacritics 2"
 
+    /// FTS5's `prefix` option for the index's prefix lengths, or nothing without any.
+    static func prefixOption(_ index: FullTextIndex) -> String {
+        index.prefixLengths.isEmpty ? "" : ", prefix='\(index.prefixLengths.map(String.init).joined(separator: " "))'"
+    }
+
     /// The FTS5 table of an entity with a full-text index, and its three triggers.
     static func objects(for entity: EntityModel) -> [StoreLayout.Object] {
         guard let index = entity.description.fullTextIndex else { return [] }
@@ -34,7 +39,7 @@ enum FullTextLayout {
         return [
             StoreLayout.Object(kind: .fullTextTable, name: name, entity: entity.name, sql: """
                 CREATE VIRTUAL TABLE \(fts) USING fts5(\(columnList), \
-                content='\(contentTable)', content_rowid='_pk', tokenize='\(tokenizer)')
+                content='\(contentTable)', content_rowid='_pk', tokenize='\(tokenizer)'\(prefixOption(index)))
                 """),
             trigger("_insert", "CREATE TRIGGER \(SQL.quote(name + "_insert")) AFTER INSERT ON \(entity.table) BEGIN \(insertNew) END"),
             trigger("_delete", "CREATE TRIGGER \(SQL.quote(name + "_delete")) AFTER DELETE ON \(entity.table) BEGIN \(deleteOld) END"),

@@ -11,6 +11,12 @@ import Platform
 /// time as GTK shows them, and later changes of the store (the editor's saves, the library's
 /// operations, sync) move, insert or update single rows.
 ///
+/// A search shows its first screen of rows from a `LIMIT`ed query (``firstScreenRows``) at once,
+/// and its whole list after a pause in the typing (``wholeListPause``), both from the one
+/// controller: the whole list begins with the first screen's rows, so the rows shown stay where
+/// they are (and keep their widgets), and the selected article stays selected even when the
+/// first screen does not hold it.
+///
 /// Rows can be dragged onto the sidebar (``ArticleRow``). When the window's own operation takes
 /// the selected article out of the list (trash, restore, a move out of the folder shown), the
 /// article that takes its place is selected (``selectNeighbour(whenLeaving:)``).
@@ -49,6 +55,18 @@ final class ArticleList {
     private var leaving: (objectID: ManagedObjectID, index: Int)?
     /// An article to select once a change of the store lists it.
     private var awaitedSelection: ManagedObjectID?
+    /// The selected article a search's first screen leaves out: still selected for the window
+    /// (no change is reported) until the whole list shows it, or does not.
+    private var selectionAwaitingWholeList: ManagedObjectID?
+    /// Reads a search's whole list once the typing pauses.
+    private var wholeList: Timeout?
+
+    /// How many rows a search shows first: more than a window shows. At 100,000 articles a
+    /// one-letter search's first 100 rows took 12 ms of processor time, all of them 87 ms.
+    static let firstScreenRows = 100
+    /// The pause in the typing, in milliseconds, after which a search reads its whole list: what
+    /// GTK's search entry used to wait before every search, now only before its costly part.
+    static let wholeListPause: UInt32 = 150
 
     /// Attaches to the list view, stack and status page of the main window's builder file and
     /// fetches `query`. `rowsAreDraggable` lets the writer drag rows (not in a read-only library).
@@ -148,18 +166,52 @@ final class ArticleList {
     private func fetch() {
         leaving = nil
         awaitedSelection = nil
+        wholeList = nil
+        selectionAwaitingWholeList = selectionAwaitingWholeList ?? selectedObjectID
         controller.fetchRequest = Self.request(for: query)
+        do {
+            if query.isSearching {
+                try controller.performFetch(firstRows: Self.firstScreenRows)
+            } else {
+                try controller.performFetch()
+            }
+        } catch {
+            failed?(error)
+        }
+        if controller.hasMoreRows {
+            wholeList = Timeout(milliseconds: Self.wholeListPause) { [weak self] in self?.fetchWholeList() }
+        }
+        settleAfterFetch()
+    }
+
+    /// A search's whole list, after its first screen: the same rows first, then the rest.
+    private func fetchWholeList() {
         do {
             try controller.performFetch()
         } catch {
             failed?(error)
         }
+        settleAfterFetch()
+    }
+
+    /// Whether a search's whole list is still to be read after its first screen.
+    var isAwaitingWholeList: Bool { wholeList?.isPending == true }
+
+    private func settleAfterFetch() {
         showEmptyStateIfNeeded()
+        if let held = selectionAwaitingWholeList, selectedID == nil, !controller.hasMoreRows, source.index(of: held) != nil {
+            // For the window it never stopped being selected: selecting it again reports nothing.
+            listView.selection.select(held)
+        }
+        if selectedID != nil || !controller.hasMoreRows { selectionAwaitingWholeList = nil }
         selectionDidChange()
     }
 
     private func selectionDidChange() {
         let selected = selectedID
+        // A search's first screen left the selected article out: the whole list may show it.
+        if selected == nil, selectionAwaitingWholeList != nil { return }
+        if selected != nil { selectionAwaitingWholeList = nil }
         guard selected != selectedObjectID else { return }
         if selected == nil, let leaving, leaving.objectID == selectedObjectID, source.index(of: leaving.objectID) == nil,
            source.count > 0 {

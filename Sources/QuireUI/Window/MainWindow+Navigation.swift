@@ -10,6 +10,9 @@ extension MainWindow {
         sidebar.articleDropped = { [weak self] id, item in self?.drop(id, on: item) ?? false }
         articleList.selectionChanged = { [weak self] objectID in self?.open(objectID) }
         articleList.failed = { [weak self] error in self?.showError(gettext("Could not read the library"), error) }
+        // Each letter shows at once what it finds: a search's first screen is one cheap LIMITed
+        // query, and its whole list waits for a pause in the typing (ArticleList.wholeListPause).
+        searchEntry.searchDelay = Self.searchDelay
         searchEntry.connect(.changed) { [weak self] in
             if self?.feltSpeed?.searchTyped == nil { self?.feltSpeed?.searchTyped = .now }
         }
@@ -37,6 +40,13 @@ extension MainWindow {
             leaflet.bind("folded", to: backButton, "visible")
         }
     }
+
+    /// The search entry's delay, in milliseconds, before a change of its text searches: none.
+    /// GTK's 150 ms saved running a whole search at every letter; a first screen costs a few
+    /// milliseconds (12 for a one-letter search of 100,000 articles), less than the time between
+    /// two keys, so typing stays smooth while each letter shows its result within the 50 ms the
+    /// writer feels as immediate.
+    static let searchDelay: UInt32 = 0
 
     private func sidebarSelected(_ item: SidebarItem) {
         articleList.query.filter = item.filter
