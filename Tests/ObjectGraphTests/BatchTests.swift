@@ -46,6 +46,46 @@ import Testing
         }
     }
 
+    @Test func batchInsertPutsEachRowsValuesInTheirOwnColumns() throws {
+        // Rows naming different attributes (every dictionary iterates in an order of its own):
+        // each value lands in its own column, and what a row leaves out gets its default.
+        let stack = try TestStack()
+        let ids = (0..<60).map { _ in UUID() }
+        let rows: [[String: PrimitiveValue]] = ids.enumerated().map { index, id in
+            var row: [String: PrimitiveValue] = ["id": .uuid(id), "createdAt": .date(Self.date.addingTimeInterval(Double(index)))]
+            if index % 2 == 0 { row["title"] = .string("title \(index)") }
+            if index % 3 == 0 { row["wordCount"] = .integer(Int64(index * 10)) }
+            if index % 5 == 0 { row["subtitle"] = .string("subtitle \(index)") }
+            if index % 7 == 0 { row["isDraft"] = .bool(false) }
+            if index % 4 == 1 { row["priority"] = .integer(Int64(index)) }
+            return row
+        }
+        let inserted = try stack.run { context in try context.execute(BatchInsertRequest<Article>(objects: rows)).count }
+        #expect(inserted == ids.count)
+        try stack.run { context in
+            let articles = try context.fetch(FetchRequest<Article>(sortDescriptors: [.ascending(\.createdAt)]))
+            #expect(articles.map(\.id) == ids)
+            for (index, article) in articles.enumerated() {
+                #expect(article.title == (index % 2 == 0 ? "title \(index)" : ""))
+                #expect(article.wordCount == (index % 3 == 0 ? index * 10 : 0))
+                #expect(article.subtitle == (index % 5 == 0 ? "subtitle \(index)" : nil))
+                #expect(article.isDraft == (index % 7 != 0))
+                #expect(article.priority == (index % 4 == 1 ? Int16(index) : 0))
+                #expect(article.createdAt == Self.date.addingTimeInterval(Double(index)))
+            }
+        }
+        // A transient attribute or a relationship is no column a batch insert can set.
+        try stack.run { context in
+            for key in ["scratch", "folder"] {
+                #expect(throws: ObjectGraphError.unknownKey(entity: "Article", key: key)) {
+                    try context.execute(BatchInsertRequest<Article>(objects: [["id": .uuid(UUID()), key: .string("x")]]))
+                }
+            }
+            let count = try context.count(for: FetchRequest<Article>())
+            #expect(count == ids.count)
+        }
+    }
+
     @Test func batchInsertChecksValuesAndFollowsThePolicyOnUniqueConflicts() throws {
         let stack = try TestStack()
         try stack.run { context in

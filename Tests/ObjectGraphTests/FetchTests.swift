@@ -20,6 +20,31 @@ import Testing
         }
     }
 
+    @Test func aFetchKeepsTheObjectsTheContextHoldsAndRegistersTheOthers() throws {
+        let stack = try TestStack.savedLibrary()
+        try stack.run { context in
+            // A context that holds some of the objects (one with an unsaved change), then fetches all.
+            var firstTwo = FetchRequest<Article>(sortDescriptors: byWords)
+            firstTwo.fetchLimit = 2
+            let held = Array(try context.fetch(firstTwo))
+            held[0].title = "changed, not saved"
+            let all = Array(try context.fetch(FetchRequest<Article>(sortDescriptors: byWords)))
+            #expect(all.count > 2 && all[0] === held[0] && all[1] === held[1])
+            #expect(all[0].title == "changed, not saved")
+            // The rest were registered: a second fetch gives the same objects, and a lookup by ID too.
+            let again = Array(try context.fetch(FetchRequest<Article>(sortDescriptors: byWords)))
+            #expect(again.count == all.count && zip(again, all).allSatisfy { $0 === $1 })
+            #expect(try all.allSatisfy { try context.existingObject(with: $0.objectID, as: Article.self) === $0 })
+            #expect(context.registeredObjects.filter { $0 is Article }.count == all.count)
+        }
+        // A new context (no object of the entity yet) registers every fetched object the same way.
+        try stack.run { context in
+            let all = Array(try context.fetch(FetchRequest<Article>(sortDescriptors: byWords)))
+            #expect(try all.allSatisfy { try context.existingObject(with: $0.objectID, as: Article.self) === $0 })
+            #expect(zip(try context.fetch(FetchRequest<Article>(sortDescriptors: byWords)), all).allSatisfy { $0 === $1 })
+        }
+    }
+
     @Test func includesPendingChanges() throws {
         let stack = try TestStack.savedLibrary()
         try stack.run { context in

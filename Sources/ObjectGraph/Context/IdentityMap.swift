@@ -45,29 +45,52 @@ struct IdentityMap {
     mutating func insert(_ object: ManagedObject, for key: Int64) {
         precondition(key > 0, "only saved rows are in the identity map")
         if (count + 1) * 2 > slots.count { resize(to: slots.count * 2) }
-        place(object, for: key, replacing: true)
+        place(object, for: key)
     }
 
-    /// Registers `object` unless the key already has one, and returns the key's object.
-    mutating func insertIfAbsent(_ object: ManagedObject, for key: Int64) -> ManagedObject {
-        precondition(key > 0, "only saved rows are in the identity map")
-        if (count + 1) * 2 > slots.count { resize(to: slots.count * 2) }
-        return place(object, for: key, replacing: false)
+    /// Registers the new objects of one fetch (those at `positions` of `objects`) in one go. A
+    /// key that already has an object (met twice in one result, possible only in inconsistent
+    /// data) keeps it: it takes the new object's place in `objects`, and the new object is
+    /// returned for the caller to detach.
+    mutating func register(_ objects: inout [ManagedObject], at positions: some Collection<Int>) -> [ManagedObject] {
+        reserveCapacity(positions.count)
+        var duplicates: [ManagedObject] = []
+        for position in positions {
+            let key = objects[position].key
+            precondition(key > 0, "only saved rows are in the identity map")
+            var index = home(of: key)
+            while true {
+                let found = slots[index].key
+                if found == 0 {
+                    slots[index] = Slot(key: key, object: objects[position])
+                    count += 1
+                    break
+                }
+                if found == key {
+                    duplicates.append(objects[position])
+                    objects[position] = slots[index].object!
+                    break
+                }
+                index = (index + 1) & mask
+            }
+        }
+        return duplicates
     }
 
-    @inline(__always) @discardableResult
-    private mutating func place(_ object: ManagedObject, for key: Int64, replacing: Bool) -> ManagedObject {
+    /// Puts `object` in the key's slot, replacing the key's object if it has one.
+    @inline(__always)
+    private mutating func place(_ object: ManagedObject, for key: Int64) {
         var index = home(of: key)
         while true {
             let found = slots[index].key
             if found == key {
-                if replacing { slots[index].object = object }
-                return slots[index].object!
+                slots[index].object = object
+                return
             }
             if found == 0 {
                 slots[index] = Slot(key: key, object: object)
                 count += 1
-                return object
+                return
             }
             index = (index + 1) & mask
         }
@@ -109,7 +132,7 @@ struct IdentityMap {
         count = 0
         for index in old.indices where old[index].key != 0 {
             // Moving the reference out avoids a retain here and a release when `old` goes.
-            place(old[index].object.take()!, for: old[index].key, replacing: true)
+            place(old[index].object.take()!, for: old[index].key)
         }
     }
 
@@ -135,7 +158,7 @@ struct IdentityMap {
         slots = Array(repeating: Slot(key: 0, object: nil), count: size)
         mask = size - 1
         count = 0
-        for survivor in survivors { place(survivor.object!, for: survivor.key, replacing: true) }
+        for survivor in survivors { place(survivor.object!, for: survivor.key) }
         return removed
     }
 }

@@ -245,7 +245,7 @@ extension ManagedObjectContext {
         // New objects join the identity map after the loop, in one go, so the map grows once.
         var fresh: [Int] = []
         // A context holding no object of the entity yet (a new one, the usual first fetch) has
-        // none to find: rows become objects without a lookup each.
+        // none to find: rows become objects without a lookup each, and all of them are new.
         let mayHoldObjects = registered[entity.number].count > 0
         try persistentStore.read { connection in
             let statement = try connection.statement(query.sql)
@@ -256,20 +256,16 @@ extension ManagedObjectContext {
                     if merging && excluded.contains(object.key) { continue }
                     objects.append(object)
                 } else {
-                    fresh.append(objects.count)
+                    if mayHoldObjects { fresh.append(objects.count) }
                     objects.append(makeObject(forRow: statement, of: entity, firstColumn: 0))
                 }
             }
         }
-        registered[entity.number].reserveCapacity(fresh.count)
-        for index in fresh {
-            // A key met twice in one result (possible only in inconsistent data) keeps one object.
-            let registeredObject = registered[entity.number].insertIfAbsent(objects[index], for: objects[index].key)
-            if registeredObject !== objects[index] {
-                objects[index].context = nil
-                objects[index] = registeredObject
-            }
-        }
+        let all = 0..<objects.count
+        let duplicates = mayHoldObjects
+            ? registered[entity.number].register(&objects, at: fresh)
+            : registered[entity.number].register(&objects, at: all)
+        for object in duplicates { object.context = nil }
         return objects
     }
 

@@ -170,7 +170,7 @@ extension ManagedObjectContext {
         // Unique-constraint conflicts first: an inserted object that becomes an existing row takes
         // its key before anything refers to the object's key.
         var adoptions: [(object: ManagedObject, conflict: MergeConflict, resolution: MergeResolution, row: (values: ValueList, version: Int64))] = []
-        if !mergePolicy.isError {
+        if !mergePolicy.isError && inserts.contains(where: { !$0.entityModel.uniqueSlotSets.isEmpty }) {
             let changing = Set((updates + deletes).map { RowKey(entity: $0.entityModel.number, key: $0.key) })
             for object in inserts where !object.entityModel.uniqueSlotSets.isEmpty {
                 guard let (conflict, row) = try rows.uniqueConflict(of: object, excluding: changing),
@@ -180,7 +180,7 @@ extension ManagedObjectContext {
             }
         }
         let adopted = Set(adoptions.map { ObjectIdentifier($0.object) })
-        let newRows = inserts.filter { !adopted.contains(ObjectIdentifier($0)) }
+        let newRows = adopted.isEmpty ? inserts : inserts.filter { !adopted.contains(ObjectIdentifier($0)) }
         try rows.assignKeys(newRows)
 
         // Deletes and updates first, so a new row may take a unique value an old row gives up.

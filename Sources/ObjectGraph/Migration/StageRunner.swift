@@ -205,6 +205,7 @@ final class StageRunner {
                         written: Array(repeating: nil, count: transform.writes.count)))
                 }
                 statement.reset()
+                var update = RowUpdate()
                 for var row in rows {
                     do {
                         try transform.transform(&row)
@@ -214,7 +215,7 @@ final class StageRunner {
                         throw MigrationError.transformFailed(
                             stage: stage.label, entity: transform.entity, key: row.key, reason: String(describing: error))
                     }
-                    try write(row, into: tableName)
+                    try write(row, into: tableName, reusing: &update)
                 }
                 guard let key = rows.last?.key else {
                     try copy.record(.migrating(
@@ -234,11 +235,24 @@ final class StageRunner {
         }
     }
 
-    private func write(_ row: MigrationRow, into table: String) throws {
-        let changed = row.written.indices.compactMap { index in row.written[index].map { (index, $0) } }
-        guard !changed.isEmpty else { return }
-        let assignments = changed.map { "\(SQL.quote(row.writeNames[$0.0])) = ?" }.joined(separator: ", ")
-        try connection.run("UPDATE \(table) SET \(assignments) WHERE _pk = ?", changed.map(\.1) + [.integer(row.key)])
+    /// The UPDATE of transformed rows, kept while rows write the same attributes (as a transform's
+    /// rows usually do), so that a row costs its binds and its step, not its SQL text and a lookup.
+    private struct RowUpdate {
+        var written: [Int] = []
+        var statement: Statement?
+    }
+
+    private func write(_ row: MigrationRow, into table: String, reusing update: inout RowUpdate) throws {
+        let written = row.written.indices.filter { row.written[$0] != nil }
+        guard !written.isEmpty else { return }
+        if written != update.written || update.statement == nil {
+            let assignments = written.map { "\(SQL.quote(row.writeNames[$0])) = ?" }.joined(separator: ", ")
+            update = RowUpdate(written: written, statement: try connection.statement("UPDATE \(table) SET \(assignments) WHERE _pk = ?"))
+        }
+        let statement = update.statement!
+        for (offset, index) in written.enumerated() { statement.bind(row.written[index]!, at: Int32(offset + 1)) }
+        statement.bind(row.key, at: Int32(written.count + 1))
+        try statement.run()
     }
 
     // MARK: Finish

@@ -45,6 +45,8 @@ final class EntityModel: Sendable {
     let defaultValues: ValueList
     /// Value slots that must hold distinct values together, one list per constraint.
     let uniqueSlotSets: [[Int]]
+    /// Every slot of `uniqueSlotSets`, as one set (an update checks its changed slots against it).
+    let uniqueSlots: PropertyMask
     /// Attribute slots whose values a delete keeps in persistent history.
     let tombstoneSlots: [Int]
     /// Binary attribute slots whose large values live in files beside the store, with the size
@@ -111,6 +113,9 @@ final class EntityModel: Sendable {
             if slots.count == keys.count { uniqueSlotSets.append(slots) }
         }
         self.uniqueSlotSets = uniqueSlotSets
+        var uniqueSlots = PropertyMask()
+        for slot in uniqueSlotSets.joined() { uniqueSlots.insert(slot) }
+        self.uniqueSlots = uniqueSlots
         externalSlots = description.attributes.enumerated().compactMap { index, attribute in
             attribute.externalStorageThreshold.map { (index, $0) }
         }

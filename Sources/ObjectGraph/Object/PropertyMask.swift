@@ -25,6 +25,16 @@ struct PropertyMask: Sendable, Hashable {
         for (index, word) in other.high.enumerated() { high[index] |= word }
     }
 
+    /// The positions in both sets.
+    func intersection(_ other: PropertyMask) -> PropertyMask {
+        var result = PropertyMask()
+        result.low = low & other.low
+        if !high.isEmpty && !other.high.isEmpty {
+            result.high = zip(high, other.high).map { $0 & $1 }
+        }
+        return result
+    }
+
     mutating func removeAll() {
         low = 0
         high = []

@@ -116,13 +116,19 @@ struct RowWriter {
     func updateRows(_ updates: [ManagedObject]) throws -> ([ManagedObject], [ManagedObject]) {
         var groups: [UpdateSignature: [ManagedObject]] = [:]
         var candidates: [ManagedObject] = []
+        // Each object's changed slots are worked out once: they decide its group and whether it
+        // gives up a unique value.
+        var changingUniqueValues: [(object: ManagedObject, slots: PropertyMask)] = []
+        candidates.reserveCapacity(updates.count)
         for object in updates {
             let changes = context.persistentChanges(of: object)
             if changes.slots.isEmpty && !changes.relationshipsChanged { continue }
             groups[UpdateSignature(entity: object.entityModel.number, slots: changes.slots), default: []].append(object)
             candidates.append(object)
+            let unique = changes.slots.intersection(object.entityModel.uniqueSlots)
+            if !unique.isEmpty { changingUniqueValues.append((object, unique)) }
         }
-        try releaseUniqueValues(of: candidates)
+        try releaseUniqueValues(changingUniqueValues)
         var conflicts = Set<ObjectIdentifier>()
         let ordered = groups.sorted { lhs, rhs in
             lhs.key.entity != rhs.key.entity ? lhs.key.entity < rhs.key.entity
@@ -131,17 +137,19 @@ struct RowWriter {
         for (signature, objects) in ordered {
             let entity = model.entities[signature.entity]
             let slots = signature.slots.positions
-            let foreignKeys = Dictionary(uniqueKeysWithValues: entity.relationships.compactMap { relationship in
-                relationship.foreignKeySlot.map { ($0, relationship) }
-            })
+            // The to-one relationship each changed slot holds the key of, if any: looked up once per group.
+            let foreignKeys = slots.map { slot in entity.relationships.first { $0.foreignKeySlot == slot } }
             let assignments = slots.map { slot in "\(SQL.quote(entity.columns.first { $0.slot == slot }!.name)) = ?" }
                 + ["_version = _version + 1"]
             let statement = try connection.statement(
                 "UPDATE \(entity.table) SET \(assignments.joined(separator: ", ")) WHERE _pk = ? AND _version = ?")
             for object in objects {
                 for (offset, slot) in slots.enumerated() {
-                    let value = foreignKeys[slot].map { context.foreignKeyValue(of: object, $0, slot: slot) } ?? object.values[slot]
-                    statement.bind(value, at: Int32(offset + 1))
+                    if let relationship = foreignKeys[offset] {
+                        statement.bind(context.foreignKeyValue(of: object, relationship, slot: slot), at: Int32(offset + 1))
+                    } else {
+                        object.values.withValue(at: slot) { statement.bind($0, at: Int32(offset + 1)) }
+                    }
                 }
                 statement.bind(object.key, at: Int32(slots.count + 1))
                 statement.bind(object.rowVersion, at: Int32(slots.count + 2))
@@ -157,13 +165,10 @@ struct RowWriter {
     /// Sets the changed unique columns of updated rows to NULL before the updates, so that rows may
     /// swap unique values within one save (SQLite checks unique indexes per statement, and NULLs
     /// never collide). Rows changed elsewhere are left alone: they are conflicts.
-    private func releaseUniqueValues(of objects: [ManagedObject]) throws {
-        for object in objects {
+    private func releaseUniqueValues(_ changes: [(object: ManagedObject, slots: PropertyMask)]) throws {
+        for (object, changed) in changes {
             let entity = object.entityModel
-            guard !entity.uniqueSlotSets.isEmpty else { continue }
-            let changed = context.persistentChanges(of: object).slots
-            let slots = Set(entity.uniqueSlotSets.joined()).filter { changed.contains($0) }.sorted()
-            guard !slots.isEmpty else { continue }
+            let slots = changed.positions
             let assignments = slots.map { slot in "\(SQL.quote(entity.columns.first { $0.slot == slot }!.name)) = NULL" }
             try connection.run(
                 "UPDATE \(entity.table) SET \(assignments.joined(separator: ", ")) WHERE _pk = ? AND _version = ?",

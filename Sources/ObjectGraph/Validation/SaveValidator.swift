@@ -32,7 +32,7 @@ struct SaveValidator {
         for object in objects {
             let entity = object.entityModel
             for (index, attribute) in entity.attributes.enumerated()
-            where !attribute.isOptional && !attribute.isTransient && object.values[index].isNull {
+            where !attribute.isOptional && !attribute.isTransient && object.values.isNull(at: index) {
                 issues.append(ValidationError.Issue(
                     entity: entity.name, objectID: object.objectID, key: attribute.name, reason: .missingValue))
             }

@@ -46,6 +46,23 @@ struct ValueList: RandomAccessCollection, MutableCollection, Equatable, @uncheck
         }
     }
 
+    /// Calls `body` with the value at `position` where it lies, without copying it out (a copy
+    /// of a string or data value costs a retain and a release).
+    @inline(__always)
+    func withValue<T>(at position: Int, _ body: (PrimitiveValue) throws -> T) rethrows -> T {
+        precondition(position >= 0 && position < endIndex, "value index out of range")
+        return try storage!.withUnsafeMutablePointerToElements { try body($0[position]) }
+    }
+
+    /// Whether the value at `position` is `.null`, read in place.
+    @inline(__always)
+    func isNull(at position: Int) -> Bool {
+        withValue(at: position) { value in
+            if case .null = value { return true }
+            return false
+        }
+    }
+
     static func == (lhs: ValueList, rhs: ValueList) -> Bool {
         if lhs.storage === rhs.storage { return true }
         return lhs.elementsEqual(rhs)
