@@ -110,14 +110,100 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
         relaunched.waitUntilExit()
     }
 
+    /// A writer who never touches the mouse: real key presses only (XTEST), every effect read
+    /// from outside the app (the library file, and the lines `QUIRE_REPORT_FELT_SPEED` prints when
+    /// a search or an article is shown). Ctrl+N and typing write an article; F6 to the sidebar,
+    /// Ctrl+F and a word search; Shift+F6 and F6 walk the panes back into the list, Home opens
+    /// the article found, F6 goes into its text; Alt+R opens the conflict banner's dialog and
+    /// Alt+T keeps the server's version.
+    func testAWriterWritesSearchesAndResolvesAConflictWithTheKeyboardAlone() throws {
+        let library = try makeTemporaryFolder().appending(path: "library.quire")
+        // No word of the other articles starts with "h": every prefix of "Harbour" finds only
+        // the harbour log, so whichever search the typing starts shows the same list.
+        let theirs = "First line.\nThe shared line, as the server has it.\nLast line.\n"
+        let (harbourID, fieldNotesID) = try blocking {
+            let store = try Library(url: library)
+            let harbour = try await store.createArticle(ArticleContent(title: "Harbour log", body: "Boats at anchor."))
+            let base = ArticleContent(title: "Field notes", body: "First line.\nThe shared line.\nLast line.\n")
+            let mine = ArticleContent(title: "Field notes", body: "First line.\nThe shared line, as I wrote it.\nLast line.\n")
+            let notes = try await store.createArticle(mine)
+            try await store.recordConflict(
+                articleID: notes.id, base: base, local: mine, remote: ArticleContent(title: "Field notes", body: theirs),
+                baseRevision: 1, remoteRevision: 2)
+            return (harbour.id, notes.id)
+        }
+        let reports = ReportLines()
+        let app = try launch(library: library, reporting: reports)
+        defer { if app.isRunning { app.terminate() } }
+        try focusWindow(named: "^Quire$", of: app)
+
+        // Write: Ctrl+N, the title, Return, the body.
+        let id = try createArticle(in: library)
+        try xdotool(["type", "--delay", "20", "Storm log"])
+        try xdotool(["key", "Return"])
+        try xdotool(["type", "--delay", "20", "Wind at noon, rain by evening."])
+        try waitUntil("the new article is saved") {
+            let saved = try blocking { try await Library(url: library).article(id) }
+            return saved.title == "Storm log" && saved.body == "Wind at noon, rain by evening."
+        }
+
+        // Search: F6 leaves the text for the sidebar (Ctrl+F in the text finds in the article),
+        // Ctrl+F opens the list's search.
+        let searches = reports.count(of: "search-shown-ms")
+        try xdotool(["key", "F6"])
+        try xdotool(["key", "ctrl+f"])
+        try xdotool(["type", "--delay", "20", "Harbour"])
+        try waitUntil("the list shows what the search finds") { reports.count(of: "search-shown-ms") > searches }
+
+        // Shift+F6 back to the sidebar, F6 into the list, Home opens the one article found.
+        let shown = reports.count(of: "article-shown-ms")
+        try xdotool(["key", "shift+F6"])
+        try xdotool(["key", "F6"])
+        try xdotool(["key", "Home"])
+        try waitUntil("Home opens the article found") { reports.count(of: "article-shown-ms") > shown }
+
+        // F6 into its text: what is typed there is saved in the harbour log.
+        try xdotool(["key", "F6"])
+        try xdotool(["key", "ctrl+End"])
+        try xdotool(["type", "--delay", "20", " Calm sea."])
+        try waitUntil("the typing reaches the harbour log") {
+            try blocking { try await Library(url: library).article(harbourID) }.body == "Boats at anchor. Calm sea."
+        }
+        XCTAssertEqual(try blocking { try await Library(url: library).article(id) }.body, "Wind at noon, rain by evening.")
+
+        // The conflict banner's Resolve by its mnemonic, then Keep Theirs by its own.
+        try xdotool(["key", "alt+r"])
+        try focusWindow(named: "^Resolve Conflict$", of: app)
+        try xdotool(["key", "alt+t"])
+        try waitUntil("the conflict is resolved with the server's version") {
+            try blocking { try await Library(url: library).openConflicts() }.isEmpty
+        }
+        XCTAssertEqual(try blocking { try await Library(url: library).article(fieldNotesID) }.body, theirs)
+
+        try focusWindow(named: "^Quire$", of: app)
+        try xdotool(["key", "ctrl+q"])
+        try waitUntil("quire quits") { !app.isRunning }
+        XCTAssertEqual(app.terminationStatus, 0)
+    }
+
     // MARK: Helpers
 
-    private func launch(library: URL) throws -> Process {
+    /// Starts `quire` over `library`; with `reports`, the app prints what it shows
+    /// (``FeltSpeed``) and `reports` collects the lines.
+    private func launch(library: URL, reporting reports: ReportLines? = nil) throws -> Process {
         let process = Process()
         process.executableURL = Self.quireExecutable
         process.arguments = ["--library", library.path]
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
+        var variables = environment
+        if let reports {
+            variables["QUIRE_REPORT_FELT_SPEED"] = "1"
+            let pipe = Pipe()
+            pipe.fileHandleForReading.readabilityHandler = { handle in reports.append(handle.availableData) }
+            process.standardOutput = pipe
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+        }
+        process.environment = variables
         try process.run()
         return process
     }
@@ -174,5 +260,20 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
         let library = try Library(url: url, createIfMissing: false)
         guard let summary = try await library.articles(matching: ArticleQuery()).first(where: { $0.title == title }) else { return nil }
         return try await library.article(summary.id)
+    }
+}
+
+/// The lines a child process prints, collected as they come (on the pipe's reading thread).
+private final class ReportLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text = ""
+
+    func append(_ data: Data) {
+        lock.withLock { text += String(decoding: data, as: UTF8.self) }
+    }
+
+    /// How many complete lines so far start with `name`.
+    func count(of name: String) -> Int {
+        lock.withLock { text.split(separator: "\n").filter { $0.hasPrefix(name + " ") }.count }
     }
 }
