@@ -269,7 +269,12 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
         if let reports {
             variables["QUIRE_REPORT_FELT_SPEED"] = "1"
             let pipe = Pipe()
-            pipe.fileHandleForReading.readabilityHandler = { handle in reports.append(handle.availableData) }
+            pipe.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                // At the end of the output (quire quit), stop reading: Foundation would call back
+                // with nothing for ever, and its dispatch source crashed the test process once.
+                if data.isEmpty { handle.readabilityHandler = nil } else { reports.append(data) }
+            }
             process.standardOutput = pipe
         } else {
             process.standardOutput = FileHandle.nullDevice
