@@ -168,7 +168,11 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
         try press("ctrl+f", focusing: "search", in: reports)
         let typed = reports.count
         try xdotool(["type", "--delay", "20", "Harbour"])
-        try waitUntil("the list shows the one article “Harbour” finds") { reports.lines(after: typed).contains("search-listed 1 Harbour") }
+        do {
+            try waitUntil("the list shows the one article “Harbour” finds") { reports.lines(after: typed).contains("search-listed 1 Harbour") }
+        } catch let timeout as WaitTimedOut {
+            throw WaitTimedOut(what: timeout.what + " (it showed: \(reports.lines(after: typed).joined(separator: ", ")))")
+        }
 
         // Shift+F6 back to the sidebar, F6 into the list, Home opens the one article found.
         try press("shift+F6", focusing: "sidebar", in: reports)
