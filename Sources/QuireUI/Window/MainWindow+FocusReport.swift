@@ -8,7 +8,7 @@ import GtkKit
 extension MainWindow {
     func reportFocusAndSearches(to feltSpeed: FeltSpeed) {
         // After the next frame, when a widget that just took the focus is shown (the search field
-        // as its bar opens): a search typed at once after Ctrl+F once lost its first letter.
+        // as its bar opens).
         window.connect(.notify("focus-widget")) { [weak self] _ in
             self?.window.afterNextFrame { [weak self] in
                 guard let self else { return }
