@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Reads Quire's window as a screen reader does, over AT-SPI, and names its unnamed controls.
 
-    accessibility-names.py QUIRE LIBRARY
+    accessibility-names.py QUIRE LIBRARY [--conflict-dialog]
 
 Starts QUIRE over LIBRARY with GTK's accessibility on (without GTK_A11Y=none, NO_AT_BRIDGE), waits
 for it on the accessibility bus (at-spi2-core starts the bus through the session bus), walks its
@@ -13,6 +13,10 @@ role and name), and how many list rows there are and which say nothing (GTK 4.8 
 item itself; a row is described when a widget inside it has a name). A drop-down's inner button is
 left to its combo box, which a screen reader announces. Exits 1 when a button or field has no name
 or a row says nothing, 2 when Quire never appeared on the bus.
+
+With --conflict-dialog (LIBRARY holds an open conflict) it presses Alt+R instead, the conflict
+banner's Resolve, and reads the dialog: "relations" lists every labelled-by and described-by
+relation a screen reader reads there (the node's role and name, the relation, the targets' names).
 """
 import json
 import os
@@ -76,21 +80,59 @@ def read(application):
     return report
 
 
-def open_new_article(process):
-    """Focuses Quire's window and presses Ctrl+N, as a writer would, to open the editor."""
+def press(process, key):
+    """Focuses Quire's window and presses `key` (xdotool, XTEST), as a writer would."""
     for _ in range(100):
         found = subprocess.run(["xdotool", "search", "--all", "--onlyvisible", "--pid", str(process.pid), "--name", "^Quire$"],
                                capture_output=True, text=True)
         windows = found.stdout.split()
         if windows and subprocess.run(["xdotool", "windowfocus", "--sync", windows[-1]]).returncode == 0:
-            subprocess.run(["xdotool", "key", "ctrl+n"], check=True)
+            subprocess.run(["xdotool", "key", key], check=True)
             return True
         time.sleep(0.1)
     return False
 
 
+RELATIONS = {Atspi.RelationType.LABELLED_BY: "labelled-by", Atspi.RelationType.DESCRIBED_BY: "described-by"}
+
+
+def relations(window):
+    """Every labelled-by and described-by relation under `window`: role, name, relation, target names."""
+    found = []
+    pending = [(window, 0)]
+    while pending:
+        node, depth = pending.pop()
+        if node is None or depth > 80:
+            continue
+        for relation in node.get_relation_set() or []:
+            kind = RELATIONS.get(relation.get_relation_type())
+            if kind:
+                targets = [relation.get_target(index).get_name() for index in range(relation.get_n_targets())]
+                found.append({"role": node.get_role_name(), "name": node.get_name(), "relation": kind, "targets": targets})
+        for index in range(node.get_child_count()):
+            pending.append((node.get_child_at_index(index), depth + 1))
+    return found
+
+
+def conflict_dialog(process, application):
+    """Presses Alt+R and reads the relations of the window named Resolve Conflict once it is on the bus."""
+    if not press(process, "alt+r"):
+        return {"error": "could not focus the window to press Alt+R"}
+    for _ in range(600):
+        for index in range(application.get_child_count()):
+            window = application.get_child_at_index(index)
+            # The dialog's texts come with its first frames: its relations are read once they hold targets.
+            if window is not None and window.get_name() == "Resolve Conflict":
+                found = relations(window)
+                if any(relation["targets"] and relation["role"] != "dialog" for relation in found):
+                    return {"relations": found}
+        time.sleep(0.1)
+    return {"error": "the conflict dialog never appeared on the accessibility bus"}
+
+
 def main():
     quire, library = sys.argv[1], sys.argv[2]
+    reads_conflict_dialog = "--conflict-dialog" in sys.argv[3:]
     environment = dict(os.environ)
     environment.pop("GTK_A11Y", None)
     environment.pop("NO_AT_BRIDGE", None)
@@ -109,10 +151,14 @@ def main():
         if application is None:
             print(json.dumps({"error": "quire never appeared on the accessibility bus"}))
             return 2
+        if reads_conflict_dialog:
+            report = conflict_dialog(process, application)
+            print(json.dumps(report))
+            return 2 if "error" in report else 0
         # The window's widgets come with its first frames.
         time.sleep(2)
         report = read(application)
-        if not open_new_article(process):
+        if not press(process, "ctrl+n"):
             print(json.dumps({"error": "could not focus the window to press Ctrl+N"}))
             return 2
         time.sleep(3)

@@ -288,11 +288,11 @@ import Testing
             #expect(sides.kind == kind)
             for choice in choices {
                 let refusal = ConflictResolver.refusal(of: choice, sides: sides, remoteRevision: 5, articleExists: true)
-                #expect((refusal == nil) == fits[kind]!.contains(choice.kind), "\(kind) \(choice): \(refusal ?? "fits")")
+                #expect((refusal == nil) == fits[kind]!.contains(choice.kind), "\(kind) \(choice): \(refusal.map(\.text.english) ?? "fits")")
             }
         }
         let deletedHere = ConflictResolver.refusal(of: .keepBoth, sides: sides[.deletedHere]!, remoteRevision: 5, articleExists: true)
-        #expect(deletedHere?.contains("delete it anyway (keep mine) or keep the server's version (keep theirs)") == true)
+        #expect(deletedHere?.text.english.contains("delete it anyway (keep mine) or keep the server's version (keep theirs)") == true)
     }
 
     @Test func keepTheirsKeepsACopyOfTextNoneOfTheOtherVersionsHolds() {

@@ -66,4 +66,30 @@ import Testing
         #expect((run.output + run.error).contains("gibt es keine Quire-Bibliothek"), "\(run)")
         #expect(!(run.output + run.error).contains("There is no Quire library"), "\(run)")
     }
+
+    /// Library's errors (``LibraryError``) reach a German reader in German, as a failure (no such
+    /// folder, no such article) and with a verb's own exit status (75: the article changed since it
+    /// was read); an English reader's stay as they were.
+    @Test func libraryErrorsAreSaidInTheReadersLanguage() throws {
+        let folder = try TemporaryFolder()
+        let german = try Self.german(in: folder)
+        let url = folder.appending("library.quire")
+        let demo = try verbs.quire(["demo", "--articles", "3", "--seed", "3"], library: url)
+        #expect(demo.status == 0, "\(demo.error)")
+
+        let missing = try verbs.quire(["list", "--folder", "Nowhere"], library: url, environment: german)
+        #expect(missing.status == 1)
+        #expect(missing.error == "quire list: es gibt keinen Ordner namens „Nowhere“\n", "\(missing.error)")
+        #expect(try verbs.quire(["list", "--folder", "Nowhere"], library: url).error == "quire list: there is no folder named 'Nowhere'\n")
+
+        let unknown = try verbs.quire(["show", "ffffffff"], library: url, environment: german)
+        #expect(unknown.status == 1)
+        #expect(unknown.error == "quire show: keine Artikel-ID beginnt mit „ffffffff“\n", "\(unknown.error)")
+
+        let id = try #require(try verbs.quire(["list"], library: url).output.split(separator: "\n").first.map { String($0.prefix(36)) })
+        let changed = try verbs.quire(["edit", id, "--title", "Neu", "--if-revision", "0"], library: url, environment: german)
+        #expect(changed.status == 75)
+        #expect(changed.error.hasPrefix("quire edit: Artikel \(id) ist jetzt bei Revision "), "\(changed.error)")
+        #expect(changed.error.hasSuffix(", nicht 0: er wurde geändert, seit er gelesen wurde\n"), "\(changed.error)")
+    }
 }

@@ -93,29 +93,24 @@ struct ConflictResolver {
 
     /// Why `resolution` does not fit a conflict with these sides, naming the choices that do; nil
     /// when it fits.
-    static func refusal(of resolution: ConflictResolution, sides: ConflictSides, remoteRevision: Int64?, articleExists: Bool) -> String? {
-        let deletedHere = "this device deleted the article and the server changed it; "
-            + "delete it anyway (keep mine) or keep the server's version (keep theirs)"
-        let deletedOnServer = "the server deleted the article; restore this device's version (keep mine) or accept the deletion (keep theirs)"
-        let deletedOnBothSides = "both sides deleted the article; accept the deletion (keep theirs)"
-        let noRevision = "the conflict holds no server revision to write over"
+    static func refusal(of resolution: ConflictResolution, sides: ConflictSides, remoteRevision: Int64?, articleExists: Bool) -> ConflictRefusal? {
         switch (resolution, sides.kind) {
         case (.keepTheirs, _):
             return nil
         case (.keepMine, .deletedOnBothSides), (.keepBoth, .deletedOnBothSides):
-            return deletedOnBothSides
+            return .deletedOnBothSides
         case (.keepMine, _), (.merged, _):
-            return sides.remote != nil && remoteRevision == nil ? noRevision : nil
+            return sides.remote != nil && remoteRevision == nil ? .noServerRevision : nil
         case (.keepBoth, .editedOnBothSides):
             return nil
         case (.keepBoth, .deletedHere), (.restoreMine, .deletedHere), (.acceptDelete, .deletedHere):
-            return deletedHere
+            return .deletedHere
         case (.keepBoth, _):
-            return deletedOnServer
+            return .deletedOnServer
         case (.restoreMine, .editedOnBothSides), (.acceptDelete, .editedOnBothSides):
-            return "the server did not delete the article; keep mine, keep theirs, keep both, or save a merged version"
+            return .notDeletedOnServer
         case (.restoreMine, _):
-            return articleExists ? nil : "the article is not on this device"
+            return articleExists ? nil : .notOnThisDevice
         case (.acceptDelete, _):
             return nil
         }

@@ -25,7 +25,7 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The conflict was resolved already.
     case conflictAlreadyResolved(UUID)
     /// The resolution does not fit the conflict (Restore Mine for a conflict without a deletion).
-    case resolutionNotApplicable(conflict: UUID, reason: String)
+    case resolutionNotApplicable(conflict: UUID, reason: ConflictRefusal)
     /// The conflict is about something else now than when the writer decided (``ConflictKind``):
     /// a restore, a move to the trash or a deletion on the server came in between, so the choice
     /// would do something other than what was shown (Delete Anyway would send this device's text).
@@ -38,29 +38,46 @@ public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A file larger than the library takes as an attachment (``Library/attachmentSizeLimit``).
     case attachmentTooLarge(fileName: String, size: Int, limit: Int)
 
-    public var description: String {
+    /// What went wrong, worded to follow "quire VERB: ": ``TranslatableText/english`` for
+    /// `--json`, logs and ``description``, ``TranslatableText/translated`` for people.
+    public var text: TranslatableText {
         switch self {
-        case .noLibrary(let path): return "there is no library at \(path)"
-        case .articleNotFound(let id): return "no article has the ID \(id.uuidString.lowercased())"
-        case .noArticleMatching(let text): return "no article's ID begins with '\(text)'"
+        case .noLibrary(let path): TranslatableText("there is no library at %s", path)
+        case .articleNotFound(let id): TranslatableText("no article has the ID %s", id.uuidString.lowercased())
+        case .noArticleMatching(let text): TranslatableText("no article's ID begins with '%s'", text)
         case .ambiguousArticleID(let text, let matches):
-            return "\(matches.count) articles have IDs beginning with '\(text)'; give more of the ID: " + IDPrefix.list(matches)
-        case .folderNotFound(let name): return "there is no folder named '\(name)'"
-        case .folderExists(let name): return "a folder named '\(name)' exists already"
-        case .invalidName(let kind, let name, let reason): return "the \(kind) name '\(name)' \(reason.text.english)"
+            TranslatableText.counted(
+                "%1$d article has an ID beginning with '%2$s'; give more of the ID: %3$s",
+                "%1$d articles have IDs beginning with '%2$s'; give more of the ID: %3$s", matches.count, matches.count, text,
+                IDPrefix.list(matches))
+        case .folderNotFound(let name): TranslatableText("there is no folder named '%s'", name)
+        case .folderExists(let name): TranslatableText("a folder named '%s' exists already", name)
+        // Library's kinds are "folder" and "tag": a whole sentence for each, for translators.
+        case .invalidName(let kind, let name, let reason):
+            kind == "tag" ? TranslatableText("the tag name '%1$s' %2$s", name, reason.text)
+                : TranslatableText("the folder name '%1$s' %2$s", name, reason.text)
+        // SyncProtocol's reason stays English: it names a JSON field and knows no catalogue.
         case .invalidContent(let article, let violation):
-            return "article \(article.uuidString.lowercased()): \(violation)"
-        case .conflictNotFound(let id): return "no conflict has the ID \(id.uuidString.lowercased())"
-        case .conflictAlreadyResolved(let id): return "conflict \(id.uuidString.lowercased()) is resolved already"
-        case .resolutionNotApplicable(let id, let reason): return "conflict \(id.uuidString.lowercased()): \(reason)"
+            TranslatableText("article %1$s: %2$s", article.uuidString.lowercased(), violation.description)
+        case .conflictNotFound(let id): TranslatableText("no conflict has the ID %s", id.uuidString.lowercased())
+        case .conflictAlreadyResolved(let id): TranslatableText("conflict %s is resolved already", id.uuidString.lowercased())
+        case .resolutionNotApplicable(let id, let reason):
+            TranslatableText("conflict %1$s: %2$s", id.uuidString.lowercased(), reason.text)
         case .conflictChanged(let id, let decidedAgainst, let now):
-            return "conflict \(id.uuidString.lowercased()) was \(decidedAgainst.phrase) and is \(now.phrase) now: "
-                + "nothing was changed; look at it again ('quire conflicts') and decide"
-        case .draftNotFound(let article): return "no recovered draft for article \(article.uuidString.lowercased())"
+            TranslatableText(
+                "conflict %1$s was %2$s and is %3$s now: nothing was changed; look at it again ('quire conflicts') and decide",
+                id.uuidString.lowercased(), decidedAgainst.phrase, now.phrase)
+        case .draftNotFound(let article): TranslatableText("no recovered draft for article %s", article.uuidString.lowercased())
         case .revisionChanged(let article, let expected, let current):
-            return "article \(article.uuidString.lowercased()) is at revision \(current) now, not \(expected): it changed since it was read"
+            TranslatableText(
+                "article %1$s is at revision %2$d now, not %3$d: it changed since it was read", article.uuidString.lowercased(),
+                current, expected)
         case .attachmentTooLarge(let fileName, let size, let limit):
-            return "“\(fileName)” is \(fileSizeText(size)), larger than the \(fileSizeText(limit)) a library takes per file"
+            TranslatableText(
+                "“%1$s” is %2$s, larger than the %3$s a library takes per file", fileName, fileSizeText(size), fileSizeText(limit))
         }
     }
+
+    /// ``text`` in English.
+    public var description: String { text.english }
 }

@@ -132,7 +132,11 @@ public final class QuireApplication {
                     sync: SyncSession(library: opened.library, settings: accounts))
                 self.mainWindow = mainWindow
                 if reportsPreview { reportPreviewTimes(of: mainWindow.editor) }
-                if reportsFeltSpeed { mainWindow.feltSpeed = FeltSpeed() }
+                if reportsFeltSpeed {
+                    let feltSpeed = FeltSpeed()
+                    mainWindow.feltSpeed = feltSpeed
+                    mainWindow.reportFocusAndSearches(to: feltSpeed)
+                }
                 opened.watchCondition(over: mainWindow.window)
                 mainWindow.present()
                 isOpening = false

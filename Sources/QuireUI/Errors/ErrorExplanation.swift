@@ -132,7 +132,7 @@ struct ErrorExplanation: Equatable, Sendable {
         case .conflictNotFound, .conflictAlreadyResolved:
             return gettext("This conflict was resolved already, in this window or another.")
         case .resolutionNotApplicable(_, let reason):
-            return String(cFormat: gettext("That choice does not fit this conflict: %s."), reason)
+            return String(cFormat: gettext("That choice does not fit this conflict: %s."), reason.text.translated)
         case .conflictChanged:
             return gettext("The conflict changed while you decided, so nothing was changed. Look at it again.")
         case .draftNotFound:

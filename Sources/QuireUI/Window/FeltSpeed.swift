@@ -9,6 +9,10 @@ import GtkKit
 ///   showing what it finds, the search field's own delay included;
 /// - `search-run-ms`: the same from the moment the search starts (after that delay), printed
 ///   after `search-shown-ms`.
+///
+/// Two kinds of line say where the window is rather than how fast, for tests that drive the app
+/// from outside (``MainWindow/reportFocusAndSearches(to:)``): `focus PLACE` and
+/// `search-listed COUNT TEXT`.
 @MainActor
 final class FeltSpeed {
     /// When the search field's text last changed, until the search it starts is shown.
@@ -21,5 +25,10 @@ final class FeltSpeed {
             let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
             FileHandle.standardOutput.write(Data("\(name) \(milliseconds)\n".utf8))
         }
+    }
+
+    /// Prints `line` at once.
+    func note(_ line: String) {
+        FileHandle.standardOutput.write(Data("\(line)\n".utf8))
     }
 }

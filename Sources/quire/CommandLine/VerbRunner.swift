@@ -46,7 +46,7 @@ enum VerbRunner {
             printError("quire \(verb.name): \(error)\n\(HelpText.usage(of: verb, briefly: true))")
             return ExitStatus.usage
         } catch let error where isUsageMistake(error) {
-            printError("quire \(verb.name): \(error)")
+            printError("quire \(verb.name): \(describe(error))")
             return ExitStatus.usage
         } catch let failure as any VerbFailure {
             printError("quire \(verb.name): \(failure)")
@@ -70,14 +70,17 @@ enum VerbRunner {
         }
     }
 
-    /// An error as the writer should read it: a store's trouble as its classified message (with the
-    /// technical cause after it), anything else as it describes itself.
+    /// An error as the writer should read it, in the writer's language: a store's trouble as its
+    /// classified message (with the technical cause after it), Library's errors as their text,
+    /// anything else as it describes itself.
     static func describe(_ error: any Error) -> String {
         switch error {
         case is LibraryProblem, is StoreError, is MigrationError, is FileOperationError:
             let problem = LibraryProblem.classify(error, path: (error as? LibraryProblem)?.path ?? (error as? StoreError)?.path ?? "")
             let hint = problem.remedies.contains(.recover) ? "\n" + gettext("Run 'quire check --recover' to move it aside and recover what can be read.") : ""
             return problem.message.translated + (problem.detail.isEmpty ? "" : "\n(\(problem.detail))") + hint
+        case let error as LibraryError:
+            return error.text.translated
         default:
             return "\(error)"
         }

@@ -49,7 +49,7 @@ struct EditVerb: Verb {
             try await library.editArticle(id, title: title, body: body, language: language, ifRevision: revision, endingSession: true)
         } catch let error as LibraryError {
             guard case .revisionChanged = error else { throw error }
-            throw ChangedSinceRead(message: error.description)
+            throw ChangedSinceRead(message: error.text.translated)
         }
     }
 }

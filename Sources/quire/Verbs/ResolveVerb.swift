@@ -72,7 +72,7 @@ struct ResolveVerb: Verb {
             outcome = try await library.resolveConflict(conflict.id, resolution, ifKind: kind)
         } catch let error as LibraryError {
             guard case .conflictChanged = error else { throw error }
-            throw ChangedSinceRead(message: error.description)
+            throw ChangedSinceRead(message: error.text.translated)
         }
         if emitsJSON {
             try VerbOutput.printJSON(ResolvedConflict(outcome))
