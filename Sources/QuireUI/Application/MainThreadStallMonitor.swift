@@ -13,6 +13,11 @@ import GtkKit
 /// `QUIRE_REPORT_STALLS=1 quire` runs one; SIGUSR1 starts the measurement again (so a benchmark
 /// leaves out the start-up), and on quitting the application prints `max-stall-ms VALUE` and
 /// `max-main-cpu-ms VALUE` on standard output. `quire-bench app-start` reads them.
+///
+/// To find what a burst is, `QUIRE_BURSTS_FILE=PATH` (an existing file) appends a line for every
+/// burst of ``loggedBurst`` or more as it happens, with its CLOCK_MONOTONIC start and end in
+/// seconds (and one for every reset), to line up with `perf record -k CLOCK_MONOTONIC` samples
+/// of the main thread.
 @MainActor
 final class MainThreadStallMonitor {
     /// The longest stall since the last reset, in milliseconds.
@@ -23,6 +28,9 @@ final class MainThreadStallMonitor {
     private var lastCPU = MainThreadStallMonitor.threadCPUTime()
     private var ticks: Timeout?
     private var resets: UnixSignalWatch?
+    /// The shortest CPU burst (ms) that `QUIRE_BURSTS_FILE` logs: half a frame.
+    static let loggedBurst = 8.0
+    private let burstLog = ProcessInfo.processInfo.environment["QUIRE_BURSTS_FILE"].flatMap { FileHandle(forWritingAtPath: $0) }
 
     /// Starts measuring.
     init() {
@@ -42,15 +50,35 @@ final class MainThreadStallMonitor {
         longestCPUBurst = 0
         last = DispatchTime.now().uptimeNanoseconds
         lastCPU = Self.threadCPUTime()
+        log("reset \(Self.monotonicSeconds())")
     }
 
     private func tick() {
         let now = DispatchTime.now().uptimeNanoseconds
+        let previous = last
         longestStall = max(longestStall, Double(now - last) / 1_000_000 - 1)
         last = now
         let cpu = Self.threadCPUTime()
-        longestCPUBurst = max(longestCPUBurst, Double(cpu - lastCPU) / 1_000_000)
+        let burst = Double(cpu - lastCPU) / 1_000_000
+        longestCPUBurst = max(longestCPUBurst, burst)
+        if burst >= Self.loggedBurst {
+            let end = Self.monotonicSeconds()
+            log("main-cpu-burst \(burst) ms, monotonic \(end - Double(now - previous) / 1e9) to \(end)")
+        }
         lastCPU = cpu
+    }
+
+    /// Appends `line`, after the process ID, to the `QUIRE_BURSTS_FILE`, if there is one.
+    private func log(_ line: String) {
+        guard let burstLog else { return }
+        burstLog.seekToEndOfFile()
+        burstLog.write(Data("\(getpid()) \(line)\n".utf8))
+    }
+
+    private static func monotonicSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// The calling thread's CPU time so far, in nanoseconds.

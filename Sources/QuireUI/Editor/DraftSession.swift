@@ -52,6 +52,11 @@ final class DraftSession {
     /// Whether the body in the editor may differ from the draft's: the writer edited it since
     /// the draft last took it (``takeEditedBody()``).
     private var bodyEdited = false
+    /// The body the editor shows while ``bodyEdited`` is false: the one it was given or the
+    /// draft last took. Compared with the stored body after every save instead of copying a
+    /// megabyte out of the editor again: after a save of this text the two share their storage,
+    /// so the comparison costs nothing.
+    private var shownBody: String
     /// The conflict dialog while it is open; saves wait for its decision.
     private var conflictDialog: ConflictDialog?
     private var isClosed = false
@@ -75,6 +80,7 @@ final class DraftSession {
         draft.automaticallyMergesChangesFromParent = true
         article = try draft.existingObject(with: objectID, as: StoredArticle.self)
         articleID = article.id
+        shownBody = article.body
         editor.load(title: article.title, body: article.body)
         editor.readOnlyReason = article.trashed != nil ? gettext("This article is in the Trash.") : nil
         editor.titleChanged = { [weak self] title in self?.edited(title: title) }
@@ -106,6 +112,7 @@ final class DraftSession {
         guard bodyEdited, !isClosed else { return }
         bodyEdited = false
         let body = editor.body
+        shownBody = body
         if article.body != body { article.body = body }
     }
 
@@ -233,9 +240,15 @@ final class DraftSession {
     func showStoredContent() throws {
         guard !isClosed, !hasUnsavedChanges, conflictDialog == nil else { return }
         let stored = try viewContext.existingObject(with: objectID, as: StoredArticle.self)
-        guard stored.title != editor.title || stored.body != editor.body else { return }
+        guard stored.title != editor.title || stored.body != shownBody else { return }
         try draft.refresh(article, mergeChanges: false)
-        editor.load(title: stored.title, body: stored.body)
+        show(title: stored.title, body: stored.body)
+    }
+
+    /// Loads the editor with `title` and `body`, remembering the body it shows.
+    private func show(title: String, body: String) {
+        shownBody = body
+        editor.load(title: title, body: body)
     }
 
     /// Whether a conflict is a change of the article's title or body made elsewhere.
@@ -289,7 +302,7 @@ final class DraftSession {
             if case .resolve(.merged(let merged)) = decision {
                 article.title = merged.title
                 article.body = merged.body
-                editor.load(title: merged.title, body: merged.body)
+                show(title: merged.title, body: merged.body)
                 bodyEdited = false
                 editor.saveState = .unsaved
             }
@@ -312,7 +325,7 @@ final class DraftSession {
     private func takeTheirs() {
         draft.rollback()
         try? draft.refresh(article, mergeChanges: false)
-        editor.load(title: article.title, body: article.body)
+        show(title: article.title, body: article.body)
         bodyEdited = false
         let (recorder, articleID, report) = (recorder, articleID, report)
         Task {
