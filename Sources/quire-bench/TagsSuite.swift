@@ -188,7 +188,7 @@ extension TagsSuite {
         Double(BenchmarkClock.processorNanoseconds()) / 1_000_000
     }
 
-    /// Alternating pairs the filter figures take at least: their median is steady at a load of 20.
+    /// Alternating pairs the filter figures take at least (a fetch takes milliseconds: many are cheap).
     static let filterRepetitions = 25
 
     /// The rows the article list binds as it opens (a window's worth and the rows past it).
