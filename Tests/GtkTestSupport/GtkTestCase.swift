@@ -76,13 +76,116 @@ open class GtkTestCase: XCTestCase, @unchecked Sendable {
         return folder
     }
 
-    /// Renders `window` after its next frame and writes it as a PNG.
+    /// Renders `widget` as drawn and writes it as a PNG (``drawnTexture(of:)``), spinning the main
+    /// loop while it waits: for tests that do not run inside the application's own loop.
     @MainActor
-    public func render(_ window: Window, to path: String) throws {
-        var result: Result<Void, Error>?
-        gtk_widget_queue_draw(window.widgetPointer)
-        window.afterNextFrame { result = Result { try window.renderTexture().savePNG(to: path) } }
+    @discardableResult
+    public func render(_ widget: Widget, to path: String) throws -> Texture {
+        var result: Result<Texture, DrawnFrameError>?
+        renderDrawnFrame(of: widget, attempts: Self.frameAttempts) { result = $0 }
         spinMainLoop { result != nil }
-        try result?.get()
+        let texture = try XCTUnwrap(result).get()
+        try texture.savePNG(to: path)
+        return texture
+    }
+
+    /// ``render(_:to:)`` for tests that run inside the application's main loop (which keeps running
+    /// while this waits).
+    @MainActor
+    @discardableResult
+    public func renderWhenDrawn(_ widget: Widget, to path: String) async throws -> Texture {
+        let texture = try await drawnTexture(of: widget)
+        try texture.savePNG(to: path)
+        return texture
+    }
+
+    /// The widget as it is drawn on screen. A widget's picture exists only between a frame that
+    /// drew it and the next change that asks for a redraw (GTK drops the widget's render node
+    /// then, and rendering it gives nothing): so it is rendered in the turn of the main loop right
+    /// after its frame, and again after the next frame until it holds the widget's content (more
+    /// than a few colours: a window whose layout was still pending draws as a bare background).
+    @MainActor
+    public func drawnTexture(of widget: Widget) async throws -> Texture {
+        try await withCheckedThrowingContinuation { continuation in
+            renderDrawnFrame(of: widget, attempts: Self.frameAttempts) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// Waits until `widget` has drawn a frame from now on (a redraw is asked for, so one comes).
+    @MainActor
+    public func nextFrame(of widget: Widget) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let once = FrameWait<Void>(widget) { continuation.resume(with: $0) }
+            widget.queueDraw()
+            widget.afterNextFrame { once.finish(.success(())) }
+        }
+    }
+
+    /// Frames a render waits for at most before it gives up on the widget being drawn.
+    static let frameAttempts = 50
+
+    /// Renders `widget` after its next frame; when that picture is empty (a redraw asked for
+    /// between the frame and the render) or bare, after the frame after, up to `attempts` frames.
+    /// `done` gets the picture, or the failure, once; the watchdog bounds the whole wait.
+    @MainActor
+    private func renderDrawnFrame(
+        of widget: Widget, attempts: Int, _ done: @escaping @MainActor (Result<Texture, DrawnFrameError>) -> Void
+    ) {
+        let once = FrameWait(widget, done)
+        var left = attempts
+        var lastFailure = "no frame was drawn"
+        func attempt() {
+            widget.queueDraw()
+            widget.afterNextFrame {
+                guard !once.isFinished else { return }
+                do {
+                    let texture = try widget.renderTexture()
+                    if Set(texture.pixels()).count > Self.drawnColours { return once.finish(.success(texture)) }
+                    lastFailure = "\(widget.typeName) drew only its background"
+                } catch {
+                    lastFailure = String(describing: error)
+                }
+                left -= 1
+                guard left > 0 else { return once.finish(.failure(DrawnFrameError(what: lastFailure, frames: attempts))) }
+                attempt()
+            }
+        }
+        attempt()
+    }
+
+    /// More colours than this in a picture: the widgets are drawn, not only a background.
+    static let drawnColours = 16
+}
+
+/// A widget that was not drawn within the frames or the time a test waits for it.
+public struct DrawnFrameError: Error, CustomStringConvertible {
+    var what: String
+    var frames: Int
+
+    public var description: String { "\(what) (after \(frames) frames or \(GtkTestCase.watchdogMilliseconds) ms)" }
+}
+
+/// One wait for a widget's frame: finishes once, with its result or with the watchdog's failure.
+@MainActor
+private final class FrameWait<Success> {
+    private var done: ((Result<Success, DrawnFrameError>) -> Void)?
+    private var watchdog: Timeout?
+
+    init(_ widget: Widget, _ done: @escaping @MainActor (Result<Success, DrawnFrameError>) -> Void) {
+        self.done = done
+        let name = widget.typeName
+        watchdog = Timeout(milliseconds: GtkTestCase.watchdogMilliseconds) { [weak self] in
+            self?.finish(.failure(DrawnFrameError(what: "\(name) drew no frame", frames: 0)))
+        }
+    }
+
+    var isFinished: Bool { done == nil }
+
+    func finish(_ result: Result<Success, DrawnFrameError>) {
+        guard let done else { return }
+        self.done = nil
+        watchdog?.cancel()
+        watchdog = nil
+        done(result)
     }
 }

@@ -229,6 +229,10 @@ import Testing
         }
         #expect(HistorySizeLimit.standard.bytes(forLibraryOf: 10_000_000_000) == 1_000_000_000)
         #expect(HistorySizeLimit.standard.bytes(forLibraryOf: 1_000_000) == 200_000_000)
+        // A store no larger than the limit's bytes holds a history within it, unread.
+        let limit = HistorySizeLimit(fractionOfLibrary: 0.5, bytes: 1_500)
+        #expect(limit.holdsAnyHistory(inStoreOf: 1_500))
+        #expect(!limit.holdsAnyHistory(inStoreOf: 1_501))
     }
 
     @Test func anArchiveWrittenWithItsHistoryBringsItBack() async throws {

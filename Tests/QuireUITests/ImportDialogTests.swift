@@ -121,13 +121,14 @@ final class ImportDialogTests: TransferTestCase, @unchecked Sendable {
         let source = try makeLibrary()
         let archive = try makeTemporaryFolder().appending(path: "demo.json")
         let library = try makeLibrary()
+        // Before any window, without the main loop's watchdog (``ExportDialogTests``' cancel test says why).
+        let total = try blocking {
+            try await source.addDemoArticles(count: 3000)
+            let options = try await source.archiveOptions()
+            return try await source.export(.library, with: ExportJob(format: .jsonArchive(options), destination: archive)).articleCount
+        }
+        XCTAssertGreaterThan(total, 2000)
         try MainActor.assumeIsolated {
-            let total = try wait {
-                try await source.addDemoArticles(count: 3000)
-                let options = try await source.archiveOptions()
-                return try await source.export(.library, with: ExportJob(format: .jsonArchive(options), destination: archive)).articleCount
-            }
-            XCTAssertGreaterThan(total, 2000)
             let dialog = try makeDialog(library, choosing: [archive])
             dialog.read([archive])
             spinMainLoop { dialog.preview != nil }

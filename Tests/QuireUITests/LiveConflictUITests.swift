@@ -275,10 +275,7 @@ final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
     /// screen's corner: Xvfb runs no window manager), where the window's next frame draws it.
     @MainActor
     private func click(_ widget: Widget, in window: Window) async throws {
-        var drawn = false
-        gtk_widget_queue_draw(window.widgetPointer)
-        window.afterNextFrame { drawn = true }
-        try await until { drawn }
+        try await nextFrame(of: window)
         var bounds = graphene_rect_t()
         XCTAssertNotEqual(gtk_widget_compute_bounds(widget.widgetPointer, window.widgetPointer, &bounds), 0)
         var dx = 0.0
@@ -294,14 +291,10 @@ final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
         window.descendants(ofType: gtk_label_get_type()).map { String(cString: gtk_label_get_label($0.opaquePointer)) }
     }
 
-    /// Writes the window as drawn in its next frame, and checks that something was drawn.
+    /// Writes the window as drawn (``renderWhenDrawn(_:to:)``), and checks what was written.
     @MainActor
     private func screenshot(_ window: Window, to path: String) async throws {
-        var drawn = false
-        gtk_widget_queue_draw(window.widgetPointer)
-        window.afterNextFrame { drawn = true }
-        try await until { drawn }
-        try window.renderTexture().savePNG(to: path)
+        try await renderWhenDrawn(window, to: path)
         let image = try Texture(contentsOfFile: path)
         XCTAssertEqual(image.width, window.width)
         XCTAssertGreaterThan(Set(image.pixels()).count, 64, "text and widgets are drawn")

@@ -88,21 +88,6 @@ class MainWindowTestCase: QuireTestCase, @unchecked Sendable {
         }
     }
 
-    /// Renders a window after its next frame, once its widgets are drawn, into a PNG (a render
-    /// while a layout is pending comes out as the bare window: render until the widgets are in it).
-    @MainActor
-    func renderWhenDrawn(_ window: Window, to path: String) async throws {
-        try await until {
-            var drawn = false
-            window.queueDraw()
-            window.afterNextFrame { drawn = true }
-            try await self.until { drawn }
-            guard let texture = try? window.renderTexture(), Set(texture.pixels()).count > 16 else { return false }
-            try texture.savePNG(to: path)
-            return true
-        }
-    }
-
     /// The whole X screen as a PNG at `path`, captured with ImageMagick's `import -window root`:
     /// every surface is in it, popovers too (each is a surface of its own, which rendering its
     /// window leaves out).
@@ -128,7 +113,7 @@ class MainWindowTestCase: QuireTestCase, @unchecked Sendable {
         _ popover: Widget, over window: Window, to path: String, closing close: () async throws -> Void
     ) async throws -> [String] {
         try await until { popover.isMapped && popover.width > 0 }
-        try await drawFrame(of: popover)
+        try await nextFrame(of: popover)
         let surface = try XCTUnwrap(gtk_widget_get_native(popover.widgetPointer).flatMap { gtk_native_get_surface($0) })
         let area = (
             x: Int(gdk_popup_get_position_x(surface)), y: Int(gdk_popup_get_position_y(surface)),
@@ -137,7 +122,7 @@ class MainWindowTestCase: QuireTestCase, @unchecked Sendable {
         let labels = popover.descendants(ofType: Label.self).filter(\.isMapped).map(\.text)
         try await close()
         try await until { !popover.isMapped }
-        try await drawFrame(of: window)
+        try await nextFrame(of: window)
         let closed = try captureScreen(to: path.replacingOccurrences(of: ".png", with: "-closed.png"))
         XCTAssertEqual(open.width, closed.width)
         XCTAssertEqual(open.height, closed.height)
@@ -152,14 +137,5 @@ class MainWindowTestCase: QuireTestCase, @unchecked Sendable {
         XCTAssertGreaterThan(inside, 0, "the popover's surface \(area) is on the screen")
         XCTAssertGreaterThan(Double(differing), 0.5 * Double(inside), "the popover's area \(area) shows it: \(path)")
         return labels
-    }
-
-    /// Waits until `widget` has drawn a frame from now on.
-    @MainActor
-    private func drawFrame(of widget: Widget) async throws {
-        var drawn = false
-        widget.queueDraw()
-        widget.afterNextFrame { drawn = true }
-        try await until { drawn }
     }
 }

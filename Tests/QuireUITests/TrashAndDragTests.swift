@@ -183,13 +183,10 @@ final class TrashAndDragTests: MainWindowTestCase, @unchecked Sendable {
             let target = try XCTUnwrap(window.sidebar.dropTargets[.folder("Essays")])
             let row = Widget(retaining: try XCTUnwrap(gtk_event_controller_get_widget(target.controller.opaquePointer)))
             XCTAssertTrue(row.isA(gtk_list_box_row_get_type()))
-            gtk_widget_queue_draw(row.widgetPointer)
-            await self.nextFrame(of: row)
-            let idle = try row.renderTexture().pixels()
+            let idle = try await self.drawnTexture(of: row).pixels()
             // GTK sets this state on the widget of the drop target under a drag.
             gtk_widget_set_state_flags(row.widgetPointer, GTK_STATE_FLAG_DROP_ACTIVE, 0)
-            await self.nextFrame(of: row)
-            let hovered = try row.renderTexture().pixels()
+            let hovered = try await self.drawnTexture(of: row).pixels()
             XCTAssertEqual(idle.count, hovered.count)
             // An outline changes at least the pixels along the row's edges.
             let changed = zip(idle, hovered).filter { $0 != $1 }.count
@@ -256,14 +253,6 @@ final class TrashAndDragTests: MainWindowTestCase, @unchecked Sendable {
         }
         XCTAssertEqual(buttons.count, 1, tooltip)
         return buttons[0]
-    }
-
-    /// Waits until the widget's next frame is drawn.
-    @MainActor
-    private func nextFrame(of widget: Widget) async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            widget.afterNextFrame { done.resume() }
-        }
     }
 }
 

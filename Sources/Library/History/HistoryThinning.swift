@@ -99,6 +99,14 @@ public struct HistorySizeLimit: Sendable, Hashable {
         self.bytes = bytes
     }
 
+    /// Whether every history a store of `storeSize` bytes can hold is within the limit: the
+    /// history is part of the store (its texts are stored as they are counted, in the store file
+    /// or its write-ahead log), so it is no larger than the store, and the limit is never below
+    /// ``bytes``. Answers without reading the history.
+    public func holdsAnyHistory(inStoreOf storeSize: Int64) -> Bool {
+        storeSize <= max(0, bytes)
+    }
+
     /// The limit for a library of `librarySize` bytes (its articles, the history left out).
     public func bytes(forLibraryOf librarySize: Int64) -> Int64 {
         max(Int64((Double(max(0, librarySize)) * max(0, fractionOfLibrary)).rounded(.down)), max(0, bytes))

@@ -15,7 +15,8 @@ extension Library {
     @discardableResult
     public func endEditingSession(of id: UUID) async throws -> ArticleVersionSummary? {
         let version = try await write { context, now in
-            try VersionHistory.record(try LibraryNames.article(id, in: context), source: .edited, at: now, in: context)?.summary
+            try VersionHistory.record(
+                try LibraryNames.article(id, in: context), source: .edited, at: now, derivedFieldsFresh: true, in: context)?.summary
         }
         if version != nil { try await trimHistory() }
         return version
@@ -28,7 +29,8 @@ extension Library {
     @discardableResult
     public func endEditingSessionInViewContext(of id: UUID) throws -> ArticleVersionSummary? {
         let version = try writeInViewContext { context, now in
-            try VersionHistory.record(try LibraryNames.article(id, in: context), source: .edited, at: now, in: context)?.summary
+            try VersionHistory.record(
+                try LibraryNames.article(id, in: context), source: .edited, at: now, derivedFieldsFresh: true, in: context)?.summary
         }
         if version != nil { trimHistoryLater() }
         return version
@@ -45,7 +47,9 @@ extension Library {
         of objectID: ManagedObjectID, in context: ManagedObjectContext, at now: Date = Library.now()
     ) throws -> Bool {
         let article = try context.existingObject(with: objectID, as: StoredArticle.self)
-        return try VersionHistory.record(article, source: .edited, at: now, in: context) != nil
+        // LocalChanges has just counted the words of a changed body (an unchanged one has its
+        // saved count): no second parse of 5,000 words on the writer's save.
+        return try VersionHistory.record(article, source: .edited, at: now, derivedFieldsFresh: true, in: context) != nil
     }
 
     /// Trims the history to its limit (``trimHistory()``) off the caller's thread, after a version
@@ -120,6 +124,10 @@ extension Library {
     public func trimHistory() async throws -> Int {
         let limit = historySizeLimit
         let fileSize = storeFileSize()
+        // The history is part of the store: a store within the limit's bytes holds a history
+        // within them, and the save that ends a session then waits for no read. (A size of 0 is
+        // a store whose file could not be measured.)
+        if fileSize > 0 && limit.holdsAnyHistory(inStoreOf: fileSize) { return 0 }
         // The library's own size: the store without the history it holds.
         let bytes: @Sendable (Int64) -> Int64 = { history in limit.bytes(forLibraryOf: max(0, fileSize - history)) }
         // Read first: a history within its limit (nearly always) costs no write.
