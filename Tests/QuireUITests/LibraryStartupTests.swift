@@ -103,7 +103,7 @@ final class LibraryStartupTests: QuireTestCase, @unchecked Sendable {
             window.show(halfWay)
             defer { window.finish() }
             XCTAssertTrue(window.window.isVisible)
-            XCTAssertTrue(window.stepText.hasPrefix("Upgrading (step 3 of 4: article languages)"), window.stepText)
+            XCTAssertTrue(window.stepText.hasPrefix("Upgrading (step 3 of 5: article languages)"), window.stepText)
             try checkScreenshot(of: window.window, to: folder.appending(path: "upgrade-progress.png").path)
         }
     }

@@ -246,5 +246,6 @@ enum UserVisibleText {
         #"static let usage = |^\s*\+ "\| show|^\s*"  quire "#,  // command-line syntax: options and verbs are the same in every language
         #"integrity = \["#,  // `quire check --json`: JSON is never translated
         #"let markup = """"#,  // the preview's SVG placeholder around a translated sentence
+        #"log\("main-cpu-burst "#,  // the stall monitor's diagnostic lines in QUIRE_BURSTS_FILE
     ]
 }
