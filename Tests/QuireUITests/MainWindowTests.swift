@@ -7,9 +7,9 @@ import XCTest
 
 @testable import QuireUI
 
-/// The library window's logic against temporary libraries: sidebar filters and counts, search,
-/// sort, new articles with autosave and their outbox operation, trash, folders, the screenshot of
-/// a demo library, and a conflict met while saving.
+/// The library window's logic against temporary libraries: sidebar filters and counts, search
+/// (also typed at once after Ctrl+F), sort, new articles with autosave and their outbox
+/// operation, trash, folders, the screenshot of a demo library, and a conflict met while saving.
 final class MainWindowTests: MainWindowTestCase, @unchecked Sendable {
     func testSidebarFiltersSearchAndSortChooseTheListedArticles() throws {
         let url = try makeLibrary { library in
