@@ -38,9 +38,19 @@ open class SearchBar: Widget {
     }
 
     /// Makes `entry` the bar's entry: Escape in it closes the bar, and typing while the bar's
-    /// window has the focus elsewhere can be sent to it.
+    /// window has the focus elsewhere can be sent to it. Keys typed at once after the bar opens
+    /// reach the entry, even while its opening animation still hides it.
     public func connect(entry: some Editable) {
         gtk_search_bar_connect_entry(opaquePointer, entry.opaquePointer)
+        // Opening gives the entry's text the focus at once, but the animation shows it, and so
+        // first realizes it, only in its second frame. GTK 4.8 drops every key on its way to a
+        // widget never realized ("Harbour" typed after Ctrl+F searched "arbour"); realized but
+        // hidden, the text gets the keys through the bar, which hands them on to its entry.
+        connect(.notify("search-mode-enabled")) { [weak self, weak entry] _ in
+            guard let self, let entry, isSearchModeEnabled else { return }
+            let text = gtk_editable_get_delegate(entry.opaquePointer).map { UnsafeMutablePointer<GtkWidget>($0) }
+            gtk_widget_realize(text ?? entry.widgetPointer)
+        }
     }
 }
 

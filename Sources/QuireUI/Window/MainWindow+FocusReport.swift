@@ -7,8 +7,9 @@ import GtkKit
 /// GTK 4.8 tells the accessibility bus nothing when the focus moves inside a list.
 extension MainWindow {
     func reportFocusAndSearches(to feltSpeed: FeltSpeed) {
-        // After the next frame, when a widget that just took the focus is shown (the search field
-        // as its bar opens).
+        // After the next frame, which shows a widget that just took the focus; the search field is
+        // shown a frame later (its bar's opening animation), and keys typed before then reach it
+        // all the same (GtkKit's SearchBar.connect(entry:)).
         window.connect(.notify("focus-widget")) { [weak self] _ in
             self?.window.afterNextFrame { [weak self] in
                 guard let self else { return }
