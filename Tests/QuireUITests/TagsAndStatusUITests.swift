@@ -330,9 +330,12 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
     /// Returns the menu's item labels.
     @MainActor
     private func rightClickOpensTheMenu(of item: SidebarItem, in window: MainWindow, screenshot: String) async throws -> [String] {
-        window.window.present()
-        try await nextFrame(of: window.window)
-        try await giveKeyboard(to: window, pointingAt: try XCTUnwrap(window.sidebar.row(of: item)))
+        // A dialog that closes after `present()` (its window leaves the display a moment after
+        // Return) takes the focus back to nowhere: ask again until the window has it.
+        try await until {
+            if gtk_window_is_active(window.window.windowPointer) == 0 { window.window.present() }
+            return gtk_window_is_active(window.window.windowPointer) != 0
+        }
         try await rightClick(in: window) { try XCTUnwrap(window.sidebar.row(of: item)) }
         let menu = try XCTUnwrap(window.sidebar.menu(of: item)?.popover)
         try await until { menu.isVisible }
@@ -370,26 +373,7 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
     @MainActor
     private func rightClick(in window: MainWindow, on find: () throws -> Widget) async throws {
         try await nextFrame(of: window.window)
-        let point = try screenPoint(of: try find(), in: window)
-        try press(["mousemove", "\(point.x)", "\(point.y)", "click", "3"])
-    }
-
-    /// Gives `window` the keyboard as a window manager would when a dialog over it closes: the X
-    /// window under the pointer, moved over `widget`, takes the input focus. (`present()` alone
-    /// did not always give it back after the rename dialog in the full suite.)
-    @MainActor
-    private func giveKeyboard(to window: MainWindow, pointingAt widget: Widget) async throws {
-        let point = try screenPoint(of: widget, in: window)
-        try press(["mousemove", "\(point.x)", "\(point.y)"])
-        let location = try Self.run(URL(filePath: "/usr/bin/xdotool"), ["getmouselocation", "--shell"])
-        let id = try XCTUnwrap(location.output.split(separator: "\n").first { $0.hasPrefix("WINDOW=") }?.dropFirst("WINDOW=".count))
-        try press(["windowfocus", "--sync", String(id)])
-        try await until { gtk_window_is_active(window.window.windowPointer) != 0 }
-    }
-
-    /// The middle of `widget` on the screen, checked to be where a click lands on it.
-    @MainActor
-    private func screenPoint(of widget: Widget, in window: MainWindow) throws -> (x: Int, y: Int) {
+        let widget = try find()
         var x = 0.0
         var y = 0.0
         let middle = (Double(widget.width) / 2, Double(widget.height) / 2)
@@ -400,7 +384,7 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
         var surfaceX = 0.0
         var surfaceY = 0.0
         gtk_native_get_surface_transform(OpaquePointer(window.window.widgetPointer), &surfaceX, &surfaceY)
-        return (Int(x + surfaceX), Int(y + surfaceY))
+        try press(["mousemove", "\(Int(x + surfaceX))", "\(Int(y + surfaceY))", "click", "3"])
     }
 
     /// Return in a text field: its `activate` keybinding signal, which the entry passes on.
