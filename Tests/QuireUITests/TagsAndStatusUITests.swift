@@ -293,11 +293,6 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
             try await self.until { sidebar.countText(of: .tag("essays")) == "2" }
             let walkingTags = try await window.library.article(self.walking).tags
             XCTAssertEqual(walkingTags, ["essays"])
-
-            // The renamed tag's row is made anew: a right click right after finds it laid out.
-            let renamedMenu = try await self.rightClickOpensTheMenu(
-                of: .tag("essays"), in: window, screenshot: folder.appending(path: "renamed-tag-row-menu.png").path)
-            XCTAssertTrue(renamedMenu.contains("_Rename Tag…"), "\(renamedMenu)")
         }
     }
 
@@ -330,12 +325,8 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
     /// Returns the menu's item labels.
     @MainActor
     private func rightClickOpensTheMenu(of item: SidebarItem, in window: MainWindow, screenshot: String) async throws -> [String] {
-        // A dialog that closes after `present()` (its window leaves the display a moment after
-        // Return) takes the focus back to nowhere: ask again until the window has it.
-        try await until {
-            if gtk_window_is_active(window.window.windowPointer) == 0 { window.window.present() }
-            return gtk_window_is_active(window.window.windowPointer) != 0
-        }
+        window.window.present()
+        try await until { gtk_window_is_active(window.window.windowPointer) != 0 }
         try await rightClick(in: window) { try XCTUnwrap(window.sidebar.row(of: item)) }
         let menu = try XCTUnwrap(window.sidebar.menu(of: item)?.popover)
         try await until { menu.isVisible }
