@@ -257,4 +257,31 @@ final class MainWindowTests: MainWindowTestCase, @unchecked Sendable {
             XCTAssertEqual(window.articleList.count, 1)
         }
     }
+
+    /// In a narrow window the search bar lives on the list's page: Ctrl+F from the sidebar's page
+    /// shows that page, so the keys typed go into a field the writer sees.
+    func testCtrlFInANarrowWindowShowsTheListPageAndItsSearchField() throws {
+        try requireXdotool()
+        let url = try makeLibrary { library in
+            try await library.createArticle(ArticleContent(title: "Harbour log", body: "Boats at anchor."))
+            try await library.createArticle(ArticleContent(title: "Garden notes", body: "Beans."))
+        }
+        drive(url) { window in
+            window.window.present()
+            try await self.resize(window, to: 400)
+            try await self.until {
+                gtk_window_is_active(window.window.windowPointer) != 0 && window.leaflet.isFolded && window.articleList.count == 2
+            }
+            window.leaflet.showChild(window.sidebarPane)
+            try await self.until { window.sidebarPane.isMapped && !window.articleList.listView.widget.isMapped }
+            XCTAssertTrue(window.sidebarPane.focusFirstChild())
+
+            try press(["key", "ctrl+f"])
+            try await self.until { window.searchEntry.isMapped }
+            try press(["type", "harbour"])
+            try await self.until { window.articleList.query.searchText == "harbour" }
+            XCTAssertEqual(window.searchEntry.text, "harbour")
+            XCTAssertEqual(window.articleList.count, 1)
+        }
+    }
 }

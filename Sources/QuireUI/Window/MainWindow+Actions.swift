@@ -97,6 +97,9 @@ extension MainWindow {
             return
         }
         searchBar.isSearchModeEnabled = true
+        // In a folded window the search bar is on the list's page: show it, or the keys typed
+        // go into a field the writer cannot see.
+        if leaflet.isFolded { leaflet.showChild(listPane) }
         searchEntry.grabFocus()
     }
 }
