@@ -37,8 +37,12 @@ results = report["results"]
 assert results, f"{suite}: no results"
 names = [result["name"] for result in results]
 assert len(names) == len(set(names)), f"{suite}: a result name repeats: {names}"
+# What one step adds, as the median difference of paired runs with and without it, comes out
+# below zero when the step costs less than the runs' noise: still a measurement, not an error.
+differences = ("version_record_",)
 for result in results:
-    assert isinstance(result["value"], (int, float)) and math.isfinite(result["value"]) and result["value"] >= 0, result
+    assert isinstance(result["value"], (int, float)) and math.isfinite(result["value"]), result
+    assert result["value"] >= 0 or result["name"].startswith(differences), result
     assert result["unit"] in ("ms", "s", "MB", "per_s"), result
     if "baseline" in result:
         assert math.isfinite(result["baseline_value"]) and result["baseline_value"] > 0, result

@@ -25,7 +25,7 @@ import ObjectGraph
 /// - `save_5000_words` and `version_record_5000_words`: an edit of a 5,000-word article saved, and
 ///   what ending its editing session in that save adds (the version recorded in the same
 ///   transaction, thinned, the history's size checked): the median difference of alternating
-///   pairs; and the same two as processor time (`_cpu`), which a busy machine's wait for a core
+///   pairs (below zero when the version costs less than the pairs' noise); and the same two as processor time (`_cpu`), which a busy machine's wait for a core
 ///   does not swell.
 enum TagsSuite: BenchmarkSuite {
     static let name = "tags"
