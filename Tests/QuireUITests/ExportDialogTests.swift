@@ -258,6 +258,18 @@ final class ExportDialogTests: TransferTestCase, @unchecked Sendable {
             let path = try screenshotFolder().appending(path: "export-dialog-attachments.png").path
             try render(shown.window, to: path)
             XCTAssertGreaterThan(Set(try Texture(contentsOfFile: path).pixels()).count, 32, "rows, labels and the note are drawn")
+
+            // A check that fails says so instead of naming nothing.
+            let failing = try ExportDialog(
+                library: library, over: host.window, toastOverlay: host.toastOverlay, selection: [], folders: [],
+                fileChooser: .answering([]), findUnavailable: { _ in throw CocoaError(.fileReadCorruptFile) })
+            failing.present()
+            defer { failing.window.destroy() }
+            failing.choose(scope: .library)
+            spinMainLoop { failing.unavailable != nil }
+            XCTAssertTrue(failing.attachmentsNote.isVisible)
+            XCTAssertTrue(failing.attachmentsNote.text.hasPrefix("Could not check which attachments these articles lack."),
+                          failing.attachmentsNote.text)
         }
     }
 

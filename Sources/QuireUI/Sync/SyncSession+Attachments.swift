@@ -32,19 +32,19 @@ struct UnavailableAttachment: Sendable, Hashable {
 
     /// The references of `articleIDs` to bytes no article of `library` holds, without asking a
     /// server (no account syncs).
-    static func unheld(in articleIDs: [UUID], of library: Library) async -> [UnavailableAttachment] {
-        let missing = (try? await library.unheldAttachments(in: articleIDs)) ?? []
-        return missing.map { UnavailableAttachment(fileName: $0.reference.fileName, fetch: nil) }
+    static func unheld(in articleIDs: [UUID], of library: Library) async throws -> [UnavailableAttachment] {
+        try await library.unheldAttachments(in: articleIDs).map { UnavailableAttachment(fileName: $0.reference.fileName, fetch: nil) }
     }
 }
 
 extension SyncSession {
     /// The attachments `articleIDs` refer to that no article holds, each fetched now through the
     /// worker when signed in: what an export of them cannot show.
-    func unavailableAttachments(in articleIDs: [UUID]) async -> [UnavailableAttachment] {
+    func unavailableAttachments(in articleIDs: [UUID]) async throws -> [UnavailableAttachment] {
         if let worker, let found = try? await worker.fetchMissingAttachments(in: articleIDs) {
             return found.map { UnavailableAttachment(fileName: $0.missing.reference.fileName, fetch: $0.fetch) }
         }
-        return await UnavailableAttachment.unheld(in: articleIDs, of: library)
+        // The worker could not ask (nothing stored): what the library alone says.
+        return try await UnavailableAttachment.unheld(in: articleIDs, of: library)
     }
 }

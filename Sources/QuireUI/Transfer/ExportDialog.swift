@@ -69,7 +69,7 @@ public final class ExportDialog {
     /// Names the attachments the picked articles refer to that the export cannot have.
     let attachmentsNote: Label
     /// Finds those attachments for the picked articles (through the sync worker when signed in).
-    let findUnavailable: @MainActor ([UUID]) async -> [UnavailableAttachment]
+    let findUnavailable: @MainActor ([UUID]) async throws -> [UnavailableAttachment]
     /// The attachments the picked articles refer to that the export cannot have, once checked.
     private(set) var unavailable: [UnavailableAttachment]?
     /// The scope ``unavailable`` is for, or being checked for.
@@ -88,8 +88,8 @@ public final class ExportDialog {
         library: Library, over parent: Window, toastOverlay: ToastOverlay, selection: [UUID] = [], sync: SyncSession? = nil
     ) async throws -> ExportDialog {
         let folders = try await library.folders().map(\.name)
-        var findUnavailable: (@MainActor ([UUID]) async -> [UnavailableAttachment])?
-        if let sync { findUnavailable = { ids in await sync.unavailableAttachments(in: ids) } }
+        var findUnavailable: (@MainActor ([UUID]) async throws -> [UnavailableAttachment])?
+        if let sync { findUnavailable = { ids in try await sync.unavailableAttachments(in: ids) } }
         let dialog = try ExportDialog(
             library: library, over: parent, toastOverlay: toastOverlay, selection: selection, folders: folders,
             findUnavailable: findUnavailable)
@@ -103,7 +103,7 @@ public final class ExportDialog {
     init(
         library: Library, over parent: Window?, toastOverlay: ToastOverlay, selection: [UUID], folders: [String],
         fileChooser: FileChooser = .native, openFolder: @escaping @MainActor (URL) throws -> Void = TransferToast.launchFileManager,
-        findUnavailable: (@MainActor ([UUID]) async -> [UnavailableAttachment])? = nil
+        findUnavailable: (@MainActor ([UUID]) async throws -> [UnavailableAttachment])? = nil
     ) throws {
         QuireResources.register()
         self.library = library
@@ -124,7 +124,7 @@ public final class ExportDialog {
         embedRow = try builder.object("embed_row")
         embedSwitch = try builder.object("embed_switch")
         attachmentsNote = try builder.object("attachments_note")
-        self.findUnavailable = findUnavailable ?? { await UnavailableAttachment.unheld(in: $0, of: library) }
+        self.findUnavailable = findUnavailable ?? { try await UnavailableAttachment.unheld(in: $0, of: library) }
         destinationNote = try builder.object("destination_note")
         messageLabel = try builder.object("message_label")
         progressBar = try builder.object("progress_bar")
@@ -196,12 +196,19 @@ public final class ExportDialog {
         let library = self.library
         let find = findUnavailable
         Task { [weak self] in
-            let ids = (try? await library.exportSource(for: scope).ids) ?? []
-            let found = await find(ids)
+            var found: [UnavailableAttachment] = []
+            var failure: String?
+            do {
+                found = try await find(try await library.exportSource(for: scope).ids)
+            } catch {
+                // Not knowing is said, not shown as "nothing missing"; the export still runs.
+                failure = String(cFormat: gettext("Could not check which attachments these articles lack. %s"),
+                                 ErrorExplanation(error, libraryPath: library.url.path).sentence)
+            }
             guard let self, self.checkedScope == scope else { return }
             self.unavailable = found
-            self.attachmentsNote.text = Self.note(found)
-            self.attachmentsNote.isVisible = !found.isEmpty
+            self.attachmentsNote.text = failure ?? Self.note(found)
+            self.attachmentsNote.isVisible = failure != nil || !found.isEmpty
         }
     }
 
