@@ -151,8 +151,10 @@ final class ArticlePreviewTests: QuireTestCase, @unchecked Sendable {
         }
     }
 
-    /// What the sync worker brings is drawn; what it cannot bring is a sentence saying why, at the
-    /// image's place; with no account syncing, no image at all (as for any missing file).
+    /// What the sync worker brings is drawn; what it cannot bring, or the library cannot read or
+    /// store, is a sentence saying why, at the image's place and at its own size (lines short
+    /// enough for a narrow column); with no account syncing, no image at all (as for any missing
+    /// file).
     func testAnImageTheLibraryLacksIsFetchedOrReplacedByASentence() throws {
         try MainActor.assumeIsolated {
             let (editor, window) = showPreview(body: "")
@@ -162,27 +164,44 @@ final class ArticlePreviewTests: QuireTestCase, @unchecked Sendable {
             let offline = AttachmentReference(sha256: String(repeating: "cd", count: 32), fileName: "far away.png")
             let nowhere = AttachmentReference(sha256: String(repeating: "ef", count: 32), fileName: "typed.png")
             let unsynced = AttachmentReference(sha256: String(repeating: "ab", count: 32), fileName: "unsynced.png")
+            let unstored = AttachmentReference(sha256: String(repeating: "12", count: 32), fileName: "unstored.png")
+            let failure = ErrorExplanation(CocoaError(.fileWriteOutOfSpace))
+            let answers: [AttachmentReference: AttachmentAnswer] = [
+                downloaded: .worker(.bytes(svg)), offline: .worker(.unreachable), nowhere: .worker(.notOnServer), unstored: .libraryFailed(failure),
+            ]
             var asked: [String] = []
             editor.preview?.readAttachment = { reference in
                 asked.append(reference.fileName)
-                switch reference {
-                case downloaded: return .bytes(svg)
-                case offline: return .unreachable
-                case nowhere: return .notOnServer
-                default: return nil
-                }
+                return answers[reference]
             }
-            editor.load(title: "Harbour", body: [downloaded, offline, nowhere, unsynced].map { "![\($0.fileName)](\($0.uri))" }.joined(separator: "\n\n"))
+            let shown = [downloaded, offline, nowhere, unstored, unsynced]
+            editor.load(title: "Harbour", body: shown.map { "![\($0.fileName)](\($0.uri))" }.joined(separator: "\n\n"))
             waitForRendering(of: editor)
             try waitUntil("every image is done loading") {
-                try evaluate("document.images.length === 4 && Array.from(document.images).every(i => i.complete)", in: editor) == "true"
+                try evaluate("document.images.length === 5 && Array.from(document.images).every(i => i.complete)", in: editor) == "true"
             }
-            let widths = [offline, nowhere].map { AttachmentPlaceholder.width(of: AttachmentPlaceholder.sentence(for: $0, $0 == offline ? .unreachable : .notOnServer)) }
-            XCTAssertEqual(try evaluate("Array.from(document.images).map(i => i.naturalWidth)", in: editor), "[40,\(widths[0]),\(widths[1]),0]")
-            XCTAssertEqual(Set(asked), ["buoy.svg", "far away.png", "typed.png", "unsynced.png"])
-            XCTAssertTrue(AttachmentPlaceholder.sentence(for: offline, .unreachable).contains("far away.png"))
-            XCTAssertNotEqual(AttachmentPlaceholder.sentence(for: offline, .unreachable), AttachmentPlaceholder.sentence(for: offline, .notOnServer))
+            let sizes = [offline, nowhere, unstored].map { AttachmentPlaceholder.size(of: AttachmentPlaceholder.sentence(for: $0, answers[$0]!)) }
+            XCTAssertEqual(try evaluate("Array.from(document.images).map(i => [i.naturalWidth, i.naturalHeight])", in: editor),
+                           "[[40,30]," + sizes.map { "[\($0.width),\($0.height)]" }.joined(separator: ",") + ",[0,0]]")
+            XCTAssertEqual(Set(asked), Set(shown.map(\.fileName)))
+            XCTAssertTrue(AttachmentPlaceholder.sentence(for: offline, .worker(.unreachable)).contains("far away.png"))
+            XCTAssertNotEqual(AttachmentPlaceholder.sentence(for: offline, .worker(.unreachable)), AttachmentPlaceholder.sentence(for: offline, .worker(.notOnServer)))
+            XCTAssertTrue(AttachmentPlaceholder.sentence(for: unstored, .libraryFailed(failure)).hasSuffix(failure.sentence))
         }
+    }
+
+    /// A placeholder's sentence is broken at spaces into lines a narrow column holds at full size.
+    func testAPlaceholderSentenceIsBrokenIntoLinesANarrowColumnHolds() {
+        let sentence = "“harbour at dawn, from the north pier.png” is missing: neither this library nor the server has it."
+        let lines = AttachmentPlaceholder.lines(of: sentence)
+        XCTAssertEqual(lines.joined(separator: " "), sentence)
+        XCTAssertTrue(lines.allSatisfy { $0.count <= AttachmentPlaceholder.lineLength }, "\(lines)")
+        XCTAssertEqual(lines.count, 3, "\(lines)")
+        XCTAssertEqual(AttachmentPlaceholder.size(of: sentence).height, 48 + 2 * 18)
+        let word = String(repeating: "x", count: 50)
+        XCTAssertEqual(AttachmentPlaceholder.lines(of: "a \(word) b"), ["a", String(word.prefix(38)), String(word.dropFirst(38)) + " b"],
+                       "a longer word is cut")
+        XCTAssertEqual(AttachmentPlaceholder.size(of: "Short.").height, 48)
     }
 
     func testALinkClickAsksTheDesktopAndThePreviewStays() throws {

@@ -424,8 +424,9 @@ private final class ProgressLog: @unchecked Sendable {
     var all: [MigrationProgress] { lock.withLock { reports } }
 }
 
-/// A small tmpfs mounted for a test (root only), remounted read-only on request.
-private struct ScratchMount: Sendable {
+/// A small tmpfs mounted for a test (root only), remounted read-only on request: root writes
+/// any file, so only a read-only or full file system stops it.
+struct ScratchMount: Sendable {
     let url: URL
 
     init(megabytes: Int) throws {

@@ -27,11 +27,17 @@ struct ArticleAttachments {
 
     /// Fetches an attachment the article lacks through the sync worker, which stores it; nil
     /// while no account syncs. The window sets it.
-    var fetch: (@MainActor (AttachmentReference) async -> AttachmentFetch?)?
+    var fetch: (@MainActor (AttachmentReference) async -> AttachmentAnswer?)?
 
-    /// ``data(of:)``, or else what ``fetch`` brings: the bytes, or why there are none.
-    func find(_ reference: AttachmentReference) async -> AttachmentFetch? {
-        if let data = await data(of: reference) { return .bytes(data) }
+    /// The bytes from the library, or else what ``fetch`` brings: the bytes, or why there are
+    /// none. A file the library cannot read (missing or damaged) is said as such, with or
+    /// without an account; nil when the article has no such attachment and no account syncs.
+    func find(_ reference: AttachmentReference) async -> AttachmentAnswer? {
+        do {
+            if let data = try await library.attachmentData(sha256: reference.sha256, of: articleID) { return .worker(.bytes(data)) }
+        } catch {
+            return .libraryFailed(ErrorExplanation(error, libraryPath: library.url.path))
+        }
         return await fetch?(reference)
     }
 }

@@ -19,7 +19,7 @@ import SyncProtocol
 /// let explanation = ErrorExplanation(error, libraryPath: library.url.path)
 /// messageLabel.text = "Could not export. " + explanation.sentence
 /// ```
-struct ErrorExplanation: Equatable, Sendable {
+struct ErrorExplanation: Hashable, Sendable {
     /// What happened, for the writer: one or two sentences, ending in a full stop.
     var sentence: String
     /// The technical cause, as the error describes itself.
@@ -60,6 +60,9 @@ struct ErrorExplanation: Equatable, Sendable {
                 : gettext("An attachment’s file is missing or cannot be read. “quire check” lists the articles it belongs to.")
         case let error as AttachableFileError:
             return String(cFormat: gettext("“%1$s” could not be read: %2$s. Nothing was added."), fileName(error.path), systemMessage(error.code))
+        case let error as FileOperationError where (error.path as NSString).deletingLastPathComponent.hasSuffix(ExternalBinaryFolder.suffix):
+            // The file is named by its digest, which says nothing to the writer.
+            return String(cFormat: gettext("Quire could not store an attachment’s file beside the library: %s."), systemMessage(error.code))
         case let error as FileOperationError:
             return String(cFormat: gettext("Quire could not change “%1$s”: %2$s."), fileName(error.path), systemMessage(error.code))
         case let error as AccountError:

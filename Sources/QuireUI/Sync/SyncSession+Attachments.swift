@@ -3,48 +3,100 @@ import Platform
 import Library
 import SyncClient
 
+/// What asking for an attachment's bytes came to in the app: the sync worker's answer (the bytes,
+/// or why the server did not bring them), or the library's failure to read or store them, said
+/// as the writer reads it (the preview's placeholder and the Export dialog's note show it).
+enum AttachmentAnswer: Sendable, Hashable {
+    /// The bytes, or what the worker answered instead (``AttachmentFetch``).
+    case worker(AttachmentFetch)
+    /// The library could not read the attachment or store the bytes that came.
+    case libraryFailed(ErrorExplanation)
+
+    /// The bytes, when there are some.
+    var bytes: Data? {
+        guard case .worker(.bytes(let data)) = self else { return nil }
+        return data
+    }
+}
+
 /// Attachments a pull left to download, fetched when the preview or an export needs them.
 extension SyncSession {
     /// ``SyncWorker/fetchAttachment(_:of:)`` through the running worker, off the main thread;
-    /// nil while signed out, or when the library could not store what came.
-    func fetchAttachment(_ reference: AttachmentReference, of articleID: UUID) async -> AttachmentFetch? {
+    /// nil while signed out. A library that cannot read or store the bytes is answered as
+    /// ``AttachmentAnswer/libraryFailed(_:)``, never as "signed out".
+    func fetchAttachment(_ reference: AttachmentReference, of articleID: UUID) async -> AttachmentAnswer? {
         guard let worker else { return nil }
-        return try? await worker.fetchAttachment(reference, of: articleID)
+        do {
+            return .worker(try await worker.fetchAttachment(reference, of: articleID))
+        } catch {
+            return .libraryFailed(ErrorExplanation(error, libraryPath: library.url.path))
+        }
+    }
+
+    /// The attachments `articleIDs` refer to that no article holds and the server cannot bring
+    /// either, asked with `HEAD` (``SyncWorker/checkMissingAttachments(in:)``): nothing is
+    /// downloaded. Signed out, those no article holds.
+    func unavailableAttachments(in articleIDs: [UUID]) async throws -> [UnavailableAttachment] {
+        guard let worker else { return try await UnavailableAttachment.unheld(in: articleIDs, of: library) }
+        return try await worker.checkMissingAttachments(in: articleIDs).map {
+            UnavailableAttachment(fileName: $0.missing.reference.fileName, answer: .worker($0.fetch))
+        }
+    }
+
+    /// Downloads, one digest at a time, the attachments `articleIDs` refer to that no article
+    /// holds (each is stored as its article's attachment), calling `progress` with how many are
+    /// done of how many before each and after the last; answers those still unavailable, with why.
+    /// An attachment the library cannot store is among those, not a failure of the whole; a
+    /// cancelled task throws `CancellationError` before the next download (the one under way
+    /// is aborted by the transport). Signed out, nothing is downloaded.
+    func fetchMissingAttachments(
+        in articleIDs: [UUID], progress: @MainActor (_ done: Int, _ total: Int) -> Void
+    ) async throws -> [UnavailableAttachment] {
+        guard worker != nil else { return try await UnavailableAttachment.unheld(in: articleIDs, of: library) }
+        let missing = try await library.unheldAttachments(in: articleIDs)
+        // One download per digest: the first reference's article keeps the bytes, the export
+        // finds them there for the others.
+        var seen = Set<String>()
+        let downloads = missing.filter { seen.insert($0.reference.sha256).inserted }
+        var answers: [String: AttachmentAnswer] = [:]
+        for (done, item) in downloads.enumerated() {
+            progress(done, downloads.count)
+            try Task.checkCancellation()
+            answers[item.reference.sha256] = await fetchAttachment(item.reference, of: item.articleID)
+                ?? .worker(.unreachable)
+        }
+        try Task.checkCancellation()
+        progress(downloads.count, downloads.count)
+        return missing.compactMap { item in
+            let answer = answers[item.reference.sha256] ?? .worker(.unreachable)
+            return answer.bytes == nil ? UnavailableAttachment(fileName: item.reference.fileName, answer: answer) : nil
+        }
     }
 }
 
 /// An attachment an export cannot have now: no article of the library holds its bytes, and the
-/// server did not bring them when asked.
+/// server does not have them, could not be asked, or brought them where the library could not
+/// store them.
 struct UnavailableAttachment: Sendable, Hashable {
     /// The name the reference gives it.
     var fileName: String
-    /// What the sync worker answered; nil when no account syncs.
-    var fetch: AttachmentFetch?
+    /// What asking for it came to; nil when no account syncs.
+    var answer: AttachmentAnswer?
 
     /// Why, as a phrase after the file's name.
     var reason: String {
-        switch fetch {
-        case .unreachable?: gettext("not downloaded: the server cannot be reached now")
-        case .notOnServer?: gettext("neither in this library nor on the server")
-        case .serverKeepsNone?, .bytes?, nil: gettext("not in this library")
+        switch answer {
+        case .worker(.unreachable)?: gettext("not downloaded: the server cannot be reached now")
+        case .worker(.notOnServer)?: gettext("neither in this library nor on the server")
+        case .libraryFailed(let explanation)?:
+            String(cFormat: gettext("the library could not take it from the server: %s"), explanation.sentence)
+        case .worker(.serverKeepsNone)?, .worker(.bytes)?, nil: gettext("not in this library")
         }
     }
 
     /// The references of `articleIDs` to bytes no article of `library` holds, without asking a
     /// server (no account syncs).
     static func unheld(in articleIDs: [UUID], of library: Library) async throws -> [UnavailableAttachment] {
-        try await library.unheldAttachments(in: articleIDs).map { UnavailableAttachment(fileName: $0.reference.fileName, fetch: nil) }
-    }
-}
-
-extension SyncSession {
-    /// The attachments `articleIDs` refer to that no article holds, each fetched now through the
-    /// worker when signed in: what an export of them cannot show.
-    func unavailableAttachments(in articleIDs: [UUID]) async throws -> [UnavailableAttachment] {
-        if let worker, let found = try? await worker.fetchMissingAttachments(in: articleIDs) {
-            return found.map { UnavailableAttachment(fileName: $0.missing.reference.fileName, fetch: $0.fetch) }
-        }
-        // The worker could not ask (nothing stored): what the library alone says.
-        return try await UnavailableAttachment.unheld(in: articleIDs, of: library)
+        try await library.unheldAttachments(in: articleIDs).map { UnavailableAttachment(fileName: $0.reference.fileName, answer: nil) }
     }
 }

@@ -30,7 +30,7 @@ final class ArticlePreview {
     /// Reads the bytes of an attachment the article shows, from the library or else through the
     /// sync worker, or says why there are none; nil when the library lacks them and no account
     /// syncs (the preview then shows no image).
-    var readAttachment: (@MainActor (AttachmentReference) async -> AttachmentFetch?)?
+    var readAttachment: (@MainActor (AttachmentReference) async -> AttachmentAnswer?)?
     /// Opens a link the writer clicked; by default in the desktop's browser.
     var openLink: @MainActor (String) -> Void = { uri in try? AppInfo.launchDefault(forURI: uri) }
 
@@ -78,12 +78,12 @@ final class ArticlePreview {
 
     /// The image an `attachment:` address in the page points to, with the media type its bytes
     /// say (the page's policy lets `<img>` load them, where an SVG's scripts never run); a
-    /// sentence for one the sync worker could not fetch; nothing for an address that is not a
+    /// sentence for one the library could not read or the sync worker could not fetch; nothing for an address that is not a
     /// reference, an attachment the article lacks with no account syncing, or a file that is not
     /// an image (a link to it is not loaded: navigations are denied).
     private func attachmentImage(at uri: String) async -> SchemeResponse? {
         guard let reference = AttachmentReference(uri: uri), let found = await readAttachment?(reference) else { return nil }
-        guard case let .bytes(data) = found else { return AttachmentPlaceholder.response(for: reference, found) }
+        guard let data = found.bytes else { return AttachmentPlaceholder.response(for: reference, found) }
         let mediaType = AttachmentMediaType.of(data)
         guard AttachmentMediaType.images.contains(mediaType) else { return nil }
         return SchemeResponse(bytes: [UInt8](data), mediaType: mediaType)
