@@ -217,10 +217,10 @@ final class ExportDialogTests: TransferTestCase, @unchecked Sendable {
         }
     }
 
-    /// HTML offers to embed the attachments, and before the writer exports, the dialog names the
-    /// attachments the articles refer to that no article holds (no account syncs here: the sync
-    /// worker's fetching is tested in AttachmentSyncTests).
-    func testHTMLCanEmbedImagesAndTheAttachmentsThatCannotBeExportedAreNamedFirst() throws {
+    /// HTML offers to embed the attachments, and before the writer exports and after, the dialog
+    /// names the attachments the articles refer to that no article holds (no account syncs here:
+    /// with a real server, ExportDownloadTests).
+    func testHTMLCanEmbedImagesAndTheAttachmentsThatCannotBeExportedAreNamedBeforeAndAfter() throws {
         let library = try makeLibrary()
         let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><rect width="40" height="30" fill="teal"/></svg>"#.utf8)
         let lost = AttachmentReference(sha256: String(repeating: "cd", count: 32), fileName: "lost chart.png")
@@ -239,8 +239,17 @@ final class ExportDialogTests: TransferTestCase, @unchecked Sendable {
                 XCTAssertTrue(dialog.attachmentsNote.isVisible)
                 XCTAssertTrue(dialog.attachmentsNote.text.contains("“lost chart.png”: not in this library"), dialog.attachmentsNote.text)
             }
-            guard case .exported = outcome else { return XCTFail(String(describing: outcome)) }
-            XCTAssertFalse(dialog.window.isOpen)
+            guard case .exported(let result) = outcome else { return XCTFail(String(describing: outcome)) }
+            let leftOut = dialog.leftOut
+            // Named after the export too, in the result and in the dialog, which stays to say so.
+            XCTAssertEqual(leftOut.map(\.fileName), ["lost chart.png"])
+            XCTAssertEqual(result.unavailableAttachments.count, 1)
+            XCTAssertTrue(dialog.window.isOpen)
+            XCTAssertTrue(dialog.attachmentsNote.text.contains("the articles were exported without it"), dialog.attachmentsNote.text)
+            XCTAssertTrue(dialog.attachmentsNote.text.contains("“lost chart.png”: not in this library"), dialog.attachmentsNote.text)
+            XCTAssertTrue(dialog.messageLabel.text.hasPrefix("Exported 1 article to “"), dialog.messageLabel.text)
+            XCTAssertNotNil(dialog.toast)
+            dialog.window.destroy()
             let html = try String(contentsOf: file, encoding: .utf8)
             XCTAssertTrue(html.contains("data:image/svg+xml;base64,\(svg.base64EncodedString())"), "the image is inside the page")
             XCTAssertEqual(try contents(of: file.deletingLastPathComponent()), ["buoys.html"], "no assets folder beside it")
@@ -262,7 +271,8 @@ final class ExportDialogTests: TransferTestCase, @unchecked Sendable {
             // A check that fails says so instead of naming nothing.
             let failing = try ExportDialog(
                 library: library, over: host.window, toastOverlay: host.toastOverlay, selection: [], folders: [],
-                fileChooser: .answering([]), findUnavailable: { _ in throw CocoaError(.fileReadCorruptFile) })
+                fileChooser: .answering([]),
+                attachments: ExportAttachments(check: { _ in throw CocoaError(.fileReadCorruptFile) }, fetch: { _, _ in [] }))
             failing.present()
             defer { failing.window.destroy() }
             failing.choose(scope: .library)

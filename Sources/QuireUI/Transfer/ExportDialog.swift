@@ -8,11 +8,13 @@ import Transfer
 /// library), which format (Markdown, HTML, PDF or a JSON archive, one file per article or one
 /// combined document; HTML with its images inside the pages or beside them), then a destination
 /// from the file chooser. Before the writer exports, the dialog lists the attachments the picked
-/// articles refer to that it cannot have (not in the library, and not brought from the server
-/// when asked: ``UnavailableAttachment``). The export runs off the main
-/// thread with a progress bar and Cancel; an existing file is replaced only after the writer
-/// agrees; when it is done the dialog closes and a toast on the main window offers "Open Folder".
-/// A failure keeps the dialog open and says why in an ``ErrorDialog`` over it.
+/// articles refer to that it cannot have (not in the library, and not on the server when asked,
+/// which downloads nothing: ``UnavailableAttachment``, ``ExportAttachments``). The export first
+/// downloads what the server has of the attachments the library lacks, then writes, off the main
+/// thread with a progress bar and Cancel for both; an existing file is replaced only after the
+/// writer agrees; when it is done a toast on the main window offers "Open Folder" and the dialog
+/// closes, or stays to name the attachments the export had to go without. A failure keeps the
+/// dialog open and says why in an ``ErrorDialog`` over it.
 ///
 /// ```swift
 /// try await ExportDialog.present(
@@ -25,7 +27,7 @@ import Transfer
 public final class ExportDialog {
     /// How an export through the dialog ended.
     public enum Outcome: Sendable, Hashable {
-        /// The files were written.
+        /// The files were written (without the attachments ``leftOut`` names).
         case exported(ExportResult)
         /// The writer cancelled while it ran; nothing was written.
         case cancelled
@@ -68,10 +70,14 @@ public final class ExportDialog {
     let embedSwitch: Switch
     /// Names the attachments the picked articles refer to that the export cannot have.
     let attachmentsNote: Label
-    /// Finds those attachments for the picked articles (through the sync worker when signed in).
-    let findUnavailable: @MainActor ([UUID]) async throws -> [UnavailableAttachment]
+    /// Finds those attachments for the picked articles, and fetches the others when the writer
+    /// exports (through the sync worker when signed in).
+    let attachments: ExportAttachments
     /// The attachments the picked articles refer to that the export cannot have, once checked.
     private(set) var unavailable: [UnavailableAttachment]?
+    /// The attachments the last export went without: the library lacked them and could not get
+    /// them when it ran (the result's ``ExportResult/unavailableAttachments`` names them too).
+    private(set) var leftOut: [UnavailableAttachment] = []
     /// The scope ``unavailable`` is for, or being checked for.
     private var checkedScope: ExportScope?
     let destinationNote: Label
@@ -88,22 +94,20 @@ public final class ExportDialog {
         library: Library, over parent: Window, toastOverlay: ToastOverlay, selection: [UUID] = [], sync: SyncSession? = nil
     ) async throws -> ExportDialog {
         let folders = try await library.folders().map(\.name)
-        var findUnavailable: (@MainActor ([UUID]) async throws -> [UnavailableAttachment])?
-        if let sync { findUnavailable = { ids in try await sync.unavailableAttachments(in: ids) } }
         let dialog = try ExportDialog(
             library: library, over: parent, toastOverlay: toastOverlay, selection: selection, folders: folders,
-            findUnavailable: findUnavailable)
+            attachments: sync.map(ExportAttachments.sync))
         dialog.present()
         return dialog
     }
 
     /// Builds the dialog for a library with `folders`; call ``present()`` to show it. The file
     /// chooser and the way "Open Folder" opens a folder can be replaced (tests cannot drive either);
-    /// `findUnavailable` asks the sync worker (by default only the library is asked).
+    /// `attachments` may ask the sync worker (by default only the library is asked).
     init(
         library: Library, over parent: Window?, toastOverlay: ToastOverlay, selection: [UUID], folders: [String],
         fileChooser: FileChooser = .native, openFolder: @escaping @MainActor (URL) throws -> Void = TransferToast.launchFileManager,
-        findUnavailable: (@MainActor ([UUID]) async throws -> [UnavailableAttachment])? = nil
+        attachments: ExportAttachments? = nil
     ) throws {
         QuireResources.register()
         self.library = library
@@ -124,7 +128,7 @@ public final class ExportDialog {
         embedRow = try builder.object("embed_row")
         embedSwitch = try builder.object("embed_switch")
         attachmentsNote = try builder.object("attachments_note")
-        self.findUnavailable = findUnavailable ?? { try await UnavailableAttachment.unheld(in: $0, of: library) }
+        self.attachments = attachments ?? .library(library)
         destinationNote = try builder.object("destination_note")
         messageLabel = try builder.object("message_label")
         progressBar = try builder.object("progress_bar")
@@ -187,14 +191,14 @@ public final class ExportDialog {
     }
 
     /// Finds, once per picked scope and off the main thread, the attachments its articles refer
-    /// to that the export cannot have (the sync worker fetches the others now), and names them.
+    /// to that the export cannot have (the server is asked, nothing is downloaded), and names them.
     private func checkAttachments() {
         guard let scope = choices.exportScope, scope != checkedScope else { return }
         checkedScope = scope
         unavailable = nil
         attachmentsNote.isVisible = false
         let library = self.library
-        let find = findUnavailable
+        let find = attachments.check
         Task { [weak self] in
             var found: [UnavailableAttachment] = []
             var failure: String?
@@ -212,12 +216,18 @@ public final class ExportDialog {
         }
     }
 
-    /// The sentence naming `unavailable`, at most eight by name.
-    static func note(_ unavailable: [UnavailableAttachment]) -> String {
-        var lines = [String(cFormat: ngettext(
-            "%d attachment of these articles cannot be exported now; the export goes on without it:",
-            "%d attachments of these articles cannot be exported now; the export goes on without them:",
-            unavailable.count), unavailable.count)]
+    /// The sentence naming `unavailable`, at most eight by name: before the export (what it
+    /// cannot have now), or after it (`exported`: what it went without).
+    static func note(_ unavailable: [UnavailableAttachment], exported: Bool = false) -> String {
+        var lines = [exported
+            ? String(cFormat: ngettext(
+                "%d attachment of these articles could not be had; the articles were exported without it:",
+                "%d attachments of these articles could not be had; the articles were exported without them:",
+                unavailable.count), unavailable.count)
+            : String(cFormat: ngettext(
+                "%d attachment of these articles cannot be exported now; the export goes on without it:",
+                "%d attachments of these articles cannot be exported now; the export goes on without them:",
+                unavailable.count), unavailable.count)]
         lines += unavailable.prefix(8).map { String(cFormat: gettext("• “%1$s”: %2$s"), $0.fileName, $0.reason) }
         if unavailable.count > 8 {
             lines.append(String(cFormat: ngettext("and %d more", "and %d more", unavailable.count - 8), unavailable.count - 8))
@@ -245,11 +255,14 @@ public final class ExportDialog {
 
     // MARK: Exporting
 
-    /// Exports the current choices to `destination`, replacing existing files only when `overwriting`.
+    /// Exports the current choices to `destination`, replacing existing files only when
+    /// `overwriting`: first downloads what the server has of the attachments the library lacks
+    /// (``ExportAttachments/fetch``), then writes.
     func export(to destination: URL, overwriting: Bool) {
         guard running == nil, let scope = choices.exportScope else { return }
         let choices = self.choices
         let library = self.library
+        let fetchAttachments = attachments.fetch
         messageLabel.showMessage(nil)
         progressBar.fraction = 0
         progressLabel.text = gettext("Preparing…")
@@ -257,8 +270,10 @@ public final class ExportDialog {
         actions.action(named: "export")?.isEnabled = false
         let relay = ProgressRelay<ExportProgress> { [weak self] progress in self?.show(progress) }
         running = Task { [weak self] in
-            let result: Result<ExportResult, any Error>
+            let result: Result<(ExportResult, [UnavailableAttachment]), any Error>
             do {
+                let ids = try await library.exportSource(for: scope).ids
+                let leftOut = try await fetchAttachments(ids) { done, total in self?.showDownload(done, of: total) }
                 let format: ExportFormat
                 if let documentFormat = choices.documentFormat {
                     format = documentFormat
@@ -266,12 +281,19 @@ public final class ExportDialog {
                     format = .jsonArchive(try await library.archiveOptions(includingSyncMetadata: choices.includesSyncMetadata))
                 }
                 let job = ExportJob(format: format, destination: destination, overwritesExisting: overwriting, embedsAttachments: choices.embeds)
-                result = .success(try await library.export(scope, with: job) { relay.report($0) })
+                result = .success((try await library.export(scope, with: job) { relay.report($0) }, leftOut))
             } catch {
                 result = .failure(error)
             }
             self?.finish(result, destination: destination)
         }
+    }
+
+    private func showDownload(_ done: Int, of total: Int) {
+        guard running != nil, total > 0 else { return }
+        progressBar.fraction = Double(done) / Double(total)
+        progressLabel.text = String(cFormat: ngettext(
+            "Downloading attachments: %1$d of %2$d", "Downloading attachments: %1$d of %2$d", total), done, total)
     }
 
     private func show(_ progress: ExportProgress) {
@@ -280,19 +302,30 @@ public final class ExportDialog {
         progressLabel.text = String(cFormat: ngettext("%1$d of %2$d step", "%1$d of %2$d steps", progress.total), progress.completed, progress.total)
     }
 
-    private func finish(_ result: Result<ExportResult, any Error>, destination: URL) {
+    private func finish(_ result: Result<(ExportResult, [UnavailableAttachment]), any Error>, destination: URL) {
         running = nil
         pages.visibleChildName = "options"
         readChoices()
         let outcome: Outcome
         switch result {
-        case .success(let exported):
+        case .success(let (exported, leftOut)):
             outcome = .exported(exported)
+            self.leftOut = leftOut
             let toast = TransferToast(
                 title: String(cFormat: ngettext("Exported %1$d article to “%2$s”", "Exported %1$d articles to “%2$s”", exported.articleCount), exported.articleCount, exported.folder.lastPathComponent),
                 folder: exported.folder, openFolder: openFolder)
             toast.show(on: toastOverlay)
             self.toast = toast
+            if !leftOut.isEmpty {
+                // The dialog stays to name them: a toast is gone before a list is read.
+                unavailable = leftOut
+                attachmentsNote.text = Self.note(leftOut, exported: true)
+                attachmentsNote.isVisible = true
+                messageLabel.showMessage(String(cFormat: ngettext(
+                    "Exported %1$d article to “%2$s”, without the attachments named above.",
+                    "Exported %1$d articles to “%2$s”, without the attachments named above.", exported.articleCount),
+                    exported.articleCount, exported.folder.lastPathComponent))
+            }
         case .failure(is CancellationError):
             outcome = .cancelled
             messageLabel.showMessage(gettext("Export cancelled. No files were written."))
@@ -307,7 +340,7 @@ public final class ExportDialog {
         }
         self.outcome = outcome
         finished?(outcome)
-        if case .exported = outcome { window.destroy() }
+        if case .exported = outcome, leftOut.isEmpty { window.destroy() }
     }
 
     // MARK: Replacing
