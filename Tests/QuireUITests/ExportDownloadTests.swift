@@ -212,4 +212,33 @@ final class ExportDownloadTests: TransferTestCase, @unchecked Sendable {
             dialog.window.destroy()
         }
     }
+
+    /// A server gone by the time of the export: what it would have brought is named, and the
+    /// export writes the rest.
+    func testAServerGoneAtExportIsNamedAndTheRestIsWritten() throws {
+        let (server, token) = try makeServer()
+        var serverStopped = false
+        defer { if !serverStopped { server.stop() } }
+        let url = try makeTemporaryFolder().appending(path: "library.quire")
+        try pulledLibrary(at: url, from: server, token: token, images: ["chart.svg": Self.chart])
+        let folder = try makeTemporaryFolder().appending(path: "out")
+        try MainActor.assumeIsolated {
+            let (library, session) = try startSession(url, server: server, token: token)
+            defer { stop(session) }
+            let dialog = try checkedDialog(library, session, exportingTo: folder)
+            XCTAssertEqual(dialog.unavailable?.map(\.fileName), ["lost chart.png"])
+            server.stop()
+            serverStopped = true
+
+            XCTAssertTrue(dialog.actions.activateAction(named: "export"))
+            spinMainLoop { dialog.outcome != nil }
+            guard case .exported(let result)? = dialog.outcome else { return XCTFail(String(describing: dialog.outcome)) }
+            XCTAssertEqual(result.articleCount, 2)
+            XCTAssertEqual(Set(dialog.leftOut.map(\.fileName)), ["chart.svg", "lost chart.png"])
+            XCTAssertTrue(dialog.leftOut.allSatisfy { $0.answer == .worker(.unreachable) }, "\(dialog.leftOut)")
+            XCTAssertTrue(dialog.attachmentsNote.text.contains("“chart.svg”: not downloaded: the server cannot be reached now"), dialog.attachmentsNote.text)
+            XCTAssertEqual(try contents(of: folder), ["Harbour.md", "Typed.md"])
+            dialog.window.destroy()
+        }
+    }
 }

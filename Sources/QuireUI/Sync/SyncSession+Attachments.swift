@@ -46,9 +46,10 @@ extension SyncSession {
     /// Downloads, one digest at a time, the attachments `articleIDs` refer to that no article
     /// holds (each is stored as its article's attachment), calling `progress` with how many are
     /// done of how many before each and after the last; answers those still unavailable, with why.
-    /// An attachment the library cannot store is among those, not a failure of the whole; a
-    /// cancelled task throws `CancellationError` before the next download (the one under way
-    /// is aborted by the transport). Signed out, nothing is downloaded.
+    /// An attachment the library cannot store is among those, not a failure of the whole; once
+    /// the server cannot be reached, the rest are not asked for (each would wait for the same
+    /// silence); a cancelled task throws `CancellationError` before the next download (the one
+    /// under way is aborted by the transport). Signed out, nothing is downloaded.
     func fetchMissingAttachments(
         in articleIDs: [UUID], progress: @MainActor (_ done: Int, _ total: Int) -> Void
     ) async throws -> [UnavailableAttachment] {
@@ -59,11 +60,13 @@ extension SyncSession {
         var seen = Set<String>()
         let downloads = missing.filter { seen.insert($0.reference.sha256).inserted }
         var answers: [String: AttachmentAnswer] = [:]
+        var reachable = true
         for (done, item) in downloads.enumerated() {
             progress(done, downloads.count)
             try Task.checkCancellation()
-            answers[item.reference.sha256] = await fetchAttachment(item.reference, of: item.articleID)
-                ?? .worker(.unreachable)
+            let answer = reachable ? await fetchAttachment(item.reference, of: item.articleID) ?? .worker(.unreachable) : .worker(.unreachable)
+            if answer == .worker(.unreachable) { reachable = false }
+            answers[item.reference.sha256] = answer
         }
         try Task.checkCancellation()
         progress(downloads.count, downloads.count)

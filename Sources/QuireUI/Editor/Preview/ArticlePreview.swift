@@ -78,9 +78,10 @@ final class ArticlePreview {
 
     /// The image an `attachment:` address in the page points to, with the media type its bytes
     /// say (the page's policy lets `<img>` load them, where an SVG's scripts never run); a
-    /// sentence for one the library could not read or the sync worker could not fetch; nothing for an address that is not a
-    /// reference, an attachment the article lacks with no account syncing, or a file that is not
-    /// an image (a link to it is not loaded: navigations are denied).
+    /// sentence for one the library could not read or store or the sync worker could not fetch;
+    /// nothing for an address that is not a reference, an attachment the article lacks with no
+    /// account syncing, or a file that is not an image (a link to it is not loaded: navigations
+    /// are denied).
     private func attachmentImage(at uri: String) async -> SchemeResponse? {
         guard let reference = AttachmentReference(uri: uri), let found = await readAttachment?(reference) else { return nil }
         guard let data = found.bytes else { return AttachmentPlaceholder.response(for: reference, found) }
