@@ -217,47 +217,6 @@ final class MainWindowTests: MainWindowTestCase, @unchecked Sendable {
         }
     }
 
-    /// A writer who presses Ctrl+F and types at once finds what was typed in the search field,
-    /// even while the bar's opening animation has not shown the field yet (real keys, XTEST). The
-    /// field has the focus from Ctrl+F on, but GTK drops a key on its way to a widget never
-    /// realized, and the animation shows the field, and so realizes it, only in its second frame:
-    /// the keyboard walk's "Harbour" searched "arbour" (here every key was lost).
-    func testKeysTypedAtOnceAfterCtrlFReachTheSearchField() throws {
-        try requireXdotool()
-        let url = try makeLibrary { library in
-            try await library.createArticle(ArticleContent(title: "Harbour log", body: "Boats at anchor."))
-        }
-        drive(url) { window in
-            // The bar's opening animates as on a writer's desktop (other tests turn animations off).
-            let settings = Object(retaining: UnsafeMutableRawPointer(gtk_settings_get_default()!))
-            let animated: Bool = settings.property("gtk-enable-animations")
-            settings.setProperty("gtk-enable-animations", true)
-            defer { settings.setProperty("gtk-enable-animations", animated) }
-            window.window.present()
-            // Wide, so that the list and its search bar stand beside the sidebar.
-            try await self.resize(window, to: 1200)
-            try await self.until { gtk_window_is_active(window.window.windowPointer) != 0 && window.articleList.count == 1 }
-            XCTAssertTrue(window.sidebarPane.focusFirstChild())
-            XCTAssertFalse(window.searchEntry.isMapped, "the search bar is closed")
-
-            // Both keystrokes reach the X server before the main loop runs again: every key
-            // arrives before the animation's first frame.
-            for keys in [["key", "ctrl+f"], ["type", "harbour"]] {
-                XCTAssertEqual(try Self.run(URL(filePath: "/usr/bin/xdotool"), keys).status, 0)
-            }
-            try await self.until { window.searchBar.isSearchModeEnabled && window.searchEntry.isMapped }
-            // The search runs after a pause in typing, on what the field holds.
-            do {
-                try await self.until { !window.searchEntry.text.isEmpty && window.articleList.query.searchText == window.searchEntry.text }
-            } catch {
-                XCTFail("no typed key reached the search field")
-            }
-            XCTAssertEqual(window.searchEntry.text, "harbour")
-            XCTAssertEqual(window.articleList.query.searchText, "harbour")
-            XCTAssertEqual(window.articleList.count, 1)
-        }
-    }
-
     /// In a narrow window the search bar lives on the list's page: Ctrl+F from the sidebar's page
     /// shows that page, so the keys typed go into a field the writer sees.
     func testCtrlFInANarrowWindowShowsTheListPageAndItsSearchField() throws {

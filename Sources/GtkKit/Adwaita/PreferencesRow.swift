@@ -63,13 +63,16 @@ open class ComboRow: ActionRow {
 
     private var comboRowPointer: UnsafeMutablePointer<AdwComboRow> { pointer(as: AdwComboRow.self) }
 
-    /// Offers `labels`, selecting the one at `selected`.
+    /// Offers `labels`, selecting the one at `selected`. The row's lists (the choice shown and
+    /// the drop-down's) are named by its title for a screen reader; GTK 4.8 would call them
+    /// "GtkListView".
     public func setItems(_ labels: [String], selected: Int = 0) {
         let list = Object(owning: UnsafeMutableRawPointer(gtk_string_list_new(nil)))
         for label in labels { gtk_string_list_append(list.opaquePointer, label) }
         // The row takes its own reference to the model.
         adw_combo_row_set_model(comboRowPointer, list.opaquePointer)
         self.selected = selected
+        for view in descendants(ofType: gtk_list_view_get_type()) { view.setAccessibleLabel(title) }
     }
 
     /// The position of the selected label. Changes notify `selected` (``Signal/notify(_:)``).

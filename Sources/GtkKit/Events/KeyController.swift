@@ -44,13 +44,25 @@ public final class KeyController {
     /// Adds the controller to `widget`, which holds it; `handler` returns true for a key it
     /// handled (the widget then never sees it).
     @discardableResult
-    public init(on widget: Widget, _ handler: @escaping @MainActor (KeyPress) -> Bool) {
+    public convenience init(on widget: Widget, _ handler: @escaping @MainActor (KeyPress) -> Bool) {
+        self.init(on: widget, handingOn: { key, _ in handler(key) })
+    }
+
+    /// As ``init(on:_:)``; `handler` may also hand the key on to another widget's own key
+    /// handling, as if it had been sent there, with its second argument (true when that widget
+    /// took it).
+    @discardableResult
+    public init(on widget: Widget, handingOn handler: @escaping @MainActor (KeyPress, _ handOn: (Widget) -> Bool) -> Bool) {
         controller = Object(owning: UnsafeMutableRawPointer(gtk_event_controller_key_new()))
         gtk_event_controller_set_propagation_phase(controller.opaquePointer, GTK_PHASE_CAPTURE)
+        // Not retained: the controller outlives its own handler.
+        let pointer = controller.opaquePointer
         controller.connect(Signal<(UInt32, UInt32, GdkModifierType) -> Bool>("key-pressed")) { keyval, _, state in
             let name = gdk_keyval_name(keyval).map { String(cString: $0) } ?? ""
             let held = KeyPress.Modifiers(rawValue: state.rawValue).intersection([.shift, .control, .alt, .superKey])
-            return handler(KeyPress(name: name, modifiers: held))
+            return handler(KeyPress(name: name, modifiers: held)) { target in
+                gtk_event_controller_key_forward(pointer, target.widgetPointer) != 0
+            }
         }
         // gtk_widget_add_controller takes over a reference: give it one besides the wrapper's.
         g_object_ref(controller.objectPointer)

@@ -48,9 +48,20 @@ open class SearchBar: Widget {
         // hidden, the text gets the keys through the bar, which hands them on to its entry.
         connect(.notify("search-mode-enabled")) { [weak self, weak entry] _ in
             guard let self, let entry, isSearchModeEnabled else { return }
-            let text = gtk_editable_get_delegate(entry.opaquePointer).map { UnsafeMutablePointer<GtkWidget>($0) }
-            gtk_widget_realize(text ?? entry.widgetPointer)
+            gtk_widget_realize(Self.text(of: entry).widgetPointer)
         }
+        // The bar hands letters on to the hidden entry, but not a space, an arrow or Home: those
+        // were lost when typed before the entry was shown. Handed on here the same way.
+        KeyController(on: self, handingOn: { [weak self, weak entry] _, handOn in
+            guard let self, let entry, isSearchModeEnabled else { return false }
+            let text = Self.text(of: entry)
+            return !text.isMapped && handOn(text)
+        })
+    }
+
+    /// The widget inside `entry` that takes the typing (its `GtkText`).
+    private static func text(of entry: some Editable) -> Widget {
+        gtk_editable_get_delegate(entry.opaquePointer).map { Widget(retaining: UnsafeMutableRawPointer($0)) } ?? entry
     }
 }
 

@@ -76,8 +76,12 @@ open class Window: Widget {
         set { gtk_window_set_child(windowPointer, newValue?.widgetPointer) }
     }
 
-    /// Shows the window and brings it to the front.
-    public func present() { gtk_window_present(windowPointer) }
+    /// Shows the window and brings it to the front. Its buttons with a mnemonic are named once
+    /// for a screen reader first (``Widget/nameMnemonicButtons()``): GTK 4.8 names them twice.
+    open func present() {
+        nameMnemonicButtons()
+        gtk_window_present(windowPointer)
+    }
 
     /// Asks the window to close, as its close button does: emits `close-request`, whose
     /// handlers may keep it open, then destroys it.

@@ -46,6 +46,8 @@ public final class SyncPreferencesWindow {
         messageLabel = try builder.object("message_label")
         self.session = session
         window.transientFor = parent
+        // Two pages of a few rows each: nothing to search.
+        window.isSearchEnabled = false
         actions = ActionGroup(prefix: "account", on: window)
         window.keepAlive(self)
         actions.addAction("sign-in") { [weak self] in self?.signIn() }
@@ -135,5 +137,6 @@ public final class SyncPreferencesWindow {
     private func say(_ text: String, details: String? = nil) {
         messageLabel.text = text
         messageLabel.tooltipText = details
+        messageLabel.isVisible = !text.isEmpty
     }
 }
