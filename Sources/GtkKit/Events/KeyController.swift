@@ -44,13 +44,23 @@ public final class KeyController {
     /// Adds the controller to `widget`, which holds it; `handler` returns true for a key it
     /// handled (the widget then never sees it).
     @discardableResult
-    public init(on widget: Widget, _ handler: @escaping @MainActor (KeyPress) -> Bool) {
+    public convenience init(on widget: Widget, _ handler: @escaping @MainActor (KeyPress) -> Bool) {
+        self.init(on: widget, timed: { key, _ in handler(key) })
+    }
+
+    /// The same, with the time the display server gave each key press, in milliseconds of its
+    /// clock (`gtk_event_controller_get_current_event_time`): when the writer pressed the key,
+    /// however long the main loop was busy before handling it. Xvfb and Xorg count it on
+    /// `CLOCK_MONOTONIC`, wrapping at 2³² ms.
+    @discardableResult
+    public init(on widget: Widget, timed handler: @escaping @MainActor (KeyPress, UInt32) -> Bool) {
         controller = Object(owning: UnsafeMutableRawPointer(gtk_event_controller_key_new()))
-        gtk_event_controller_set_propagation_phase(controller.opaquePointer, GTK_PHASE_CAPTURE)
+        let pointer = controller.opaquePointer
+        gtk_event_controller_set_propagation_phase(pointer, GTK_PHASE_CAPTURE)
         controller.connect(Signal<(UInt32, UInt32, GdkModifierType) -> Bool>("key-pressed")) { keyval, _, state in
             let name = gdk_keyval_name(keyval).map { String(cString: $0) } ?? ""
             let held = KeyPress.Modifiers(rawValue: state.rawValue).intersection([.shift, .control, .alt, .superKey])
-            return handler(KeyPress(name: name, modifiers: held))
+            return handler(KeyPress(name: name, modifiers: held), gtk_event_controller_get_current_event_time(pointer))
         }
         // gtk_widget_add_controller takes over a reference: give it one besides the wrapper's.
         g_object_ref(controller.objectPointer)
