@@ -186,19 +186,26 @@ final class ArticleList {
         settleAfterFetch()
     }
 
-    /// A search's whole list, after its first screen: the same rows first, then the rest.
+    /// A search's whole list, after its first screen: the same rows first, then the rest. The
+    /// rows are read on another thread (tens of milliseconds for a one-letter search of 100,000
+    /// articles), so a key typed meanwhile is handled at once; its search gives this one up.
     private func fetchWholeList() {
         wholeListStarted?()
         do {
-            try controller.performFetch()
+            try controller.performFetchInBackground { [weak self] error in
+                MainActor.assumeIsolated {
+                    if let error { self?.failed?(error) }
+                    self?.settleAfterFetch()
+                }
+            }
         } catch {
             failed?(error)
+            settleAfterFetch()
         }
-        settleAfterFetch()
     }
 
     /// Whether a search's whole list is still to be read after its first screen.
-    var isAwaitingWholeList: Bool { wholeList?.isPending == true }
+    var isAwaitingWholeList: Bool { wholeList?.isPending == true || controller.isFetchingInBackground }
 
     private func settleAfterFetch() {
         showEmptyStateIfNeeded()
