@@ -7,25 +7,11 @@ import Testing
 /// the results it leaves are exactly a fetch's at the moment they arrive, whatever changed while
 /// the rows were read, and a newer fetch gives it up.
 @Suite struct FetchedResultsBackgroundFetchTests {
-    /// Ten saved drafts, "Draft 1" to "Draft 10" with 10 to 100 words.
-    private static func drafts(in stack: TestStack) throws -> [ManagedObjectID] {
-        try stack.run { context in
-            let articles = (1...10).map { number in
-                let article = Article(context: context)
-                article.title = "Draft \(number)"
-                article.wordCount = number * 10
-                return article
-            }
-            try context.save()
-            return articles.map(\.objectID)
-        }
-    }
-
     private static let request = FetchRequest<Article>(predicate: .beginsWith(\.title, "Draft"), sortDescriptors: [.ascending(\.wordCount)])
 
     @Test @MainActor func changesThatReachTheContextAfterTheRowsWereReadAreInTheResults() throws {
         let stack = try TestStack()
-        let ids = try Self.drafts(in: stack)
+        let ids = try stack.saveTenDrafts()
         let view = stack.container.viewContext
         let controller = try FetchedResultsController(fetchRequest: Self.request, context: view)
         let recorder = ChangeRecorder<Article>()
@@ -74,7 +60,7 @@ import Testing
 
     @Test @MainActor func aNewerFetchGivesUpTheOneInTheBackground() async throws {
         let stack = try TestStack()
-        let ids = try Self.drafts(in: stack)
+        let ids = try stack.saveTenDrafts()
         let view = stack.container.viewContext
         let controller = try FetchedResultsController(fetchRequest: Self.request, context: view)
         try controller.performFetch(firstRows: 2)

@@ -149,8 +149,8 @@ public final class PersistentStore: @unchecked Sendable {
 
     /// Runs reads on a read-only connection of their own, outside the store's lock, so that a long
     /// read on another thread holds up no other use of the store: the connection reads the store
-    /// as it is when its read begins (WAL). It is opened for the call and closed after it (about a
-    /// millisecond), and traced as the store is. An in-memory store, which no other connection
+    /// as it is when its read begins (WAL). It is opened for the call and closed after it, and
+    /// traced as the store is. An in-memory store, which no other connection
     /// can see, is read under the lock, as ``read(_:)`` does.
     func readOnOwnConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         guard let url = storeDescription.url else { return try read(body) }
