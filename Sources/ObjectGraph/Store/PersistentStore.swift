@@ -2,7 +2,8 @@ import CSQLite
 import Foundation
 
 /// The SQLite store behind a container: it owns the file's tables, checks the schema on open and
-/// runs every read and write for the container's contexts, one at a time.
+/// runs every read and write for the container's contexts, one at a time (but for long reads on
+/// another thread, which get a read-only connection of their own: ``readOnOwnConnection(_:)``).
 ///
 /// Opening is careful with the file: the store reads before it writes anything, and it writes
 /// nothing to a file that is not an ObjectGraph store of the same schema. The SQLite settings are
