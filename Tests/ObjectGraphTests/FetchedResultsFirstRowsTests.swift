@@ -7,16 +7,7 @@ import Testing
 @Suite struct FetchedResultsFirstRowsTests {
     @Test @MainActor func firstRowsAreTheWholeFetchsFirstRowsAndFollowChanges() throws {
         let stack = try TestStack()
-        let ids = try stack.run { context in
-            let articles = (1...10).map { number in
-                let article = Article(context: context)
-                article.title = "Article \(number)"
-                article.wordCount = number * 10
-                return article
-            }
-            try context.save()
-            return articles.map(\.objectID)
-        }
+        let ids = try stack.saveTenDrafts()
         let view = stack.container.viewContext
         let controller = try FetchedResultsController(
             fetchRequest: FetchRequest<Article>(sortDescriptors: [.ascending(\.wordCount)]), context: view)

@@ -61,6 +61,34 @@ import Testing
         #expect(count == titles.count)
     }
 
+    @Test func closingWaitsForAReadOnItsOwnConnectionAndStillLeavesOneFile() async throws {
+        let stack = try TestStack()
+        let url = stack.directory.file()
+        let titles = (1...50).map { String(format: "Article %03d", $0) }
+        try save(titles, in: stack.container)
+        let store = stack.container.persistentStore
+        let reading = DispatchSemaphore(value: 0)
+        let finishReading = DispatchSemaphore(value: 0)
+        let read = Task.detached {
+            try store.readOnOwnConnection { _ in
+                reading.signal()
+                finishReading.wait()
+            }
+        }
+        reading.wait()
+        let closed = Task.detached {
+            store.close()
+            return !FileManager.default.fileExists(atPath: url.path + "-wal")
+        }
+        // The read holds its connection (and its snapshot) until it is let go; closing meanwhile
+        // would leave the log behind, with the commits in it.
+        try await Task.sleep(for: .milliseconds(50))
+        finishReading.signal()
+        try await read.value
+        #expect(await closed.value)
+        #expect(try titlesInFileAlone(url) == titles)
+    }
+
     @Test func aClosedStoreRefusesReadsAndWrites() throws {
         let stack = try TestStack()
         try save(["Before closing"], in: stack.container)

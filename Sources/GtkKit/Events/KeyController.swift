@@ -45,22 +45,35 @@ public final class KeyController {
     /// handled (the widget then never sees it).
     @discardableResult
     public convenience init(on widget: Widget, _ handler: @escaping @MainActor (KeyPress) -> Bool) {
-        self.init(on: widget, handingOn: { key, _ in handler(key) })
+        self.init(on: widget, pressed: { key, _, _ in handler(key) })
     }
 
     /// As ``init(on:_:)``; `handler` may also hand the key on to another widget's own key
     /// handling, as if it had been sent there, with its second argument (true when that widget
     /// took it).
     @discardableResult
-    public init(on widget: Widget, handingOn handler: @escaping @MainActor (KeyPress, _ handOn: (Widget) -> Bool) -> Bool) {
+    public convenience init(on widget: Widget, handingOn handler: @escaping @MainActor (KeyPress, _ handOn: (Widget) -> Bool) -> Bool) {
+        self.init(on: widget, pressed: { key, _, handOn in handler(key, handOn) })
+    }
+
+    /// As ``init(on:_:)``, with the time the display server gave each key press, in milliseconds
+    /// of its clock (`gtk_event_controller_get_current_event_time`): when the writer pressed the
+    /// key, however long the main loop was busy before handling it. Xvfb and Xorg count it on
+    /// `CLOCK_MONOTONIC`, wrapping at 2³² ms.
+    @discardableResult
+    public convenience init(on widget: Widget, timed handler: @escaping @MainActor (KeyPress, UInt32) -> Bool) {
+        self.init(on: widget, pressed: { key, time, _ in handler(key, time) })
+    }
+
+    private init(on widget: Widget, pressed handler: @escaping @MainActor (KeyPress, UInt32, _ handOn: (Widget) -> Bool) -> Bool) {
         controller = Object(owning: UnsafeMutableRawPointer(gtk_event_controller_key_new()))
-        gtk_event_controller_set_propagation_phase(controller.opaquePointer, GTK_PHASE_CAPTURE)
         // Not retained: the controller outlives its own handler.
         let pointer = controller.opaquePointer
+        gtk_event_controller_set_propagation_phase(pointer, GTK_PHASE_CAPTURE)
         controller.connect(Signal<(UInt32, UInt32, GdkModifierType) -> Bool>("key-pressed")) { keyval, _, state in
             let name = gdk_keyval_name(keyval).map { String(cString: $0) } ?? ""
             let held = KeyPress.Modifiers(rawValue: state.rawValue).intersection([.shift, .control, .alt, .superKey])
-            return handler(KeyPress(name: name, modifiers: held)) { target in
+            return handler(KeyPress(name: name, modifiers: held), gtk_event_controller_get_current_event_time(pointer)) { target in
                 gtk_event_controller_key_forward(pointer, target.widgetPointer) != 0
             }
         }

@@ -2,6 +2,7 @@
 /// notification, and reporting them.
 extension FetchedResultsController {
     func handle(_ notification: ContextNotification) {
+        backgroundFetch?.note(notification)
         guard let results else { return }
         var actions = RowActions()
         switch notification {
@@ -57,8 +58,10 @@ extension FetchedResultsController {
         }
     }
 
-    /// Fetches again after the context let go of its objects, and reports a reload.
+    /// Fetches again after the context let go of its objects, and reports a reload. A fetch in
+    /// the background is complete with it.
     private func reloadAfterInvalidation() {
+        let inBackground = backgroundFetch
         do {
             try refetch()
         } catch {
@@ -66,6 +69,7 @@ extension FetchedResultsController {
             return
         }
         delegate?.controllerDidReloadContent(self)
+        inBackground?.completion(nil)
     }
 
     // MARK: Applying a batch
@@ -238,7 +242,8 @@ extension FetchedResultsController {
 
     /// Takes the row in `slot` out, marking whether the row after it now starts a section, and
     /// returns the index it had.
-    private func removeRow(_ slot: Int32, in results: Results) -> Int {
+    @discardableResult
+    func removeRow(_ slot: Int32, in results: Results) -> Int {
         guard let index = results.tree.remove(where: { results.table.compare($0, slot) }) else {
             preconditionFailure("row \(results.table.key(of: slot)) is not where its values place it")
         }

@@ -38,11 +38,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
     public weak var delegate: (any FetchedResultsControllerDelegate<Result>)?
 
     /// The state of the last fetch.
-    struct Results {
-        let plan: FetchedResultsPlan
-        let table: SortKeyTable
-        let tree: OrderStatisticTree
-    }
+    typealias Results = FetchedRows
 
     private(set) var results: Results?
     /// Whether the results may hold only the first rows of more (``performFetch(firstRows:)``).
@@ -51,6 +47,9 @@ public final class FetchedResultsController<Result: ManagedObject> {
     /// The objects of the last prefetched range, kept so that the context does not let them go
     /// before they are shown.
     private var prefetched: [ManagedObject] = []
+    /// The whole fetch whose rows are being read on another thread
+    /// (``performFetchInBackground(then:)``), if any.
+    var backgroundFetch: BackgroundFetch?
 
     /// A controller for the objects `fetchRequest` matches in `context`, which must be a context on
     /// the store (the view context, usually). Call ``performFetch()`` to fetch.
@@ -65,6 +64,10 @@ public final class FetchedResultsController<Result: ManagedObject> {
         self.context = context
         self.fetchRequest = fetchRequest
         self.sectionNameKeyPath = sectionNameKeyPath
+    }
+
+    deinit {
+        cancelBackgroundFetch()
     }
 
     // MARK: Fetching
@@ -92,52 +95,75 @@ public final class FetchedResultsController<Result: ManagedObject> {
     public func performFetch(firstRows count: Int) throws {
         precondition(count > 0, "a first screen has rows")
         context.checkAccess()
+        cancelBackgroundFetch()
         let (fetched, hasMore) = try fetch(limit: count)
-        results = fetched
-        prefetched = []
-        hasMoreRows = hasMore
+        replaceResults(with: fetched, hasMoreRows: hasMore)
         observeAndReportReload()
     }
 
-    private func observeAndReportReload() {
+    /// Makes `fetched` the results.
+    func replaceResults(with fetched: Results, hasMoreRows: Bool) {
+        results = fetched
+        prefetched = []
+        self.hasMoreRows = hasMoreRows
+    }
+
+    /// Observes the context from now on, once.
+    func observe() {
         if observation == nil {
             observation = context.addObserver { [weak self] notification in self?.handle(notification) }
         }
+    }
+
+    func observeAndReportReload() {
+        observe()
         delegate?.controllerDidReloadContent(self)
     }
 
-    /// Replaces the results with new ones (nothing changes if fetching fails).
+    /// Replaces the results with new ones (nothing changes if fetching fails). A fetch in the
+    /// background is given up: its rows would be older.
     func refetch() throws {
-        results = try fetch(limit: nil).results
-        prefetched = []
-        hasMoreRows = false
+        cancelBackgroundFetch()
+        replaceResults(with: try fetch(limit: nil).results, hasMoreRows: false)
     }
 
     /// Runs the request (its first `limit` rows, when given) and returns the new results, and
     /// whether the limit may have left rows out.
     private func fetch(limit: Int?) throws -> (results: Results, hasMore: Bool) {
         let plan = try FetchedResultsPlan(fetchRequest, sectionNameKeyPath: sectionNameKeyPath, context: context)
-        let pending = context.pendingChanges(of: plan.entity)
-        // Changed and deleted objects' rows may no longer say the truth: they are placed from memory.
-        let excluded = Set(pending.changed.map(\.key))
-        let table = SortKeyTable(columns: plan.columns)
-        let rowCount = try context.persistentStore.read { connection in
-            let statement = try connection.statement(plan.sql + (limit.map { " LIMIT \($0)" } ?? ""))
-            defer { statement.reset() }
-            statement.bind(plan.bindings)
-            return try table.load(from: statement, excluding: excluded)
+        let pending = pendingKeys(of: plan)
+        let (table, rowCount) = try context.persistentStore.read { connection in
+            try FetchedRows.read(plan, limit: limit, excluding: pending.excluded, on: connection)
         }
-        // Sections start where the first sort key changes.
-        let marks = plan.isSectioned ? (0..<Int32(rowCount)).map { $0 == 0 || table.compareFirstKey($0 - 1, $0) != 0 } : nil
-        let tree = OrderStatisticTree(sorted: Int32(0)..<Int32(rowCount), marks: marks)
-        let results = Results(plan: plan, table: table, tree: tree)
-        let additions = (pending.changed + pending.inserted).filter { !$0.flags.contains(.deleted) }.map(\.key)
-        for (_, slot) in try evaluate(additions, in: results) {
-            insertRow(slot, in: results)
-            table.index(slot)
-        }
+        let results = FetchedRows(plan: plan, table: table, count: rowCount)
+        try place(pending.placed, in: results)
         // Rows of objects with unsaved changes were read and skipped: they count against the limit.
-        return (results, limit.map { rowCount + excluded.count >= $0 } ?? false)
+        return (results, limit.map { rowCount + pending.excluded.count >= $0 } ?? false)
+    }
+
+    /// The keys of the objects with unsaved changes that a fetch places from memory: the changed
+    /// and deleted ones, whose rows may no longer say the truth (`excluded` from the rows read),
+    /// and those plus the inserted ones (`placed`).
+    func pendingKeys(of plan: FetchedResultsPlan) -> (excluded: Set<Int64>, placed: [Int64]) {
+        let pending = context.pendingChanges(of: plan.entity)
+        let placed = (pending.changed + pending.inserted).filter { !$0.flags.contains(.deleted) }.map(\.key)
+        return (Set(pending.changed.map(\.key)), placed)
+    }
+
+    /// Places the objects with `keys` as a fetch would place them now: their rows, if any, are
+    /// taken out, and those that match are put back where they sort. Nothing changes if reading
+    /// their rows fails.
+    func place(_ keys: [Int64], in results: Results) throws {
+        let evaluated = try evaluate(keys, in: results)
+        for key in keys {
+            guard let slot = results.table.slot(forKey: key) else { continue }
+            removeRow(slot, in: results)
+            results.table.release(slot)
+        }
+        for (_, slot) in evaluated {
+            insertRow(slot, in: results)
+            results.table.index(slot)
+        }
     }
 
     /// The rows of the objects with `keys` that match the request now, each in a new slot of the

@@ -2,7 +2,8 @@ import CSQLite
 import Foundation
 
 /// The SQLite store behind a container: it owns the file's tables, checks the schema on open and
-/// runs every read and write for the container's contexts, one at a time.
+/// runs every read and write for the container's contexts, one at a time (but for long reads on
+/// another thread, which get a read-only connection of their own: ``readOnOwnConnection(_:)``).
 ///
 /// Opening is careful with the file: the store reads before it writes anything, and it writes
 /// nothing to a file that is not an ObjectGraph store of the same schema. The SQLite settings are
@@ -30,6 +31,10 @@ public final class PersistentStore: @unchecked Sendable {
     var watcher: RemoteChangeWatcher?
     /// Set by ``close()``; every read and write then throws (guarded by `lock`).
     private var isClosed = false
+    /// The reads running on connections of their own (``readOnOwnConnection(_:)``): ``close()``
+    /// waits for them, because SQLite checkpoints and removes the log only when the last
+    /// connection closes, and a read-only one cannot (the closed library would not be one file).
+    private let readsOnOwnConnections = DispatchGroup()
     /// Empties the log once no save has committed for a while (guarded by `lock`); see
     /// ``checkpointWhenIdle(after:)``.
     private var idleCheckpoint: IdleCheckpoint?
@@ -147,6 +152,25 @@ public final class PersistentStore: @unchecked Sendable {
         }
     }
 
+    /// Runs reads on a read-only connection of their own, outside the store's lock, so that a long
+    /// read on another thread holds up no other use of the store: the connection reads the store
+    /// as it is when its read begins (WAL). It is opened for the call and closed after it, and
+    /// traced as the store is. An in-memory store, which no other connection
+    /// can see, is read under the lock, as ``read(_:)`` does.
+    func readOnOwnConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        guard let url = storeDescription.url else { return try read(body) }
+        let trace = try lock.withLock {
+            guard !isClosed else { throw ObjectGraphError.storeClosed(path: url.path) }
+            readsOnOwnConnections.enter()
+            return connection.trace
+        }
+        defer { readsOnOwnConnections.leave() }
+        let reader = try SQLiteConnection.openForReading(path: url.path, busyTimeout: storeDescription.busyTimeout)
+        defer { reader.close() }
+        reader.trace = trace
+        return try body(reader)
+    }
+
     /// Runs writes in one transaction (`BEGIN IMMEDIATE`), committed if `body` returns and rolled
     /// back if it or the commit throws. Nothing is half-written.
     ///
@@ -246,9 +270,14 @@ public final class PersistentStore: @unchecked Sendable {
     /// Call it when the program is done with the store (a command's end, an app's quit): a process
     /// that exits with its connections open leaves recent commits in the log file only.
     public func close() {
+        let closing = lock.withLock {
+            defer { isClosed = true }
+            return !isClosed
+        }
+        guard closing else { return }
+        // No read starts on its own connection now; those running end within their query.
+        readsOnOwnConnections.wait()
         let watcher: RemoteChangeWatcher? = lock.withLock {
-            guard !isClosed else { return nil }
-            isClosed = true
             idleCheckpoint?.cancel()
             idleCheckpoint = nil
             // A checkpoint that fails leaves the log, which SQLite reads at the next open: nothing

@@ -2,9 +2,11 @@ import GtkKit
 
 /// The lines of `QUIRE_REPORT_FELT_SPEED` (``FeltSpeed``) that say where the window is rather
 /// than how fast: `focus PLACE` in the frame after the keyboard focus moves, `search-listed COUNT TEXT`
-/// once a search's list is drawn. A test that drives the real app by keys alone, from outside,
-/// sends each key only when the window is where the key must land (`KeyboardDrivenAppTests`):
-/// GTK 4.8 tells the accessibility bus nothing when the focus moves inside a list.
+/// once a search's list is drawn, `search-whole-list` as a search's whole list starts to be read
+/// (`quire-bench ux` types its next key then). A test that drives the real app by keys alone,
+/// from outside, sends each key only when the window is where the key must land
+/// (`KeyboardDrivenAppTests`): GTK 4.8 tells the accessibility bus nothing when the focus moves
+/// inside a list. Also keeps the time of each key pressed in the search field.
 extension MainWindow {
     func reportFocusAndSearches(to feltSpeed: FeltSpeed) {
         // After the next frame, which shows a widget that just took the focus; the search field is
@@ -16,6 +18,13 @@ extension MainWindow {
                 feltSpeed.note("focus \(focusPlace)")
             }
         }
+        // The key's own time: a key pressed while the main thread is busy waits before GTK
+        // handles it, and only this time sees that wait.
+        KeyController(on: searchEntry, timed: { _, time in
+            feltSpeed.searchKeyPressed = time
+            return false
+        })
+        articleList.wholeListStarted = { feltSpeed.note("search-whole-list") }
         // After the handler that runs the search (connected first): the list holds its result.
         searchEntry.connect(.searchChanged) { [weak self] in
             guard let self else { return }

@@ -14,7 +14,9 @@ extension MainWindow {
         // query, and its whole list waits for a pause in the typing (ArticleList.wholeListPause).
         searchEntry.searchDelay = Self.searchDelay
         searchEntry.connect(.changed) { [weak self] in
-            if self?.feltSpeed?.searchTyped == nil { self?.feltSpeed?.searchTyped = .now }
+            guard let feltSpeed = self?.feltSpeed, feltSpeed.searchTyped == nil else { return }
+            feltSpeed.searchTyped = .now
+            feltSpeed.searchTypedKey = feltSpeed.searchKeyPressed
         }
         searchEntry.connect(.searchChanged) { [weak self] in
             guard let self else { return }
@@ -22,6 +24,10 @@ extension MainWindow {
             articleList.query.searchText = searchEntry.text
             if let feltSpeed, let typed = feltSpeed.searchTyped {
                 feltSpeed.searchTyped = nil
+                if let pressed = feltSpeed.searchTypedKey {
+                    feltSpeed.report("search-key-shown-ms", sinceKeyPressedAt: pressed, afterNextFrameOf: window)
+                }
+                feltSpeed.searchTypedKey = nil
                 feltSpeed.report("search-shown-ms", since: typed, afterNextFrameOf: window)
                 feltSpeed.report("search-run-ms", since: started, afterNextFrameOf: window)
             }

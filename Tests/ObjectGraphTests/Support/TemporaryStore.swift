@@ -52,6 +52,23 @@ struct TestStack {
     }
 }
 
+extension TestStack {
+    /// Saves ten articles, "Draft 1" to "Draft 10" with 10 to 100 words, and returns their IDs
+    /// in that order.
+    func saveTenDrafts() throws -> [ManagedObjectID] {
+        try run { context in
+            let articles = (1...10).map { number in
+                let article = Article(context: context)
+                article.title = "Draft \(number)"
+                article.wordCount = number * 10
+                return article
+            }
+            try context.save()
+            return articles.map(\.objectID)
+        }
+    }
+}
+
 /// The conflicts `body` fails with; records an issue when it fails otherwise or succeeds.
 func mergeConflicts(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) throws -> [MergeConflict] {
     do {
