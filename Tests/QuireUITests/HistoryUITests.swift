@@ -127,9 +127,14 @@ final class HistoryUITests: MainWindowTestCase, @unchecked Sendable {
             window.editingPauseMilliseconds = 600_000
             try await self.until { window.articleList.count == 2 }
             try self.open("Harbour", in: window)
-            var saves: [ChangeSet] = []
-            let observation = window.library.viewContext.addObserver { notification in
-                if case .didSave(let save) = notification { saves.append(save) }
+            // Every commit to the store, as a context merging them sees each: one change per save.
+            let watcher = window.library.container.newBackgroundContext()
+            watcher.automaticallyMergesChangesFromParent = true
+            let commits = CommitLog()
+            let observation = watcher.performAndWait {
+                watcher.addObserver { notification in
+                    if case .objectsDidChange(let change) = notification { commits.append(change) }
+                }
             }
             defer { observation.cancel() }
             // Typed and left at once, in one turn of the main loop: no autosave runs in between,
@@ -140,7 +145,9 @@ final class HistoryUITests: MainWindowTestCase, @unchecked Sendable {
 
             // One save (one transaction) holds both: a crash or kill leaves the text and its
             // version, or neither.
-            let bodySaves = saves.filter { $0.updatedObjects.contains { $0.objectID.entityName == "Article" && $0.changedKeys.contains("body") } }
+            try await self.until { commits.all.contains { $0.inserted.contains { $0.entityName == "ArticleVersion" } } }
+            let saves = commits.all
+            let bodySaves = saves.filter { $0.refreshed.contains { $0.objectID.entityName == "Article" && $0.changedKeys.contains("body") } }
             let versionSaves = saves.filter { $0.inserted.contains { $0.entityName == "ArticleVersion" } }
             XCTAssertEqual(bodySaves.count, 1, "the text was saved once: \(saves)")
             XCTAssertEqual(versionSaves.count, 1, "one version: \(saves)")
@@ -180,4 +187,13 @@ final class HistoryUITests: MainWindowTestCase, @unchecked Sendable {
             try context.fetch(FetchRequest<SyncOperation>(predicate: \.articleID == id)).map { $0.payload?.body }
         }
     }
+}
+
+/// The changes a merging context was told of, collected from its queue.
+private final class CommitLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var changes: [ObjectsDidChange] = []
+
+    func append(_ change: ObjectsDidChange) { lock.withLock { changes.append(change) } }
+    var all: [ObjectsDidChange] { lock.withLock { changes } }
 }

@@ -75,7 +75,8 @@ final class LiveConflictUITests: MainWindowTestCase, @unchecked Sendable {
             gtk_text_buffer_get_end_iter(window.editor.buffer.textBufferPointer, &end)
             gtk_text_buffer_insert(window.editor.buffer.textBufferPointer, &end, Self.laterLine, -1)
             try await self.until { try await window.library.article(id).body == Self.mine + Self.laterLine }
-            XCTAssertEqual(window.editor.saveState, .saved)
+            // The autosave's commit has returned, or is about to: "Saved" follows it.
+            try await self.until { window.editor.saveState == .saved }
 
             XCTAssertTrue(banner.actions.activateAction(named: "resolve"))
             try await self.until { banner.dialog?.window.isOpen == true }

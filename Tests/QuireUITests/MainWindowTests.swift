@@ -70,7 +70,8 @@ final class MainWindowTests: MainWindowTestCase, @unchecked Sendable {
             try await self.until { try await window.library.article(id).body == "Low tide at six." }
             let saved = try await window.library.article(id)
             XCTAssertEqual(saved.title, "Field notes")
-            XCTAssertFalse(session.hasUnsavedChanges)
+            // The editor takes the save in once its commit has returned.
+            try await self.until { !session.hasUnsavedChanges }
             let operations = try await window.library.container.performBackgroundTask { context in
                 try context.fetch(FetchRequest<SyncOperation>(predicate: \.articleID == id)).map { ($0.change, $0.payload?.body) }
             }

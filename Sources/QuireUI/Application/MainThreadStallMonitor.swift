@@ -11,7 +11,8 @@ import GtkKit
 /// the load.
 ///
 /// `QUIRE_REPORT_STALLS=1 quire` runs one; SIGUSR1 starts the measurement again (so a benchmark
-/// leaves out the start-up), and on quitting the application prints `max-stall-ms VALUE` and
+/// leaves out the start-up); the quit action (Ctrl+Q) stops it, so the saves made on the way
+/// out are left out too, and on quitting the application prints `max-stall-ms VALUE` and
 /// `max-main-cpu-ms VALUE` on standard output. `quire-bench app-start` reads them.
 ///
 /// To find what a burst is, `QUIRE_BURSTS_FILE=PATH` (an existing file) appends a line for every

@@ -161,6 +161,8 @@ public final class QuireApplication {
     /// `app.quit`: closes every window, and keeps the main window from opening when the library
     /// is still being opened.
     private func quit() {
+        // The stall figures are about using the app: the saves made on the way out are not.
+        stallMonitor?.stop()
         if isOpening { quitRequested = true }
         closeAllWindows()
     }

@@ -11,19 +11,24 @@ import Platform
 ///   editor when it is needed (a save, the recovery copy, ``hasUnsavedChanges``), since a
 ///   book-length body is a megabyte to copy and every keystroke would copy it. The view context
 ///   and the store see nothing until a save.
-/// - ``save()`` runs one second after the last edit (autosave), and when the writer switches
-///   article, closes the window or quits: the editor's text goes into the draft, the child saves
-///   into the view context, the view context records the article's outbox operation
-///   (``LocalChanges``) and saves into the store, so the article and its operation commit together.
+/// - The text is saved one second after the last edit (autosave), and when the writer switches
+///   article, closes the window or quits: the editor's text goes into the draft, and Library saves
+///   it with its outbox operation in a background context of its own
+///   (``Library/saveEditorText(_:)``), so that the save of a book (the full-text index, the
+///   outbox, the commit) never holds up typing. The status line says "Saved" only once that
+///   commit has returned. The autosave does not wait for it; ``save(endingSession:)`` does, for
+///   the steps that need the text in the store first. One save runs at a time: an autosave due
+///   meanwhile starts when it is done, with the text typed since.
 /// - Independently, the text goes to the ``DraftRecorder`` a moment after an edit (at most every
 ///   ``recoveryDelay`` while the writer types), which writes it to the store within the rest of
 ///   two seconds (the window's recorder interval is shortened by ``recoveryDelay``): a killed app
 ///   loses at most the last two seconds of typing.
 /// - When the article changed underneath (another program, the sync worker) in its title or
-///   body, the save meets the change through the merge policy and the writer decides in the
-///   ``ConflictDialog``: keep mine, take theirs, or keep both. Changes of anything else (a star,
-///   a folder) are taken in silently under the writer's text. A change underneath while nothing
-///   is unsaved is shown in the editor instead (``showStoredContent()``, which the window calls).
+///   body since the text the writer started from (``base``), the save saves nothing and the
+///   writer decides in the ``ConflictDialog``: keep mine, take theirs, or keep both. Changes of
+///   anything else (a star, a folder) are taken in silently under the writer's text. A change
+///   underneath while nothing is unsaved is shown in the editor instead (``showStoredContent()``,
+///   which the window calls).
 @MainActor
 final class DraftSession {
     /// The article's ID in the store.
@@ -57,6 +62,13 @@ final class DraftSession {
     /// megabyte out of the editor again: after a save of this text the two share their storage,
     /// so the comparison costs nothing.
     private var shownBody: String
+    /// The title and body the writer's text was written over: as loaded, last saved or last
+    /// shown from the store. A save that finds others in the store meets a conflict.
+    private var base: (title: String, body: String)
+    /// The save running off the main thread, if one is.
+    private var running: EditorSaveRun?
+    /// Whether an autosave came while a save ran: it saves when that one is done.
+    private var saveAgain = false
     /// The conflict dialog while it is open; saves wait for its decision.
     private var conflictDialog: ConflictDialog?
     private var isClosed = false
@@ -81,6 +93,7 @@ final class DraftSession {
         article = try draft.existingObject(with: objectID, as: StoredArticle.self)
         articleID = article.id
         shownBody = article.body
+        base = (article.title, article.body)
         editor.load(title: article.title, body: article.body)
         editor.readOnlyReason = article.trashed != nil ? gettext("This article is in the Trash.") : nil
         editor.titleChanged = { [weak self] title in self?.edited(title: title) }
@@ -103,7 +116,7 @@ final class DraftSession {
             recovery = Timeout(milliseconds: Self.recoveryDelay) { [weak self] in self?.recordRecoveryCopy() }
         }
         autosave?.cancel()
-        autosave = Timeout(milliseconds: Self.autosaveDelay) { [weak self] in self?.save() }
+        autosave = Timeout(milliseconds: Self.autosaveDelay) { [weak self] in self?.saveInBackground() }
         afterEdit?()
     }
 
@@ -123,32 +136,85 @@ final class DraftSession {
         Task { await recorder.record(articleID: articleID, title: title, body: body) }
     }
 
-    /// Saves the draft into the store now (child → view context → store, with the outbox
-    /// operation). Returns whether everything the writer typed is saved; false while a conflict
-    /// waits for the writer's decision or when the save failed (the error was reported, and the
-    /// text stays in the draft and in draft recovery). With `endingSession` the save ends the
-    /// editing session: the text's version is recorded in the same transaction
-    /// (``Library/recordEndOfEditingSession(of:in:at:)``), so a crash leaves both or neither.
+    /// Saves the draft into the store now and waits for it, for the window's steps that need the
+    /// text in the store before they go on (switching article, History, Ctrl+S, quitting). A save
+    /// running in the background is waited for first, so the later text is saved last. Returns
+    /// whether everything the writer typed is saved; false while a conflict waits for the writer's
+    /// decision or when the save failed (the error was reported, and the text stays in the draft
+    /// and in draft recovery). With `endingSession` the save ends the editing session: the text's
+    /// version is recorded in the same transaction (``Library/recordEndOfEditingSession(of:in:at:)``),
+    /// so a crash leaves both or neither.
     @discardableResult
     func save(endingSession: Bool = false) -> Bool {
         autosave?.cancel()
         autosave = nil
+        if let running {
+            running.wait()
+            finish(running, mergedIntoViewContext: false)
+        }
+        saveAgain = false
+        guard let run = startSave(endingSession: endingSession) else { return conflictDialog == nil }
+        run.wait()
+        return finish(run, mergedIntoViewContext: false)
+    }
+
+    /// The autosave: the same save, without waiting for it. The editor says "Saved" when it has
+    /// committed; edits meanwhile stay in the editor and are saved by the next one, which starts
+    /// when this one is done (never two at once, so an older text cannot land after a newer one).
+    private func saveInBackground() {
+        autosave = nil
+        guard running == nil else {
+            saveAgain = true
+            return
+        }
+        guard let run = startSave(endingSession: false) else { return }
+        Task { [weak self] in
+            _ = await run.task.value
+            guard let self, self.running === run else { return }
+            // The store queued its merge into the view context on the main queue as the save
+            // committed, before this continuation: the view context has it.
+            self.finish(run, mergedIntoViewContext: true)
+            if self.saveAgain {
+                self.saveAgain = false
+                self.saveInBackground()
+            }
+        }
+    }
+
+    /// Hands the draft's text to Library's save off the main thread (nil when there is nothing to
+    /// save, or a conflict waits for the writer).
+    private func startSave(endingSession: Bool) -> EditorSaveRun? {
         takeEditedBody()
-        guard conflictDialog == nil else { return false }
-        guard draft.hasChanges else { return true }
+        guard conflictDialog == nil, draft.hasChanges else { return nil }
         editor.saveState = .saving
-        do {
-            try saveDraft()
-            if try saveViewContext(endingSession: endingSession) { library.trimHistoryLater() }
-            // The save may have settled the article's conflict with a clean merge (LocalChanges).
-            try showStoredContent()
-            editor.saveState = .saved
+        let text = Library.EditorText(
+            articleID: articleID, title: article.title, body: article.body,
+            language: article.changedValues()["language"] == nil ? nil : article.language,
+            base: base, endingSession: endingSession)
+        let run = EditorSaveRun(text, library: library)
+        running = run
+        return run
+    }
+
+    /// Takes in the outcome of a save that has returned. Returns whether the text is saved.
+    @discardableResult
+    private func finish(_ run: EditorSaveRun, mergedIntoViewContext: Bool) -> Bool {
+        running = nil
+        switch run.outcome() {
+        case .success(.saved(let recordedVersion)):
+            if recordedVersion { library.trimHistoryLater() }
+            do {
+                try takeInSaved(run.text, mergedIntoViewContext: mergedIntoViewContext)
+            } catch {
+                // Saved; only reading it back for the editor failed.
+                report(String(cFormat: gettext("Could not show the changes to “%s”"), ConflictDialog.displayTitle(article.title)), error)
+            }
             return true
-        } catch ObjectGraphError.mergeConflicts(let conflicts) {
+        case .success(.conflict(let theirs)):
             editor.saveState = .unsaved
-            askAboutConflict(conflicts)
+            askAboutConflict(theirs: theirs)
             return false
-        } catch {
+        case .failure(let error):
             editor.saveState = .unsaved
             report(String(cFormat: gettext("Could not save “%s”"), ConflictDialog.displayTitle(article.title)), error)
             return false
@@ -185,51 +251,42 @@ final class DraftSession {
 
     // MARK: Saving
 
-    /// The child into the view context. A change of the parent that leaves title and body alone
-    /// is taken in under the writer's text; one that changes them is thrown as a conflict.
-    private func saveDraft() throws {
-        do {
-            try draft.save()
-        } catch ObjectGraphError.mergeConflicts(let conflicts) where !conflicts.contains(where: Self.changesContent) {
-            try draft.refresh(article, mergeChanges: true)
-            try draft.save()
-        }
+    /// After a save: the view context and the draft read the article as saved, keeping what the
+    /// writer typed meanwhile (a title in the draft; a body still in the editor, ``bodyEdited``).
+    private func takeInSaved(_ text: Library.EditorText, mergedIntoViewContext: Bool) throws {
+        if !mergedIntoViewContext { _ = try readStored() }
+        // What the writer's next edits go over: the text saved, even if the store has moved on
+        // since (the sync worker), so that their next save meets that change instead of hiding it.
+        base = (text.title, text.body)
+        let (title, body, language) = (article.title, article.body, article.language)
+        try draft.refresh(article, mergeChanges: false)
+        if article.title != title { article.title = title }
+        if article.body != body { article.body = body }
+        if article.language != language { article.language = language }
+        if editor.saveState == .saving { editor.saveState = .saved }
+        // The save may have settled the article's conflict with a clean merge (LocalChanges).
+        try showStoredContent()
     }
 
-    /// The view context into the store, with the outbox operation. A store that changed since
-    /// the view context read it (another program; the sync worker taking the pending operation)
-    /// is read again and the writer's text applied on top; when the text itself changed there,
-    /// the writer's text goes back into the draft, whose next save meets the change as a conflict.
-    /// Returns whether the save recorded a version (`endingSession`).
-    private func saveViewContext(endingSession: Bool) throws -> Bool {
-        func recordChanges() throws -> Bool {
-            try LocalChanges.record(in: viewContext)
-            return try endingSession ? Library.recordEndOfEditingSession(of: objectID, in: viewContext) : false
-        }
-        var recorded = try recordChanges()
-        do {
-            try viewContext.save()
-        } catch ObjectGraphError.mergeConflicts(let conflicts) {
-            let mine = (title: article.title, body: article.body)
-            viewContext.rollback()
-            for conflict in conflicts {
-                if let object = try? viewContext.existingObject(with: conflict.objectID) {
-                    try viewContext.refresh(object, mergeChanges: false)
-                }
-            }
-            let current = try viewContext.existingObject(with: objectID, as: StoredArticle.self)
-            if conflicts.contains(where: Self.changesContent) {
-                // The draft still holds the writer's text; its next save conflicts with the parent.
-                article.title = mine.title
-                article.body = mine.body
-                try saveDraft()
-            }
-            if current.title != mine.title { current.title = mine.title }
-            if current.body != mine.body { current.body = mine.body }
-            recorded = try recordChanges()
-            try viewContext.save()
-        }
-        return recorded
+    /// Takes the article as the view context holds it as the text the editor shows and the
+    /// writer's next edits go over, dropping the draft's: for a change the window saved in the
+    /// view context and shows in the editor itself (History's restore).
+    func adoptStored() throws {
+        let stored = try viewContext.existingObject(with: objectID, as: StoredArticle.self)
+        try draft.refresh(article, mergeChanges: false)
+        base = (stored.title, stored.body)
+        shownBody = stored.body
+        bodyEdited = false
+    }
+
+    /// The article in the view context as the store holds it now. The view context merges a
+    /// background save from the main queue: after a save the main thread waited for, later than
+    /// what runs next here (a version at the session's end, the History panel), so its object
+    /// is read again now.
+    private func readStored() throws -> StoredArticle {
+        let stored = try viewContext.existingObject(with: objectID, as: StoredArticle.self)
+        if !stored.hasChanges { try viewContext.refresh(stored, mergeChanges: false) }
+        return stored
     }
 
     /// Shows the article's title and body as the view context holds them when they changed
@@ -242,6 +299,7 @@ final class DraftSession {
         let stored = try viewContext.existingObject(with: objectID, as: StoredArticle.self)
         guard stored.title != editor.title || stored.body != shownBody else { return }
         try draft.refresh(article, mergeChanges: false)
+        base = (stored.title, stored.body)
         show(title: stored.title, body: stored.body)
     }
 
@@ -251,48 +309,35 @@ final class DraftSession {
         editor.load(title: title, body: body)
     }
 
-    /// Whether a conflict is a change of the article's title or body made elsewhere.
-    static func changesContent(_ conflict: MergeConflict) -> Bool {
-        guard conflict.objectID.entityName == "Article" else { return false }
-        guard let stored = conflict.storeSnapshot else { return true }
-        return ["title", "body"].contains { conflict.objectSnapshot?[attribute: $0] != stored[attribute: $0] }
-    }
-
     // MARK: Conflicts
 
-    private func askAboutConflict(_ conflicts: [MergeConflict]) {
-        guard let conflict = conflicts.first(where: Self.changesContent) else { return }
+    /// Shows the conflict dialog: the writer's text against `theirs`, the article as stored now
+    /// (nil: deleted), over the text the writer started from.
+    private func askAboutConflict(theirs stored: ArticleSnapshot?) {
         let current = article.content
-        let base = content(from: conflict.objectSnapshot, over: current)
-        let theirs = content(from: conflict.storeSnapshot, over: current)
+        var base = current
+        (base.title, base.body) = self.base
+        var theirs = current
         let dialogConflict: ConflictDialog.Conflict
-        if conflict.storeSnapshot == nil {
-            dialogConflict = .deleted(mine: .init(content: current, device: gettext("This device"), time: Date()), device: gettext("another window"), time: Date())
-        } else {
-            let theirTime = conflict.storeSnapshot?[attribute: "updated"]?.swiftValue as? Date ?? Date()
+        if let stored {
+            (theirs.title, theirs.body) = (stored.title, stored.body)
             dialogConflict = .edited(
                 base: base, mine: .init(content: current, device: gettext("This device"), time: Date()),
-                theirs: .init(content: theirs, device: gettext("Elsewhere"), time: theirTime))
+                theirs: .init(content: theirs, device: gettext("Elsewhere"), time: stored.updated))
+        } else {
+            dialogConflict = .deleted(mine: .init(content: current, device: gettext("This device"), time: Date()), device: gettext("another window"), time: Date())
         }
         do {
             let dialog = try ConflictDialog(conflict: dialogConflict, over: window)
             conflictDialog = dialog
-            dialog.decided = { [weak self] decision in self?.apply(decision, theirs: theirs) }
+            dialog.decided = { [weak self] decision in self?.apply(decision, theirs: stored) }
             dialog.present()
         } catch {
             report(gettext("Could not show the conflict"), error)
         }
     }
 
-    /// The article's content with the title and body of a snapshot.
-    private func content(from snapshot: ObjectSnapshot?, over current: ArticleContent) -> ArticleContent {
-        var content = current
-        if case .string(let title)? = snapshot?[attribute: "title"] { content.title = title }
-        if case .string(let body)? = snapshot?[attribute: "body"] { content.body = body }
-        return content
-    }
-
-    private func apply(_ decision: ConflictDialog.Decision, theirs: ArticleContent) {
+    private func apply(_ decision: ConflictDialog.Decision, theirs stored: ArticleSnapshot?) {
         conflictDialog = nil
         switch decision {
         case .decideLater:
@@ -306,12 +351,13 @@ final class DraftSession {
                 bodyEdited = false
                 editor.saveState = .unsaved
             }
-            // Reading the article as it is now, with the writer's text on top, makes the next
-            // save go through; an article deleted meanwhile keeps the text as a new article.
-            if (try? draft.refresh(article, mergeChanges: true)) == nil || article.isInaccessible {
+            // Saving over the text stored now makes the next save go through; an article deleted
+            // meanwhile keeps the text as a new article.
+            guard let stored else {
                 keepAsNewArticle(article.content)
                 return
             }
+            base = (stored.title, stored.body)
             save()
         case .resolve(.keepTheirs), .resolve(.acceptDelete):
             takeTheirs()
@@ -324,7 +370,9 @@ final class DraftSession {
     /// Drops the writer's edits and shows the article as it is now.
     private func takeTheirs() {
         draft.rollback()
+        _ = try? readStored()
         try? draft.refresh(article, mergeChanges: false)
+        base = (article.title, article.body)
         show(title: article.title, body: article.body)
         bodyEdited = false
         let (recorder, articleID, report) = (recorder, articleID, report)

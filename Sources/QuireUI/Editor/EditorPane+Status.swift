@@ -11,7 +11,7 @@ extension EditorPane {
 
     /// Counts after a short pause, so a burst of typing in a long article counts once.
     func scheduleWordCount() {
-        guard wordCountUpdate?.isPending != true else { return }
+        wordCountUpdate?.cancel()
         wordCountUpdate = Timeout(milliseconds: 150) { [weak self] in self?.updateWordCountNow() }
     }
 

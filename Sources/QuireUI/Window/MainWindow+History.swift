@@ -31,7 +31,7 @@ extension MainWindow {
         guard let session, session.articleID == id, readOnlyReason == nil, session.save() else { return }
         do {
             let restored = try library.restoreVersionInViewContext(versionID)
-            try session.draft.refresh(session.article, mergeChanges: false)
+            try session.adoptStored()
             editor.showRestored(title: restored.title, body: restored.body)
         } catch {
             showError(gettext("Could not restore the version"), error)
