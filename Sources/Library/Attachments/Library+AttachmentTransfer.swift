@@ -59,6 +59,7 @@ extension LibraryArticleSource {
     /// the library does not have, or whose file is missing or damaged, comes with its problem.
     public func attachments(of article: ArticleSnapshot) async throws -> [AttachmentFile] {
         let references = AttachmentReference.all(in: article.body)
+        let unheldProblems = unheldProblems
         return try await library.read { context in
             let own = try context.fetch(FetchRequest<StoredAttachment>(predicate: \.article?.id == article.id))
                 .sorted { ($0.created, $0.fileName) < ($1.created, $1.fileName) }
@@ -73,7 +74,8 @@ extension LibraryArticleSource {
                     file.fileName = reference.fileName
                     files.append(file)
                 } else {
-                    files.append(AttachmentFile(reference: reference, problem: "the library holds no attachment with these bytes"))
+                    files.append(AttachmentFile(
+                        reference: reference, problem: unheldProblems[reference.sha256] ?? "the library holds no attachment with these bytes"))
                 }
             }
             return files
