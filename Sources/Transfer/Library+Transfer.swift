@@ -45,22 +45,18 @@ extension Library {
             }
         }
         var result = try await applyImport(creatingFolders: plan.foldersToCreate, tags: plan.tagsToCreate, writes: writes, batchSize: batchSize)
-        result.restoredAttachments = try await restoreAttachments(of: plan.items.filter { $0.action == .unchanged })
+        result.restoredAttachments += try await restoreAttachments(of: plan.items.filter { $0.action == .unchanged })
         return result
     }
 
-    /// Gives articles the library has as they are imported the attachments they lack that the
-    /// import brings (lost, or never downloaded from the server): one save per file, as a paste,
-    /// and no edit of the article. Answers how many were added.
+    /// Gives articles the library has as they are imported the attachments they lack, and writes
+    /// back those whose file is missing or damaged, from the bytes the import brings
+    /// (``Library/restoreAttachments(_:to:)``: one save per article, no edit of it). Answers how
+    /// many attachments were added or written back.
     private func restoreAttachments(of items: [ImportPlan.Item]) async throws -> Int {
         var restored = 0
-        for item in items where item.imported.attachments.contains(where: { $0.data != nil }) {
-            let held = Set(try await attachments(of: item.article.id).map(\.sha256))
-            for file in item.imported.attachments where !held.contains(file.sha256) {
-                guard let data = file.data else { continue }
-                try await addAttachment(to: item.article.id, fileName: file.fileName, data: data)
-                restored += 1
-            }
+        for item in items {
+            restored += try await restoreAttachments(item.imported.attachments, to: item.article.id)
         }
         return restored
     }

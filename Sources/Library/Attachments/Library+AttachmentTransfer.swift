@@ -59,6 +59,7 @@ extension LibraryArticleSource {
     /// the library does not have, or whose file is missing or damaged, comes with its problem.
     public func attachments(of article: ArticleSnapshot) async throws -> [AttachmentFile] {
         let references = AttachmentReference.all(in: article.body)
+        let unheldProblems = unheldProblems
         return try await library.read { context in
             let own = try context.fetch(FetchRequest<StoredAttachment>(predicate: \.article?.id == article.id))
                 .sorted { ($0.created, $0.fileName) < ($1.created, $1.fileName) }
@@ -73,7 +74,8 @@ extension LibraryArticleSource {
                     file.fileName = reference.fileName
                     files.append(file)
                 } else {
-                    files.append(AttachmentFile(reference: reference, problem: "the library holds no attachment with these bytes"))
+                    files.append(AttachmentFile(
+                        reference: reference, problem: unheldProblems[reference.sha256] ?? "the library holds no attachment with these bytes"))
                 }
             }
             return files
@@ -101,13 +103,51 @@ extension LibraryArticleSource {
 }
 
 extension Library {
+    /// Gives the article the attachments of `files` it lacks (lost, or never downloaded from the
+    /// server), and writes back the bytes of those it holds whose file is missing or damaged
+    /// (through the store's external storage, which replaces a file whole and durably): one save,
+    /// no edit of the article, nothing deleted. Answers how many attachments were added or
+    /// written back. An import calls it for articles the library has exactly as imported.
+    public func restoreAttachments(_ files: [AttachmentFile], to articleID: UUID) async throws -> Int {
+        guard files.contains(where: { $0.data != nil }) else { return 0 }
+        return try await write { context, now in
+            let (added, repaired) = try Self.importAttachments(files, to: articleID, in: context, at: now)
+            return added + repaired
+        }
+    }
+
     /// Adds an import's `files` to `articleID` (in the import's transaction): files without bytes
-    /// are left out, and bytes the article holds already are not added twice.
-    static func importAttachments(_ files: [AttachmentFile], to articleID: UUID, in context: ManagedObjectContext, at now: Date) throws {
+    /// are left out, and bytes the article holds already are not added twice, but written back
+    /// where the library can no longer read them as they were added (their file missing or
+    /// damaged). Answers how many were added and how many written back.
+    @discardableResult
+    static func importAttachments(
+        _ files: [AttachmentFile], to articleID: UUID, in context: ManagedObjectContext, at now: Date
+    ) throws -> (added: Int, repaired: Int) {
+        var added = 0
+        var repaired = 0
         for file in files {
             guard let data = file.data else { continue }
             try checkAttachment(fileName: file.fileName, data: data)
-            _ = try insertAttachment(to: articleID, fileName: file.fileName, data: data, in: context, at: now)
+            if let held = try attachment(sha256: file.sha256, of: articleID, in: context) {
+                guard !held.holdsItsBytes else { continue }
+                // The same bytes set again: the save writes their file anew (a damaged one is
+                // replaced by a renamed temporary file), and the row keeps its reference.
+                try held.setValue(data, forKey: "bytes")
+                repaired += 1
+            } else {
+                _ = try insertAttachment(to: articleID, fileName: file.fileName, data: data, in: context, at: now)
+                added += 1
+            }
         }
+        return (added, repaired)
+    }
+}
+
+extension StoredAttachment {
+    /// Whether its bytes can be read and still have the SHA-256 they were added with.
+    var holdsItsBytes: Bool {
+        guard let data = try? contents() else { return false }
+        return SHA256.hex(data) == sha256
     }
 }

@@ -118,7 +118,7 @@ extension Library {
         return article.attachments.sorted { ($0.created, $0.fileName) < ($1.created, $1.fileName) }
     }
 
-    private static func attachment(sha256: String, of articleID: UUID, in context: ManagedObjectContext) throws -> StoredAttachment? {
+    static func attachment(sha256: String, of articleID: UUID, in context: ManagedObjectContext) throws -> StoredAttachment? {
         try attachments(of: articleID, in: context).first { $0.sha256 == sha256 }
     }
 }

@@ -63,7 +63,8 @@ extension Library {
             if let history = imported.history {
                 try VersionHistory.add(history, to: article.id, freshIDs: item.kind == .copy, in: context)
             }
-            try importAttachments(item.attachments, to: article.id, in: context, at: now)
+            let (_, repaired) = try importAttachments(item.attachments, to: article.id, in: context, at: now)
+            result.restoredAttachments += repaired
             if article.updated != imported.updated { article.updated = imported.updated }
             if article.trashed != imported.trashed { article.trashed = imported.trashed }
         }
@@ -126,7 +127,8 @@ public struct ImportResult: Sendable, Hashable {
     public var replaced = 0
     /// Articles imported as copies beside existing ones.
     public var copied = 0
-    /// Attachments given back to articles the library had as imported (lost, or never downloaded).
+    /// Attachments given back to articles the library had (lost, or never downloaded), and
+    /// attachments whose missing or damaged file was written again from the import's bytes.
     public var restoredAttachments = 0
 
     static func + (lhs: ImportResult, rhs: ImportResult) -> ImportResult {

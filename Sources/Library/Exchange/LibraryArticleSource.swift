@@ -13,6 +13,10 @@ public struct LibraryArticleSource: Sendable {
     /// Whether each article comes with its version history (``ArticleSnapshot/history``), for an
     /// archive written with it.
     public var includesHistory = false
+    /// Why bytes no article of the library holds cannot be had, by their SHA-256: said of a
+    /// reference to them instead of "the library holds no attachment with these bytes" (what a
+    /// sync worker answered when the export asked it for them first).
+    public var unheldProblems: [String: String] = [:]
 
     /// A source of these articles of `library`, in this order.
     public init(library: Library, ids: [UUID], includesHistory: Bool = false) {

@@ -43,24 +43,74 @@ extension SyncWorker {
 
     /// The references in the bodies of `articleIDs` to bytes no article of the library holds
     /// (``Library/unheldAttachments(in:)``), each fetched now (``fetchAttachment(_:of:)``);
-    /// answers those still unavailable, with why, in order. An export asks before it runs, so
-    /// that the writer knows what it cannot show.
+    /// answers those still unavailable, with why, in order. An export asks before it writes, so
+    /// that it holds what the server has and can name what it cannot show.
     public func fetchMissingAttachments(in articleIDs: [UUID]) async throws -> [(missing: Library.MissingAttachment, fetch: AttachmentFetch)] {
+        try await unavailableAttachments(in: articleIDs) { missing in
+            let fetch = try await self.fetchAttachment(missing.reference, of: missing.articleID)
+            if case .bytes = fetch { return nil }
+            return fetch
+        }
+    }
+
+    /// Which references in the bodies of `articleIDs` to bytes no article of the library holds
+    /// the server cannot give, asked with `HEAD` only: nothing is downloaded or stored. Answers
+    /// those unavailable, with why, in order (the same answer ``fetchMissingAttachments(in:)``
+    /// would give, without its downloads): for a dialog that names them before the writer
+    /// exports, and fetches at export.
+    public func checkMissingAttachments(in articleIDs: [UUID]) async throws -> [(missing: Library.MissingAttachment, fetch: AttachmentFetch)] {
+        try await unavailableAttachments(in: articleIDs) { missing in await self.serverHolds(missing.reference) }
+    }
+
+    /// Nil when the server holds the blob `reference` names; else why it cannot be had.
+    private func serverHolds(_ reference: AttachmentReference) async -> AttachmentFetch? {
+        guard let version = await cycle.serverProtocol.version(asking: cycle.transport) else { return .unreachable }
+        guard version >= ProtocolVersion.blobs else { return .serverKeepsNone }
+        switch try? await cycle.transport.hasBlob(reference.sha256) {
+        case .success(_?)?: return nil
+        case .success(nil)?: return .notOnServer
+        case .retry?, .rejected?, .accountRejected?, .resyncRequired?, nil: return .unreachable
+        }
+    }
+
+    /// The unheld references of `articleIDs` for which `ask` answers why they cannot be had (nil:
+    /// they can), each digest asked once. Once the server could not be reached or keeps no
+    /// attachments, the rest get that answer without asking: an export of many articles does not
+    /// wait for each.
+    private func unavailableAttachments(
+        in articleIDs: [UUID], asking ask: (Library.MissingAttachment) async throws -> AttachmentFetch?
+    ) async throws -> [(missing: Library.MissingAttachment, fetch: AttachmentFetch)] {
         var unavailable: [(missing: Library.MissingAttachment, fetch: AttachmentFetch)] = []
-        var fetched: [String: AttachmentFetch] = [:]
+        var answers: [String: AttachmentFetch?] = [:]
+        var serverAnswer: AttachmentFetch?
         for missing in try await library.unheldAttachments(in: articleIDs) {
             let digest = missing.reference.sha256
             // Bytes an earlier reference brought are the export's already (another article holds them).
-            let fetch: AttachmentFetch
-            if let earlier = fetched[digest] {
+            let fetch: AttachmentFetch?
+            if let earlier = answers[digest] {
                 fetch = earlier
+            } else if let serverAnswer {
+                fetch = serverAnswer
             } else {
-                fetch = try await fetchAttachment(missing.reference, of: missing.articleID)
-                fetched[digest] = fetch
+                fetch = try await ask(missing)
+                answers[digest] = fetch
+                if fetch == .unreachable || fetch == .serverKeepsNone { serverAnswer = fetch }
             }
-            if case .bytes = fetch { continue }
-            unavailable.append((missing, fetch))
+            if let fetch { unavailable.append((missing, fetch)) }
         }
         return unavailable
+    }
+}
+
+extension AttachmentFetch {
+    /// Why an export cannot have the bytes, as its sentence about a file says it (English, as the
+    /// library's own problems); nil for bytes.
+    public var problem: String? {
+        switch self {
+        case .bytes: nil
+        case .notOnServer: "neither the library nor the sync server holds these bytes"
+        case .unreachable: "the library lacks these bytes and the sync server could not be reached"
+        case .serverKeepsNone: "the library lacks these bytes and the sync server keeps no attachments"
+        }
     }
 }

@@ -21,9 +21,16 @@ public enum ImportError: Error, Sendable, Hashable, CustomStringConvertible {
     case malformedArchive(path: String, reason: String)
     /// A second article with an ID the import already has from another file.
     case duplicateID(path: String, id: UUID, firstSeenIn: String)
-    /// An attachment of an archived article larger than a library takes: the article imports
-    /// without it, its reference text kept.
+    /// An attachment larger than a library takes, in an archive or named by a Markdown file's
+    /// relative reference (`fileName` is then that path): the article imports without it, its
+    /// reference text kept.
     case attachmentTooLarge(path: String, article: String, fileName: String, bytes: Int, limit: Int)
+
+    /// Whether only an attachment was left out: its article was imported (with its reference text).
+    public var leftOutOnlyAnAttachment: Bool {
+        if case .attachmentTooLarge = self { return true }
+        return false
+    }
 
     /// The file the error is about.
     public var path: String {

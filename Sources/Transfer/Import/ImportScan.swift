@@ -140,8 +140,8 @@ public struct ImportScan: Sendable {
             return (articles, archive.folders, archive.tags, archive.personalWords ?? [:], failures)
         }
         let modified = attributes[.modificationDate] as? Date ?? Date()
-        let article = try MarkdownAttachments.bringIn(
+        let (article, leftOut) = try MarkdownAttachments.bringIn(
             MarkdownFileReader.article(from: data, url: file.url, folder: file.folder, modified: modified))
-        return ([article], [], [], [:], [])
+        return ([article], [], [], [:], leftOut)
     }
 }

@@ -8,14 +8,16 @@ import Library
 /// Only link and image destinations (`](…)`) are read, and only paths that stay inside the
 /// Markdown file's folder: no absolute paths, no `..`, no URLs, no symbolic links, no other
 /// Markdown files (a link to another article stays a link). A path that names no file stays as it
-/// was; a file that cannot be read, or is larger than an attachment may be, fails the Markdown file
-/// with its name.
+/// was; a file that cannot be read fails the Markdown file with its name. A file larger than an
+/// attachment may be is left out alone (``ImportError/attachmentTooLarge(path:article:fileName:bytes:limit:)``,
+/// as in an archive): the article imports without it, that reference as it was.
 enum MarkdownAttachments {
-    /// `imported` with the files its body refers to as attachments.
-    static func bringIn(_ imported: ImportedArticle) throws(ImportError) -> ImportedArticle {
+    /// `imported` with the files its body refers to as attachments, and the files left out.
+    static func bringIn(_ imported: ImportedArticle) throws(ImportError) -> (ImportedArticle, leftOut: [ImportError]) {
         var imported = imported
         let folder = imported.source.deletingLastPathComponent()
         var files: [String: AttachmentFile] = [:]
+        var leftOut: [String: ImportError] = [:]
         var body = ""
         var rest = Substring(imported.article.body)
         while let opening = rest.range(of: "](") {
@@ -26,14 +28,22 @@ enum MarkdownAttachments {
             let end = rest[start...].firstIndex { isBracketed ? $0 == ">" || $0 == "\n" : $0 == ")" || $0.isWhitespace } ?? rest.endIndex
             let destination = String(rest[start..<end])
             guard let relative = localPath(destination),
-                  let file = try read(folder.appendingPathComponent(relative), files: &files)
+                  let found = try read(folder.appendingPathComponent(relative), files: &files)
             else { continue }
-            body += (isBracketed ? "<" : "") + file.reference.uri
+            switch found {
+            case .attachment(let file):
+                body += (isBracketed ? "<" : "") + file.reference.uri
+            case .tooLarge(let path, let bytes):
+                leftOut[path] = .attachmentTooLarge(
+                    path: imported.source.path, article: DisplayTitle.of(imported.article.title),
+                    fileName: relative, bytes: bytes, limit: Library.attachmentSizeLimit)
+                continue
+            }
             rest = rest[end...]
         }
         imported.article.body = body + rest
         imported.attachments += files.values.sorted { $0.fileName < $1.fileName }
-        return imported
+        return (imported, leftOut.sorted { $0.key < $1.key }.map(\.value))
     }
 
     /// The relative path a destination names inside the Markdown file's folder, percent-decoded;
@@ -51,16 +61,22 @@ enum MarkdownAttachments {
         return path
     }
 
-    /// The attachment for the file at `url`, read once per import of the Markdown file; nil when no
-    /// regular file is there.
-    private static func read(_ url: URL, files: inout [String: AttachmentFile]) throws(ImportError) -> AttachmentFile? {
+    /// What a relative path named.
+    private enum LocalFile {
+        /// The file, read.
+        case attachment(AttachmentFile)
+        /// A file larger than an attachment may be, left unread.
+        case tooLarge(path: String, bytes: Int)
+    }
+
+    /// The file at `url`, read once per import of the Markdown file (a file larger than an
+    /// attachment may be is not read at all); nil when no regular file is there.
+    private static func read(_ url: URL, files: inout [String: AttachmentFile]) throws(ImportError) -> LocalFile? {
         let path = url.standardizedFileURL.path
-        if let file = files[path] { return file }
+        if let file = files[path] { return .attachment(file) }
         var status = stat()
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-        guard Int(status.st_size) <= Library.attachmentSizeLimit else {
-            throw .tooLarge(path: path, bytes: Int(status.st_size), limit: Library.attachmentSizeLimit)
-        }
+        guard Int(status.st_size) <= Library.attachmentSizeLimit else { return .tooLarge(path: path, bytes: Int(status.st_size)) }
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -69,6 +85,6 @@ enum MarkdownAttachments {
         }
         let file = AttachmentFile(fileName: url.lastPathComponent, data: data)
         files[path] = file
-        return file
+        return .attachment(file)
     }
 }

@@ -2,6 +2,7 @@ import CommandLineArguments
 import Foundation
 import Library
 import Platform
+import SyncClient
 import Transfer
 
 /// `quire export`: articles to Markdown, HTML, PDF or a JSON archive.
@@ -16,6 +17,8 @@ struct ExportVerb: Verb {
         gettext("--json prints one object: articles (how many were exported) and destination."),
         gettext("--with-history (json only) writes each article's earlier versions ('quire history ID') into\nthe archive, which 'quire import' brings back into the history of the article it imports."),
         gettext("Attachments go with the articles: md and html write them into an assets folder beside the\nfiles, with relative references (html --embed puts them into the pages as data URIs instead),\npdf draws the images, json holds their bytes. One that cannot be read is named on standard\nerror and in --json's unavailableAttachments; the export still completes."),
+        gettext("When the library has a sync account ('quire account set'), attachments the articles refer to\nthat the library lacks (a sync left them to download on first use) are downloaded from the\nserver first, their SHA-256 checked, and kept in the library. Those the server does not have,\nor all of them while it cannot be reached, are named as above, with why."),
+        gettext("Exit status: 0 the export was written (even with attachments named as unavailable), 1 it\nwas not (the message says why; the destination is left as it was), 2 a usage error."),
     ].joined(separator: "\n\n")
 
     /// The formats by the name the command line gives them.
@@ -78,10 +81,11 @@ struct ExportVerb: Verb {
         }
         let job = ExportJob(
             format: exportFormat, destination: destination, overwritesExisting: overwrites, embedsAttachments: embedsAttachments)
+        var source = try await library.exportSource(for: scope, includingHistory: includesHistory)
+        source.unheldProblems = await Self.fetchMissingAttachments(of: source.ids, in: library)
         let result: ExportResult
         do {
-            result = try await library.export(
-                scope, with: job, includingHistory: includesHistory, progress: VerbOutput.progress(gettext("Exporting")))
+            result = try await job.run(from: source, progress: VerbOutput.progress(gettext("Exporting")))
         } catch ExportError.destinationExists(let path) {
             throw ExportVerbError.destinationExists(path)
         }
@@ -95,6 +99,27 @@ struct ExportVerb: Verb {
             ] as [String: JSONValue])
         }
         print(String(cFormat: ngettext("Exported %1$d article to %2$s", "Exported %1$d articles to %2$s", result.articleCount), result.articleCount, destination.standardizedFileURL.path))
+    }
+
+    /// Downloads, through a sync worker, what the articles refer to that no article of the library
+    /// holds, when the library has a sync account (``SyncWorker/fetchMissingAttachments(in:)``:
+    /// hash-checked and stored as attachments, so the export reads them as any other). Answers why
+    /// each of the others cannot be had, by SHA-256, for the export to say. Without an account
+    /// nothing is asked; an account that cannot be used is said on standard error, and the export
+    /// goes on with what the library holds.
+    private static func fetchMissingAttachments(of articleIDs: [UUID], in library: Library) async -> [String: String] {
+        do {
+            guard let account = try AccountSettings(libraryURL: library.url).load()?.account else { return [:] }
+            try account.check()
+            let worker = SyncWorker(library: library, account: account, requestTimeout: 30)
+            let unavailable = try await worker.fetchMissingAttachments(in: articleIDs)
+            return Dictionary(
+                unavailable.compactMap { found in found.fetch.problem.map { (found.missing.reference.sha256, $0) } },
+                uniquingKeysWith: { first, _ in first })
+        } catch {
+            VerbOutput.note(String(cFormat: gettext("Attachments the library lacks were not asked of the sync server: %s"), VerbRunner.describe(error)))
+            return [:]
+        }
     }
 
     /// The heading of a combined document.

@@ -9,7 +9,7 @@ struct ImportVerb: Verb {
     static let name = "import"
     static let summary = gettext("Import Markdown files or folders and JSON archives (created if missing)")
     static let usage = "[--library PATH] [--json] [--on-existing skip|replace|copy] PATH..."
-    static let details = gettext("Reads Markdown files (front matter kept), folders of them and JSON archives (with the\nversions of an archive written with --with-history). --json prints one object: created,\nreplaced, copied, skipped and unchanged.")
+    static let details = gettext("Reads Markdown files (front matter kept), folders of them and JSON archives (with the\nversions of an archive written with --with-history). --json prints one object: created,\nreplaced, copied, skipped, unchanged, restoredAttachments (attachments given back to\narticles the library had, lost or damaged ones included) and failures (each file or attachment\nnot imported, with why). An attachment larger than a library takes (25 MB) is left out alone:\nits article is imported with its reference. Exit status: 0 everything imported, 1 something was\nnot (the others were imported), 2 a usage error.")
 
     let library: LibraryOption
     let policy: ExistingArticlePolicy
@@ -43,6 +43,7 @@ struct ImportVerb: Verb {
                 "created": .number(summary.created), "replaced": .number(summary.replaced), "copied": .number(summary.copied),
                 "skipped": .number(summary.skipped), "unchanged": .number(summary.unchanged),
                 "restoredAttachments": .number(result.restoredAttachments),
+                "failures": .strings(plan.failures.map(\.description)),
             ] as [String: JSONValue])
         } else {
             print(String(cFormat: gettext("Imported %1$d new, %2$d replaced, %3$d copied; %4$d skipped, %5$d unchanged"), summary.created, summary.replaced, summary.copied, summary.skipped, summary.unchanged))
@@ -53,7 +54,8 @@ struct ImportVerb: Verb {
             }
         }
         for failure in plan.failures { VerbRunner.printError("quire import: \(failure)") }
-        if !plan.failures.isEmpty { throw ImportVerbError.failures(plan.failures.count) }
+        let attachments = plan.failures.filter(\.leftOutOnlyAnAttachment).count
+        if !plan.failures.isEmpty { throw ImportVerbError.failures(files: plan.failures.count - attachments, attachments: attachments) }
     }
 }
 
@@ -61,13 +63,23 @@ struct ImportVerb: Verb {
 enum ImportVerbError: Error, CustomStringConvertible {
     /// A path the writer named does not exist.
     case missing(String)
-    /// Some files could not be imported (the others were).
-    case failures(Int)
+    /// Some files could not be imported (the others were), or some attachments were left out
+    /// (their articles were imported).
+    case failures(files: Int, attachments: Int)
 
     var description: String {
         switch self {
-        case .missing(let path): String(cFormat: gettext("%s does not exist"), path)
-        case .failures(let count): String(cFormat: ngettext("%d file could not be imported (the others were)", "%d files could not be imported (the others were)", count), count)
+        case .missing(let path): return String(cFormat: gettext("%s does not exist"), path)
+        case let .failures(files, attachments):
+            let filesText = String(cFormat: ngettext("%d file could not be imported (the others were)", "%d files could not be imported (the others were)", files), files)
+            let attachmentsText = String(cFormat: ngettext(
+                "%d attachment was left out (its article was imported, with its reference)",
+                "%d attachments were left out (their articles were imported, with their references)", attachments), attachments)
+            switch (files, attachments) {
+            case (_, 0): return filesText
+            case (0, _): return attachmentsText
+            default: return filesText + "; " + attachmentsText
+            }
         }
     }
 }

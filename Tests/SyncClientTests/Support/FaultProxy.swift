@@ -27,6 +27,7 @@ final class FaultProxy: @unchecked Sendable {
         var connections: Set<Int32> = []
         var stopped = false
         var heldRequestsReleased = false
+        var onRequest: (@Sendable (Int) -> Void)?
     }
 
     /// Listens on an ephemeral loopback port and forwards to `127.0.0.1:upstreamPort`.
@@ -52,6 +53,13 @@ final class FaultProxy: @unchecked Sendable {
             $0.rate = rate
             $0.choices = faults
         }
+    }
+
+    /// Calls `handler` on the proxy's own thread with each request's number in the log (1 for the
+    /// first since the proxy started) once the request has arrived whole, before it is passed on:
+    /// a test can kill its client at an exact request, whatever its own tasks are waiting for.
+    func onRequest(_ handler: (@Sendable (Int) -> Void)?) {
+        state.withLock { $0.onRequest = handler }
     }
 
     /// Each request's start line (`PUT /v1/articles/a1`) and the fault it got, in arrival order.
@@ -109,12 +117,14 @@ final class FaultProxy: @unchecked Sendable {
     private func serve(_ client: Int32) {
         let reader = MessageReader(socket: client)
         while let request = try? reader.readMessage(isRequest: true) {
-            let fault = nextFault(for: request)
+            let (fault, number, handler) = nextFault(for: request)
+            handler?(number)
             guard apply(fault, to: request, client: client) else { return }
         }
     }
 
-    private func nextFault(for request: HTTPMessage) -> Fault {
+    /// The request's fault, its number in the log and the handler to tell.
+    private func nextFault(for request: HTTPMessage) -> (Fault, Int, (@Sendable (Int) -> Void)?) {
         state.withLock { state in
             let fault: Fault
             if !state.script.isEmpty {
@@ -127,7 +137,7 @@ final class FaultProxy: @unchecked Sendable {
                 fault = .none
             }
             state.log.append((request.startLine, fault))
-            return fault
+            return (fault, state.log.count, state.onRequest)
         }
     }
 

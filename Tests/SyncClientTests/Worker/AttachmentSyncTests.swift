@@ -112,6 +112,13 @@ import Testing
         #expect(whileOffline.map(\.missing.reference) == [reference, typed])
         #expect(whileOffline.map(\.fetch) == [.unreachable, .unreachable])
         #expect(try await offline.fetchAttachment(reference, of: pulledID) == .unreachable)
+        let checkedOffline = try await offline.checkMissingAttachments(in: [pulledID, local.id])
+        #expect(checkedOffline.map(\.missing.reference) == [reference, typed] && checkedOffline.map(\.fetch) == [.unreachable, .unreachable])
+
+        // Asked with HEAD only: the typed one is not on the server, the image is, and stays there.
+        let checked = try await workerB.checkMissingAttachments(in: [pulledID, local.id])
+        #expect(checked.map(\.missing.reference) == [typed] && checked.map(\.fetch) == [.notOnServer])
+        #expect(try await b.library.attachments(of: pulledID).isEmpty)
 
         // Online: the image comes down with its bytes; the typed one is not on the server.
         let online = try await workerB.fetchMissingAttachments(in: [pulledID, local.id])
