@@ -156,14 +156,19 @@ final class Statement {
             guard let bytes = sqlite3_column_text(handle, column) else { return .null }
             let count = Int(sqlite3_column_bytes(handle, column))
             return .string(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
+        // NULL reads as zero, so only a zero needs the column's type asked (a call per value saved).
         case .integer16, .integer32, .integer64:
-            return isNull(column) ? .null : .integer(int64(column))
+            let number = int64(column)
+            return number == 0 && isNull(column) ? .null : .integer(number)
         case .double:
-            return isNull(column) ? .null : .double(double(column))
+            let number = double(column)
+            return number == 0 && isNull(column) ? .null : .double(number)
         case .boolean:
-            return isNull(column) ? .null : .bool(int64(column) != 0)
+            let number = int64(column)
+            return number == 0 && isNull(column) ? .null : .bool(number != 0)
         case .date:
-            return isNull(column) ? .null : .date(Date(timeIntervalSince1970: double(column)))
+            let seconds = double(column)
+            return seconds == 0 && isNull(column) ? .null : .date(Date(timeIntervalSince1970: seconds))
         case .uuid:
             guard sqlite3_column_bytes(handle, column) == 16, let bytes = sqlite3_column_blob(handle, column) else {
                 return .null
