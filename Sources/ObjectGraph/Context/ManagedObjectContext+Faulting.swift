@@ -71,7 +71,6 @@ extension ManagedObjectContext {
         }
         var loaded: [ManagedObject] = []
         loaded.reserveCapacity(keys.count)
-        var rows = ValueRows(valuesPerRow: entity.valueCount, expectedRows: keys.count)
         try persistentStore.read { connection in
             let statement = try connection.statement(entity.rowsByKeySQL)
             defer { statement.reset() }
@@ -82,7 +81,7 @@ extension ManagedObjectContext {
                     let position = start + index
                     if position < end { statement.bind(keys[position], at: Int32(index + 1)) } else { statement.bindNull(at: Int32(index + 1)) }
                 }
-                while try statement.step() { loaded.append(registerRow(statement, of: entity, into: &rows)) }
+                while try statement.step() { loaded.append(registerRow(statement, of: entity)) }
                 statement.reset()
                 start = end
             }
@@ -128,15 +127,13 @@ extension ManagedObjectContext {
     /// The object for the row under the statement's cursor (columns `_pk`, `_version`, then the
     /// entity's columns, from `firstColumn`): the registered object, filled if it was a fault, or a
     /// new registered one. Objects already loaded keep their values unless `refreshing` is set and
-    /// they have no changes. Values read go into `rows`.
+    /// they have no changes.
     @inline(__always)
-    func registerRow(
-        _ statement: Statement, of entity: EntityModel, firstColumn: Int32 = 0, refreshing: Bool = false, into rows: inout ValueRows
-    ) -> ManagedObject {
-        if let existing = registeredObject(forRow: statement, of: entity, firstColumn: firstColumn, refreshing: refreshing, into: &rows) {
+    func registerRow(_ statement: Statement, of entity: EntityModel, firstColumn: Int32 = 0, refreshing: Bool = false) -> ManagedObject {
+        if let existing = registeredObject(forRow: statement, of: entity, firstColumn: firstColumn, refreshing: refreshing) {
             return existing
         }
-        let object = makeObject(forRow: statement, of: entity, firstColumn: firstColumn, into: &rows)
+        let object = makeObject(forRow: statement, of: entity, firstColumn: firstColumn)
         registered[entity.number][object.key] = object
         return object
     }
@@ -144,12 +141,10 @@ extension ManagedObjectContext {
     /// The registered object for the row, filled if it was a fault (see `registerRow`); nil when the
     /// row has no object yet.
     @inline(__always)
-    func registeredObject(
-        forRow statement: Statement, of entity: EntityModel, firstColumn: Int32, refreshing: Bool, into rows: inout ValueRows
-    ) -> ManagedObject? {
+    func registeredObject(forRow statement: Statement, of entity: EntityModel, firstColumn: Int32, refreshing: Bool) -> ManagedObject? {
         guard let existing = registered[entity.number][statement.int64(firstColumn)] else { return nil }
         if existing.flags.contains(.fault) || (refreshing && !existing.hasChanges) {
-            existing.values = rows.makeList { Self.read(statement, of: entity, firstColumn: firstColumn + 2, into: $0) }
+            existing.values = readValues(statement, of: entity, firstColumn: firstColumn + 2)
             existing.rowVersion = statement.int64(firstColumn + 1)
             existing.flags.remove(.fault)
             existing.faultGroup = nil
@@ -158,30 +153,26 @@ extension ManagedObjectContext {
         return existing
     }
 
-    /// A new object for the row, not yet registered, its values in `rows`.
+    /// A new object for the row, not yet registered.
     @inline(__always)
-    func makeObject(forRow statement: Statement, of entity: EntityModel, firstColumn: Int32, into rows: inout ValueRows) -> ManagedObject {
+    func makeObject(forRow statement: Statement, of entity: EntityModel, firstColumn: Int32) -> ManagedObject {
         let object = entity.objectClass.init(ObjectInitialization(
             entity: entity, key: statement.int64(firstColumn),
-            values: rows.makeList { Self.read(statement, of: entity, firstColumn: firstColumn + 2, into: $0) },
+            values: readValues(statement, of: entity, firstColumn: firstColumn + 2),
             rowVersion: statement.int64(firstColumn + 1)))
         object.context = self
         return object
     }
 
-    /// An object's values from a row, in a list of their own (see ``read(_:of:firstColumn:into:)``).
+    /// An object's values from a row: stored columns by index, transients at their defaults. Each
+    /// slot is written once, into a buffer of the exact size.
     @inline(__always)
     func readValues(_ statement: Statement, of entity: EntityModel, firstColumn: Int32) -> ValueList {
-        ValueList(count: entity.valueCount) { Self.read(statement, of: entity, firstColumn: firstColumn, into: $0) }
-    }
-
-    /// Writes an object's values from a row into uninitialized memory: stored columns by index,
-    /// transients at their defaults, each slot once.
-    @inline(__always)
-    static func read(_ statement: Statement, of entity: EntityModel, firstColumn: Int32, into elements: UnsafeMutablePointer<PrimitiveValue>) {
-        for (slot, read) in entity.slotReads.enumerated() {
-            let value = read.column >= 0 ? statement.value(firstColumn + read.column, as: read.type) : entity.defaultValues[slot]
-            (elements + slot).initialize(to: value)
+        ValueList(count: entity.valueCount) { elements in
+            for (slot, read) in entity.slotReads.enumerated() {
+                let value = read.column >= 0 ? statement.value(firstColumn + read.column, as: read.type) : entity.defaultValues[slot]
+                (elements + slot).initialize(to: value)
+            }
         }
     }
 
@@ -276,7 +267,6 @@ extension ManagedObjectContext {
         of entity: EntityModel, sql: String, keys: [Int64], firstColumn: Int32 = 0,
         _ body: (Statement, ManagedObject) -> Void
     ) throws {
-        var rows = ValueRows(valuesPerRow: entity.valueCount)
         try persistentStore.read { connection in
             var start = 0
             while start < keys.count {
@@ -284,7 +274,7 @@ extension ManagedObjectContext {
                 let statement = try connection.statement(sql + " (" + Array(repeating: "?", count: batch.count).joined(separator: ", ") + ")")
                 defer { statement.reset() }
                 for (offset, key) in batch.enumerated() { statement.bind(key, at: Int32(offset + 1)) }
-                while try statement.step() { body(statement, registerRow(statement, of: entity, firstColumn: firstColumn, into: &rows)) }
+                while try statement.step() { body(statement, registerRow(statement, of: entity, firstColumn: firstColumn)) }
                 start += batch.count
             }
         }

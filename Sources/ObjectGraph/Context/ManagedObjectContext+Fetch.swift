@@ -247,19 +247,17 @@ extension ManagedObjectContext {
         // A context holding no object of the entity yet (a new one, the usual first fetch) has
         // none to find: rows become objects without a lookup each, and all of them are new.
         let mayHoldObjects = registered[entity.number].count > 0
-        var rows = ValueRows(valuesPerRow: entity.valueCount, expectedRows: limit > 0 ? limit : nil)
         try persistentStore.read { connection in
             let statement = try connection.statement(query.sql)
             defer { statement.reset() }
             statement.bind(query.bindings)
             while try statement.step() {
-                if mayHoldObjects,
-                   let object = registeredObject(forRow: statement, of: entity, firstColumn: 0, refreshing: refreshing, into: &rows) {
+                if mayHoldObjects, let object = registeredObject(forRow: statement, of: entity, firstColumn: 0, refreshing: refreshing) {
                     if merging && excluded.contains(object.key) { continue }
                     objects.append(object)
                 } else {
                     if mayHoldObjects { fresh.append(objects.count) }
-                    objects.append(makeObject(forRow: statement, of: entity, firstColumn: 0, into: &rows))
+                    objects.append(makeObject(forRow: statement, of: entity, firstColumn: 0))
                 }
             }
         }
