@@ -71,9 +71,16 @@ enum ObjectGraphSuite: BenchmarkSuite {
         // Fetch everything, materialized, the two sides in alternation. What a repetition fetched
         // is released in the next set-up, untimed, so both sides fetch into memory the allocator
         // already holds (a side measured after the other would otherwise find the heap warm while
-        // the first paid the kernel for fresh pages: that made raw SQLite look 2-4x slower).
+        // the first paid the kernel for fresh pages: that made raw SQLite look 2-4x slower). The
+        // allocator keeps the pages freed meanwhile: otherwise how much of the heap it gave back
+        // to the kernel depended on the shape of what the other side had just freed, and each
+        // side paid for pages by the other's layout (perf, 20,000 rows: 4 of the raw side's 127
+        // string-making samples were page faults in one build of ObjectGraph, 75 of 127 in the
+        // next, with the raw code unchanged).
         let raw = try RawStore(url: rawURL)
         let container = try PersistentContainer(schema: BenchArticle.schema, store: .file(graphURL))
+        let keepsPages = HeapPages.keptFreed()
+        defer { keepsPages.restore() }
         let (rawFetch, graphFetch) = try measureAlternating(
             repetitions: repetitions,
             setUpFirst: { kept.releaseAll() },
@@ -325,6 +332,33 @@ func measureAlternating<First, Second>(
         }
     }
     return (median(firstSamples), median(secondSamples))
+}
+
+/// The allocator's handling of freed memory for one measurement: with `keptFreed()` freed pages
+/// stay in the process (no trimming of the heap, no large block given its own mapping) until
+/// `restore()` brings back glibc's defaults.
+struct HeapPages {
+    /// glibc's default trim and mmap thresholds (128 KiB).
+    private static let defaultThreshold: Int32 = 128 * 1024
+    /// `M_TRIM_THRESHOLD` and `M_MMAP_THRESHOLD` of `<malloc.h>`, which Swift's Glibc module
+    /// does not import (nor `mallopt`, looked up by name).
+    private static let trimThreshold: Int32 = -1
+    private static let mmapThreshold: Int32 = -3
+    private typealias Setter = @convention(c) (Int32, Int32) -> Int32
+    private static let mallopt: Setter? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt")
+        .map { unsafeBitCast($0, to: Setter.self) }
+
+    static func keptFreed() -> HeapPages {
+        _ = mallopt?(trimThreshold, Int32.max)
+        // The largest threshold glibc takes (32 MiB on 64-bit).
+        _ = mallopt?(mmapThreshold, 32 * 1024 * 1024)
+        return HeapPages()
+    }
+
+    func restore() {
+        _ = Self.mallopt?(Self.trimThreshold, Self.defaultThreshold)
+        _ = Self.mallopt?(Self.mmapThreshold, Self.defaultThreshold)
+    }
 }
 
 /// Deletes a store file with its WAL and shared-memory files.

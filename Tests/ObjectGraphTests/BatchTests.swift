@@ -86,6 +86,44 @@ import Testing
         }
     }
 
+    @Test func batchInsertStoresTextAndBytesExactlyRowAfterRow() throws {
+        // Texts and bytes are bound where they lie for each row's step: every row gets its own,
+        // whether short (kept inside the string), long, empty or left out, and a row that leaves
+        // a column out never gets the row before's value.
+        let stack = try TestStack()
+        let long = String(repeating: "Überschrift 🚀 ", count: 700)
+        let ids = (0..<40).map { _ in UUID() }
+        func title(_ index: Int) -> String { index % 4 == 0 ? "" : index % 4 == 1 ? "t\(index)" : "\(index) \(long.prefix(index * 37))" }
+        func attachment(_ index: Int) -> Data? { index % 3 == 0 ? nil : index % 3 == 1 ? Data() : Data((0..<(index * 11)).map { UInt8($0 % 251) }) }
+        let rows: [[String: PrimitiveValue]] = ids.enumerated().map { index, id in
+            var row: [String: PrimitiveValue] = [
+                "id": .uuid(id), "title": .string(title(index)), "createdAt": .date(Self.date.addingTimeInterval(Double(index))),
+            ]
+            if let data = attachment(index) { row["attachment"] = .data(data) }
+            if index % 2 == 1 { row["body"] = .string(long + "\(index)") }
+            if index % 5 == 2 { row["link"] = .url(URL(string: "https://example.org/\(index)")!) }
+            if index % 5 == 3 { row["price"] = .decimal(Decimal(string: "12.\(index)")!) }
+            return row
+        }
+        try stack.run { context in
+            let first = try context.execute(BatchInsertRequest<Article>(objects: Array(rows[..<20])))
+            // The same statement again, for a second request.
+            let second = try context.execute(BatchInsertRequest<Article>(objects: Array(rows[20...])))
+            #expect(first.count == 20 && second.count == 20)
+        }
+        try stack.run { context in
+            let articles = try context.fetch(FetchRequest<Article>(sortDescriptors: [.ascending(\.createdAt)]))
+            #expect(articles.map(\.id) == ids)
+            for (index, article) in articles.enumerated() {
+                #expect(article.title == title(index), "row \(index)")
+                #expect(article.body == (index % 2 == 1 ? long + "\(index)" : ""), "row \(index)")
+                #expect(article.attachment == attachment(index), "row \(index)")
+                #expect(article.link == (index % 5 == 2 ? URL(string: "https://example.org/\(index)") : nil), "row \(index)")
+                #expect(article.price == (index % 5 == 3 ? Decimal(string: "12.\(index)") : nil), "row \(index)")
+            }
+        }
+    }
+
     @Test func batchInsertChecksValuesAndFollowsThePolicyOnUniqueConflicts() throws {
         let stack = try TestStack()
         try stack.run { context in

@@ -196,5 +196,51 @@ import Testing
         #expect(map.count == objects.count)
         for key in keys { #expect(map[key] === objects[key]) }
         #expect(map[999_999] == nil)
+        #expect(Set(map.values.map(ObjectIdentifier.init)) == Set(objects.values.map(ObjectIdentifier.init)))
+    }
+
+    @Test func identityMapCopiesAreIndependentAndRegisteringKeepsTheFirstObjectOfAKey() {
+        let entity = EntityModel.placeholder
+        func object(_ key: Int64) -> ManagedObject { ManagedObject(ObjectInitialization(fault: entity, key: key)) }
+        let empty = IdentityMap()
+        #expect(empty[1] == nil && empty.count == 0 && empty.values.isEmpty)
+
+        // One fetch's objects registered in one go, into an empty map: a key met twice keeps its
+        // first object, which takes the second's place in the result.
+        var map = IdentityMap()
+        var fetched = (1...1_000).map { object(Int64($0)) }
+        let first = fetched[9]
+        let twice = object(10)
+        fetched.append(twice)
+        let duplicates = map.register(&fetched, at: fetched.indices)
+        #expect(duplicates.count == 1 && duplicates[0] === twice && fetched.last === first)
+        #expect(map.count == 1_000 && (1...1_000).allSatisfy { map[Int64($0)] === fetched[$0 - 1] })
+
+        // A copy (as a loop over the context's maps makes) keeps what it held while the original changes.
+        let copy = map
+        let replacement = object(5)
+        map[5] = replacement
+        map[6] = nil
+        map[2_000] = object(2_000)
+        #expect(copy.count == 1_000 && copy[5] === fetched[4] && copy[6] === fetched[5] && copy[2_000] == nil)
+        #expect(map.count == 1_000 && map[5] === replacement && map[6] == nil && map[2_000] != nil)
+
+        // Dropping unreferenced objects lets go of those only the map holds, and leaves the objects
+        // of a copy that shares its table alone.
+        let seventh = fetched[6]
+        fetched = []
+        map = IdentityMap()
+        var shared = copy
+        #expect(shared.removeUnreferenced() == 0 && shared.count == 1_000)
+        #expect(copy.count == 1_000 && copy[7] === seventh && copy[999] != nil && shared[999] === copy[999])
+        var alone = IdentityMap()
+        var held: [ManagedObject] = []
+        for key in 1...100 {
+            let made = object(Int64(key))
+            if key % 10 == 0 { held.append(made) }
+            alone[Int64(key)] = made
+        }
+        #expect(alone.removeUnreferenced() == 90)
+        #expect(alone.count == 10 && held.allSatisfy { alone[$0.key] === $0 } && alone[1] == nil)
     }
 }

@@ -45,6 +45,73 @@ import Testing
         }
     }
 
+    @Test func aFetchOfManyRowsGivesEachObjectItsOwnValues() throws {
+        // More rows than one shared value buffer holds (ValueRows.rowsPerBuffer), with zeros,
+        // empty texts and NULLs next to other values, read by a whole fetch and by fault groups.
+        let count = 150
+        let stack = try TestStack()
+        func expectStored(_ article: Article, _ index: Int, _ note: Comment? = nil) throws {
+            #expect(article.title == "title \(index) \(String(repeating: "é", count: index % 20))", note)
+            #expect(article.subtitle == (index % 3 == 0 ? nil : index % 3 == 1 ? "" : "sub \(index)"), note)
+            #expect(article.wordCount == index, note)
+            #expect(article.rating == (index % 4 == 0 ? nil : index % 4 == 1 ? 0 : Double(index) / 2), note)
+            #expect(article.isDraft == (index % 2 == 0), note)
+            #expect(article.createdAt == Date(timeIntervalSince1970: Double(index % 5)), note)
+            #expect(article.folder?.name == (index % 6 == 0 ? "folder" : nil), note)
+            // A zero read from a column is a value, not a missing one.
+            #expect(try article.value(forKey: "createdAt") as? Date == Date(timeIntervalSince1970: Double(index % 5)), note)
+            #expect(try article.value(forKey: "isDraft") as? Bool == (index % 2 == 0), note)
+            #expect(try article.value(forKey: "wordCount") as? Int64 == Int64(index), note)
+        }
+        try stack.run { context in
+            let folder = Folder(context: context)
+            folder.name = "folder"
+            for index in 0..<count {
+                let article = Article(context: context)
+                article.title = "title \(index) \(String(repeating: "é", count: index % 20))"
+                article.subtitle = index % 3 == 0 ? nil : index % 3 == 1 ? "" : "sub \(index)"
+                article.wordCount = index
+                article.rating = index % 4 == 0 ? nil : index % 4 == 1 ? 0 : Double(index) / 2
+                article.isDraft = index % 2 == 0
+                article.createdAt = Date(timeIntervalSince1970: Double(index % 5))
+                if index % 6 == 0 { article.folder = folder }
+            }
+            try context.save()
+        }
+        try stack.run { context in
+            var all = Array(try context.fetch(FetchRequest<Article>(sortDescriptors: byWords)))
+            #expect(all.count == count)
+            for (index, article) in all.enumerated() { try expectStored(article, index, "fetched row \(index)") }
+
+            // A change to one object leaves the others that were read with it as they were, and a
+            // refreshing fetch does not take it back.
+            all[70].title = "changed"
+            all[70].rating = nil
+            for index in [64, 69, 71, 127] { try expectStored(all[index], index, "neighbour \(index) of a changed object") }
+            do {
+                var refreshing = FetchRequest<Article>(sortDescriptors: byWords)
+                refreshing.shouldRefreshRefetchedObjects = true
+                let again = try context.fetch(refreshing)
+                #expect(again[70] === all[70] && again[70].title == "changed" && again[70].rating == nil)
+                for index in [0, 69, 71, 149] { try expectStored(again[index], index, "refreshed row \(index)") }
+            }
+
+            // One object kept from the fetch keeps its values when the context lets the others go.
+            let kept = all[100]
+            all = []
+            context.releaseUnreferencedObjects()
+            #expect(context.registeredObjects.filter { $0 is Article }.count == 2)
+            try expectStored(kept, 100, "kept object")
+        }
+        try stack.run { context in
+            var request = FetchRequest<Article>(sortDescriptors: byWords)
+            request.returnsObjectsAsFaults = true
+            let faults = try context.fetch(request)
+            #expect(faults.count == count)
+            for (index, article) in faults.enumerated() { try expectStored(article, index, "fault \(index)") }
+        }
+    }
+
     @Test func includesPendingChanges() throws {
         let stack = try TestStack.savedLibrary()
         try stack.run { context in

@@ -43,6 +43,9 @@ struct BatchInsert {
         let named = inputs.indices.filter { inputs[$0].attribute != nil }
             .map { (name: inputs[$0].name, length: inputs[$0].name.utf8.count, column: $0) }
         var given = [Bool](repeating: false, count: inputs.count)
+        // The row's values in column order, reused from row to row.
+        var bound = [PrimitiveValue](repeating: .null, count: inputs.count)
+        defer { statement.reset() }
         for (offset, row) in rows.enumerated() {
             let key = first + Int64(offset)
             statement.bind(key, at: 1)
@@ -54,13 +57,10 @@ struct BatchInsert {
                     index = named[candidate].column
                     break
                 }
-                guard index >= 0 else {
-                    statement.reset()
-                    throw ObjectGraphError.unknownKey(entity: entity.name, key: entry.key)
-                }
+                guard index >= 0 else { throw ObjectGraphError.unknownKey(entity: entity.name, key: entry.key) }
                 let value = try ManagedObjectContext.checked(
                     entry.value, type: inputs[index].type, isOptional: inputs[index].isOptional, key: inputs[index].name, of: entity)
-                try bind(value, column: index, threshold: thresholds[index], statement)
+                bound[index] = try storable(value, threshold: thresholds[index])
                 given[index] = true
             }
             for index in inputs.indices where !given[index] {
@@ -70,10 +70,10 @@ struct BatchInsert {
                         entity: entity.name, objectID: ManagedObjectID(entity: entity, key: key), key: inputs[index].name,
                         reason: .missingValue))
                 }
-                try bind(value, column: index, threshold: thresholds[index], statement)
+                bound[index] = try storable(value, threshold: thresholds[index])
             }
             do {
-                try statement.run()
+                try statement.withBound(bound, from: 2) { try statement.runKeepingBindings() }
             } catch let error as StoreError where error.resultCode == SQLiteCode.constraintUnique {
                 guard let existing = try existingRow(holding: try values(of: row, inputs)) else { throw error }
                 throw ValidationError(issues: [ValidationError.Issue(
@@ -102,15 +102,12 @@ struct BatchInsert {
         return BatchResult(count: insertedCount + updated.count, changes: context.describe(changes))
     }
 
-    /// Binds a column's value, kept in a file beside the store when the attribute says so and the
-    /// value is large enough.
+    /// A column's value as it is bound: kept in a file beside the store when the attribute says so
+    /// and the value is large enough.
     @inline(__always)
-    private func bind(_ value: PrimitiveValue, column: Int, threshold: Int?, _ statement: Statement) throws {
-        if let threshold {
-            statement.bind(try context.externalized(value, threshold: threshold), at: Int32(column + 2))
-        } else {
-            statement.bind(value, at: Int32(column + 2))
-        }
+    private func storable(_ value: PrimitiveValue, threshold: Int?) throws -> PrimitiveValue {
+        guard let threshold else { return value }
+        return try context.externalized(value, threshold: threshold)
     }
 
     /// One column as a row gives it.

@@ -78,6 +78,56 @@ final class Statement {
         for (offset, value) in values.enumerated() { bind(value, at: Int32(offset + 1)) }
     }
 
+    /// Binds `values` to parameters `first`, `first + 1`, ... without copying their text or bytes,
+    /// and runs `body`, which must take the statement's step while they are bound: SQLite reads
+    /// them where they lie until the step, and the values stay put only inside this call. (A
+    /// copying bind of each text costs SQLite a locked allocation and a copy: for a batch insert
+    /// of 500-byte texts, a tenth of the time.)
+    func withBound<T>(_ values: [PrimitiveValue], from first: Int32, _ body: () throws -> T) rethrows -> T {
+        try values.withUnsafeBufferPointer { try withBound($0[...], from: first, body) }
+    }
+
+    private func withBound<T>(
+        _ values: Slice<UnsafeBufferPointer<PrimitiveValue>>, from first: Int32, _ body: () throws -> T
+    ) rethrows -> T {
+        var index = values.startIndex
+        var parameter = first
+        while index < values.endIndex {
+            switch values[index] {
+            case .string(let text):
+                let rest = values[(index + 1)...]
+                let result = try text.utf8.withContiguousStorageIfAvailable { bytes in
+                    let pointer = bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
+                        ?? UnsafePointer<CChar>(bitPattern: 1)
+                    check(sqlite3_bind_text(handle, parameter, pointer, Int32(bytes.count), nil))
+                    return try withBound(rest, from: parameter + 1, body)
+                }
+                if let result { return result }
+                // Text without contiguous UTF-8 of its own is copied.
+                bind(text, at: parameter)
+            case .data(let data):
+                let rest = values[(index + 1)...]
+                return try data.withUnsafeBytes { bytes in
+                    // A zero-length blob still needs a non-null pointer, or SQLite binds NULL.
+                    let pointer = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
+                    check(sqlite3_bind_blob(handle, parameter, pointer, Int32(bytes.count), nil))
+                    return try withBound(rest, from: parameter + 1, body)
+                }
+            case .uuid(let uuid):
+                let rest = values[(index + 1)...]
+                return try withUnsafeBytes(of: uuid.uuid) { bytes in
+                    check(sqlite3_bind_blob(handle, parameter, bytes.baseAddress, 16, nil))
+                    return try withBound(rest, from: parameter + 1, body)
+                }
+            default:
+                bind(values[index], at: parameter)
+            }
+            index += 1
+            parameter += 1
+        }
+        return try body()
+    }
+
     // MARK: Running
 
     /// Advances to the next row; false when the statement is done.
@@ -104,6 +154,15 @@ final class Statement {
     func run() throws {
         defer { reset() }
         _ = try step()
+    }
+
+    /// Runs a statement that returns no rows and rewinds it for another run, keeping its bindings:
+    /// for a loop that binds every parameter anew each time (clearing them is a call per run). The
+    /// loop ends with ``reset()``, which also clears them.
+    func runKeepingBindings() throws {
+        _ = try step()
+        sqlite3_reset(handle)
+        isActive = false
     }
 
     /// Ends the current run and clears the bindings, ready for reuse.
@@ -156,14 +215,19 @@ final class Statement {
             guard let bytes = sqlite3_column_text(handle, column) else { return .null }
             let count = Int(sqlite3_column_bytes(handle, column))
             return .string(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
+        // NULL reads as zero, so only a zero needs the column's type asked (a call per value saved).
         case .integer16, .integer32, .integer64:
-            return isNull(column) ? .null : .integer(int64(column))
+            let number = int64(column)
+            return number == 0 && isNull(column) ? .null : .integer(number)
         case .double:
-            return isNull(column) ? .null : .double(double(column))
+            let number = double(column)
+            return number == 0 && isNull(column) ? .null : .double(number)
         case .boolean:
-            return isNull(column) ? .null : .bool(int64(column) != 0)
+            let number = int64(column)
+            return number == 0 && isNull(column) ? .null : .bool(number != 0)
         case .date:
-            return isNull(column) ? .null : .date(Date(timeIntervalSince1970: double(column)))
+            let seconds = double(column)
+            return seconds == 0 && isNull(column) ? .null : .date(Date(timeIntervalSince1970: seconds))
         case .uuid:
             guard sqlite3_column_bytes(handle, column) == 16, let bytes = sqlite3_column_blob(handle, column) else {
                 return .null
