@@ -61,8 +61,9 @@ enum MigrationKey {
     static let fingerprint = "migration_original_fingerprint"
     /// The checksum of the schema the original had.
     static let sourceChecksum = "migration_source_checksum"
-    /// The destination checksums of the planned stages, comma-separated: a plan that changed
-    /// between two runs (a newer program) starts again from a fresh copy.
+    /// The destination checksums of the planned stages, comma-separated, and which stages'
+    /// transforms run in a later stage: a plan (or a schedule) that changed between two runs (a
+    /// newer program) starts again from a fresh copy.
     static let stagePath = "migration_stage_path"
     /// The file name the original gets in the backup folder, chosen once validated.
     static let backup = "migration_backup"
