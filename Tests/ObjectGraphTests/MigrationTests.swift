@@ -72,6 +72,9 @@ import QuireTestSupport
             #expect(label.objectID.uriRepresentation.lastPathComponent == "p5")
         }
         try container.persistentStore.checkFullTextIndexes()
+        // The index was filled with a larger buffer, a setting the store does not keep.
+        let config = try SQLiteConnection(path: url.path, readOnly: true, create: false)
+        #expect(try config.scalar("SELECT count(*) FROM og_fts_Note_config WHERE k = 'hashsize'")?.integerValue == 0)
         withExtendedLifetime(directory) {}
     }
 

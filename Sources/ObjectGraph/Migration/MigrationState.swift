@@ -33,7 +33,8 @@ public enum MigrationState: Sendable, Hashable, CustomStringConvertible {
 public enum MigrationStep: Sendable, Hashable, CustomStringConvertible {
     /// Tables, columns and join tables change (one transaction).
     case structure
-    /// Transform `transform` of a custom stage has done every row with a key up to `checkpoint`.
+    /// Pass `transform` over rows (the stage's own transforms, with any an earlier stage carried
+    /// to it: `TransformSchedule`) has done every row with a key up to `checkpoint`.
     case transform(transform: Int, checkpoint: Int64)
     /// Removed columns and entities go, indexes and full-text tables are made (one transaction).
     case finish

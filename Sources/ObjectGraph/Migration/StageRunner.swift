@@ -202,7 +202,7 @@ final class StageRunner {
                         throw inconsistent("the entity \(object.entity) it leads to has no full-text index")
                     }
                     if difference.rebuiltFullText.contains(object.entity) || !(written[object.entity] ?? []).isDisjoint(with: index) {
-                        try connection.execute("INSERT INTO \(SQL.quote(object.name)) (\(SQL.quote(object.name))) VALUES ('rebuild')")
+                        try FullTextLayout.fill(object.name, on: connection)
                     }
                 case .entityTable, .joinTable:
                     continue
@@ -212,8 +212,7 @@ final class StageRunner {
             for (entityName, attributes) in written {
                 guard let index = model.entity(named: entityName)?.description.fullTextIndex,
                       !difference.rebuiltFullText.contains(entityName), !attributes.isDisjoint(with: index.attributes) else { continue }
-                let fts = SQL.quote("og_fts_" + entityName)
-                try connection.execute("INSERT INTO \(fts) (\(fts)) VALUES ('rebuild')")
+                try FullTextLayout.fill("og_fts_" + entityName, on: connection)
             }
             let violations = try foreignKeyViolations()
             if !violations.isEmpty { throw MigrationError.validationFailed(stage: stage.label, problems: violations) }
