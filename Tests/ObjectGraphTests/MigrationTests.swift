@@ -72,6 +72,9 @@ import QuireTestSupport
             #expect(label.objectID.uriRepresentation.lastPathComponent == "p5")
         }
         try container.persistentStore.checkFullTextIndexes()
+        // The index was filled with a larger buffer, a setting the store does not keep.
+        let config = try SQLiteConnection(path: url.path, readOnly: true, create: false)
+        #expect(try config.scalar("SELECT count(*) FROM og_fts_Note_config WHERE k = 'hashsize'")?.integerValue == 0)
         withExtendedLifetime(directory) {}
     }
 
@@ -309,12 +312,29 @@ private final class PhaseLog: @unchecked Sendable {
 /// A migration in a process of its own (the test binary run again), killed at a named point.
 enum MigrationProcess {
     static let storeVariable = "OBJECTGRAPH_TEST_MIGRATION_STORE"
+    static let planVariable = "OBJECTGRAPH_TEST_MIGRATION_PLAN"
 
-    /// Runs the migration of `store` with `OBJECTGRAPH_MIGRATION_KILL_AT=killAt`; returns the signal
-    /// that ended it (0 when it exited by itself).
-    static func run(store: URL, killAt: String) throws -> Int32 {
+    /// The plans the child process can run.
+    enum Plan: String {
+        /// ``MigrationModel/plan()``.
+        case notes
+        /// ``CarriedModel/plan()``: a stage's transforms run in a later stage's pass.
+        case carried
+
+        func make() throws -> MigrationPlan {
+            switch self {
+            case .notes: return try MigrationModel.plan()
+            case .carried: return try CarriedModel.plan()
+            }
+        }
+    }
+
+    /// Runs the migration of `store` through `plan` with `OBJECTGRAPH_MIGRATION_KILL_AT=killAt`;
+    /// returns the signal that ended it (0 when it exited by itself).
+    static func run(store: URL, killAt: String, plan: Plan = .notes) throws -> Int32 {
         let process = TestBinary.process(
-            filter: "MigrationProcessEntry", environment: [storeVariable: store.path, "OBJECTGRAPH_MIGRATION_KILL_AT": killAt])
+            filter: "MigrationProcessEntry",
+            environment: [storeVariable: store.path, planVariable: plan.rawValue, "OBJECTGRAPH_MIGRATION_KILL_AT": killAt])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -329,6 +349,7 @@ enum MigrationProcess {
         "entry point of the child process that the migration tests kill"))
     func migrate() throws {
         let url = URL(fileURLWithPath: try #require(ProcessInfo.processInfo.environment[MigrationProcess.storeVariable]))
-        _ = try StoreMigrator(plan: try MigrationModel.plan(), store: url).runNow()
+        let plan = MigrationProcess.Plan(rawValue: ProcessInfo.processInfo.environment[MigrationProcess.planVariable] ?? "") ?? .notes
+        _ = try StoreMigrator(plan: try plan.make(), store: url).runNow()
     }
 }

@@ -33,7 +33,8 @@ public enum MigrationState: Sendable, Hashable, CustomStringConvertible {
 public enum MigrationStep: Sendable, Hashable, CustomStringConvertible {
     /// Tables, columns and join tables change (one transaction).
     case structure
-    /// Transform `transform` of a custom stage has done every row with a key up to `checkpoint`.
+    /// Pass `transform` over rows (the stage's own transforms, with any an earlier stage carried
+    /// to it: `TransformSchedule`) has done every row with a key up to `checkpoint`.
     case transform(transform: Int, checkpoint: Int64)
     /// Removed columns and entities go, indexes and full-text tables are made (one transaction).
     case finish
@@ -61,8 +62,9 @@ enum MigrationKey {
     static let fingerprint = "migration_original_fingerprint"
     /// The checksum of the schema the original had.
     static let sourceChecksum = "migration_source_checksum"
-    /// The destination checksums of the planned stages, comma-separated: a plan that changed
-    /// between two runs (a newer program) starts again from a fresh copy.
+    /// The destination checksums of the planned stages, comma-separated, and which stages'
+    /// transforms run in a later stage: a plan (or a schedule) that changed between two runs (a
+    /// newer program) starts again from a fresh copy.
     static let stagePath = "migration_stage_path"
     /// The file name the original gets in the backup folder, chosen once validated.
     static let backup = "migration_backup"

@@ -283,4 +283,11 @@ struct SchemaDifference {
     func table(for entity: String) -> Table? {
         tables.first { $0.entity == entity }
     }
+
+    /// Whether the stage only adds (tables, columns, join tables, indexes; a full-text index may
+    /// be made again): every table and column keeps its name and its values through it.
+    var onlyAdds: Bool {
+        removedEntities.isEmpty && removedJoinTables.isEmpty && joinTables.allSatisfy { $0.copiedFrom == nil }
+            && tables.allSatisfy { !$0.isRebuilt && !$0.isRenamed && $0.renamedColumns.isEmpty }
+    }
 }

@@ -8,34 +8,41 @@ import Foundation
 ///    transform replaces are set aside as `og_old_NAME`, columns and tables are added, join tables
 ///    are made (and filled from their old form);
 /// 2. transforms (one transaction per batch, with the checkpoint, committed into a write-ahead
-///    log): the custom stage's rows;
+///    log): the rows, in the passes the ``TransformSchedule`` gives the stage (its own transforms
+///    and those of earlier stages carried to it, one write of each row per pass);
 /// 3. finish (one transaction): tables losing columns are rebuilt, removed tables dropped, indexes,
 ///    full-text tables and triggers made (and filled where new), foreign keys checked, and the
 ///    copy's schema metadata set to the destination;
-/// 4. check: the custom stage's checks.
+/// 4. check: the checks the schedule gives the stage (its own, and those of the stages whose
+///    transforms it ran).
 final class StageRunner {
     let copy: WorkingCopy
+    let schedule: TransformSchedule
     let stage: MigrationStage
     /// The stage's position in the store's list of stages (0-based), and their count.
     let number: Int
     let difference: SchemaDifference
+    /// The passes over rows of the transform step.
+    let passes: [TransformSchedule.Pass]
     /// Reports rows done of rows to do in this stage.
     let report: (Int64, Int64) -> Void
 
     init(
-        copy: WorkingCopy, stage: MigrationStage, number: Int, stageCount: Int,
+        copy: WorkingCopy, schedule: TransformSchedule, number: Int,
         progress: @escaping (MigrationProgress.Phase, Int64, Int64) -> Void
-    ) throws {
+    ) {
         self.copy = copy
-        self.stage = stage
+        self.schedule = schedule
         self.number = number
-        difference = try stage.difference()
-        let phase = MigrationProgress.Phase.migrating(stage: number, stageCount: stageCount, label: stage.label)
+        stage = schedule.stages[number]
+        difference = schedule.differences[number]
+        passes = schedule.passes[number]
+        let phase = MigrationProgress.Phase.migrating(stage: number, stageCount: schedule.stages.count, label: stage.label)
         report = { done, total in progress(phase, done, total) }
     }
 
-    private var connection: SQLiteConnection { copy.connection }
-    private var point: String { "stage.\(number + 1)" }
+    var connection: SQLiteConnection { copy.connection }
+    var point: String { "stage.\(number + 1)" }
 
     /// The entity named `name` in the schema the stage leads to. The stage's difference names only
     /// entities of that schema, so a missing one is a plan that does not hold together: an upgrade
@@ -59,11 +66,11 @@ final class StageRunner {
             switch step {
             case .structure:
                 try structure()
-                step = stage.transforms.isEmpty ? .finish : .transform(transform: 0, checkpoint: 0)
+                step = passes.isEmpty ? .finish : .transform(transform: 0, checkpoint: 0)
             case .transform(let transform, let checkpoint):
                 // Many small commits: into a write-ahead log, without a sync each (see WorkingCopy).
-                try copy.withBatchCommits { try self.transform(transform, after: checkpoint) }
-                step = transform + 1 < stage.transforms.count ? .transform(transform: transform + 1, checkpoint: 0) : .finish
+                try copy.withBatchCommits { try self.runPass(transform, after: checkpoint) }
+                step = transform + 1 < passes.count ? .transform(transform: transform + 1, checkpoint: 0) : .finish
             case .finish:
                 try finish()
                 step = .check
@@ -129,7 +136,7 @@ final class StageRunner {
             for join in difference.joinTables { try makeJoinTable(join) }
 
             try copy.record(.migrating(
-                stage: number, step: stage.transforms.isEmpty ? .finish : .transform(transform: 0, checkpoint: 0)))
+                stage: number, step: passes.isEmpty ? .finish : .transform(transform: 0, checkpoint: 0)))
             MigrationPoint.reach("\(point).structure.written")
         }
         MigrationPoint.reach("\(point).structure")
@@ -156,103 +163,6 @@ final class StageRunner {
         if temporary != join.name {
             try connection.execute("ALTER TABLE \(SQL.quote(temporary)) RENAME TO \(SQL.quote(join.name))")
         }
-    }
-
-    // MARK: Transforms
-
-    private func transform(_ index: Int, after checkpoint: Int64) throws {
-        let transform = stage.transforms[index]
-        guard let entity = difference.destinationModel.entity(named: transform.entity) else { return }
-        let table = difference.table(for: transform.entity)
-        let readColumns = try transform.reads.map { name -> String in
-            guard let column = table?.columnDuringStage[name] else {
-                throw MigrationError.transformFailed(
-                    stage: stage.label, entity: transform.entity, key: 0,
-                    reason: "the transform reads '\(name)', which the source entity does not store")
-            }
-            return column
-        }
-        let readTypes = transform.reads.map { name in
-            difference.sourceModel.entity(named: table?.sourceEntity ?? "")?.description.attribute(named: name)?.type ?? .string
-        }
-        let writeTypes = try transform.writes.map { name -> AttributeType in
-            guard let attribute = entity.description.attribute(named: name), !attribute.isTransient else {
-                throw MigrationError.transformFailed(
-                    stage: stage.label, entity: transform.entity, key: 0,
-                    reason: "the transform writes '\(name)', which the destination entity does not store")
-            }
-            return attribute.type
-        }
-        let tableName = SQL.quote(transform.entity)
-        let select = "SELECT _pk\(readColumns.map { ", " + SQL.quote($0) }.joined()) FROM \(tableName) WHERE _pk > ? ORDER BY _pk LIMIT ?"
-        let total = try copy.count(transform.entity)
-        var done = try connection.scalar("SELECT count(*) FROM \(tableName) WHERE _pk <= ?", [.integer(checkpoint)])?.integerValue ?? 0
-        var last = checkpoint
-        var batch = 0
-        report(done, total)
-        while true {
-            batch += 1
-            let finished = try copy.transaction { () -> Bool in
-                var rows: [MigrationRow] = []
-                let statement = try connection.statement(select)
-                defer { statement.reset() }
-                statement.bind([.integer(last), .integer(Int64(transform.batchSize))])
-                while try statement.step() {
-                    rows.append(MigrationRow(
-                        key: statement.int64(0), readNames: transform.reads,
-                        readValues: readTypes.enumerated().map { statement.value(Int32($0.offset + 1), as: $0.element) },
-                        writeNames: transform.writes, writeTypes: writeTypes, entity: transform.entity,
-                        written: Array(repeating: nil, count: transform.writes.count)))
-                }
-                statement.reset()
-                var update = RowUpdate()
-                for var row in rows {
-                    do {
-                        try transform.transform(&row)
-                    } catch MigrationError.transformFailed(_, let entity, let key, let reason) {
-                        throw MigrationError.transformFailed(stage: stage.label, entity: entity, key: key, reason: reason)
-                    } catch {
-                        throw MigrationError.transformFailed(
-                            stage: stage.label, entity: transform.entity, key: row.key, reason: String(describing: error))
-                    }
-                    try write(row, into: tableName, reusing: &update)
-                }
-                guard let key = rows.last?.key else {
-                    try copy.record(.migrating(
-                        stage: number,
-                        step: index + 1 < stage.transforms.count ? .transform(transform: index + 1, checkpoint: 0) : .finish))
-                    return true
-                }
-                last = key
-                done += Int64(rows.count)
-                try copy.record(.migrating(stage: number, step: .transform(transform: index, checkpoint: key)))
-                MigrationPoint.reach("\(point).transform.\(index + 1).batch.\(batch).written")
-                return false
-            }
-            if finished { return }
-            MigrationPoint.reach("\(point).transform.\(index + 1).batch.\(batch)")
-            report(done, total)
-        }
-    }
-
-    /// The UPDATE of transformed rows, kept while rows write the same attributes (as a transform's
-    /// rows usually do), so that a row costs its binds and its step, not its SQL text and a lookup.
-    private struct RowUpdate {
-        var written: [Int] = []
-        var statement: Statement?
-    }
-
-    private func write(_ row: MigrationRow, into table: String, reusing update: inout RowUpdate) throws {
-        let written = row.written.indices.filter { row.written[$0] != nil }
-        guard !written.isEmpty else { return }
-        if written != update.written || update.statement == nil {
-            let assignments = written.map { "\(SQL.quote(row.writeNames[$0])) = ?" }.joined(separator: ", ")
-            update = RowUpdate(written: written, statement: try connection.statement("UPDATE \(table) SET \(assignments) WHERE _pk = ?"))
-        }
-        let statement = update.statement!
-        for (offset, index) in written.enumerated() { statement.bind(row.written[index]!, at: Int32(offset + 1)) }
-        statement.bind(row.key, at: Int32(written.count + 1))
-        try statement.run()
     }
 
     // MARK: Finish
@@ -292,7 +202,7 @@ final class StageRunner {
                         throw inconsistent("the entity \(object.entity) it leads to has no full-text index")
                     }
                     if difference.rebuiltFullText.contains(object.entity) || !(written[object.entity] ?? []).isDisjoint(with: index) {
-                        try connection.execute("INSERT INTO \(SQL.quote(object.name)) (\(SQL.quote(object.name))) VALUES ('rebuild')")
+                        try FullTextLayout.fill(object.name, on: connection)
                     }
                 case .entityTable, .joinTable:
                     continue
@@ -302,8 +212,7 @@ final class StageRunner {
             for (entityName, attributes) in written {
                 guard let index = model.entity(named: entityName)?.description.fullTextIndex,
                       !difference.rebuiltFullText.contains(entityName), !attributes.isDisjoint(with: index.attributes) else { continue }
-                let fts = SQL.quote("og_fts_" + entityName)
-                try connection.execute("INSERT INTO \(fts) (\(fts)) VALUES ('rebuild')")
+                try FullTextLayout.fill("og_fts_" + entityName, on: connection)
             }
             let violations = try foreignKeyViolations()
             if !violations.isEmpty { throw MigrationError.validationFailed(stage: stage.label, problems: violations) }
@@ -355,18 +264,22 @@ final class StageRunner {
 
     // MARK: Check
 
+    /// Runs the checks of each stage whose transforms this stage ran (its own among them), each
+    /// stage's against the schema it leads to; the first stage with problems fails with them.
     private func check() throws {
-        if !stage.checks.isEmpty {
-            let inspection = MigrationInspection(connection: connection, schema: stage.destination)
+        let checks = schedule.checks[number]
+        for owner in Set(checks.map(\.stage)).sorted() {
+            let ownStage = schedule.stages[owner]
+            let inspection = MigrationInspection(connection: connection, schema: ownStage.destination)
             var problems: [MigrationProblem] = []
-            for check in stage.checks {
+            for check in checks where check.stage == owner {
                 do {
-                    problems += try check.check(inspection)
+                    problems += try check.check.check(inspection)
                 } catch {
-                    problems.append(MigrationProblem(message: "check '\(check.label)' failed: \(error)"))
+                    problems.append(MigrationProblem(message: "check '\(check.check.label)' failed: \(error)"))
                 }
             }
-            if !problems.isEmpty { throw MigrationError.validationFailed(stage: stage.label, problems: problems) }
+            if !problems.isEmpty { throw MigrationError.validationFailed(stage: ownStage.label, problems: problems) }
         }
         MigrationPoint.reach("\(point).checked")
     }

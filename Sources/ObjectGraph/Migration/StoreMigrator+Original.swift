@@ -51,7 +51,7 @@ extension StoreMigrator {
             try copy.transaction {
                 try copy.setMetadata(MigrationKey.fingerprint, .string(fingerprint.text))
                 try copy.setMetadata(MigrationKey.sourceChecksum, .string(metadata.schema.checksum))
-                try copy.setMetadata(MigrationKey.stagePath, .string(Self.stagePath(stages)))
+                try copy.setMetadata(MigrationKey.stagePath, .string(try Self.stagePath(stages)))
                 try copy.record(.migrating(stage: 0, step: .structure))
             }
         }

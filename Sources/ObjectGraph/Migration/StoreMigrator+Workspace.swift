@@ -3,8 +3,12 @@ import Foundation
 /// The migration's workspace (`.NAME.migration` beside the store): the working copy an interrupted
 /// run left, whether it can go on, and removing it. Only the migration's own files are ever removed.
 extension StoreMigrator {
-    static func stagePath(_ stages: ArraySlice<MigrationStage>) -> String {
-        stages.map(\.destination.checksum).joined(separator: ",")
+    /// The record of the planned stages a working copy keeps: their destination checksums, and
+    /// which stages' transforms run in a later stage (``TransformSchedule/signature``) when any do.
+    static func stagePath(_ stages: ArraySlice<MigrationStage>) throws -> String {
+        let checksums = stages.map(\.destination.checksum).joined(separator: ",")
+        let carried = try TransformSchedule(stages: Array(stages)).signature
+        return carried.isEmpty ? checksums : "\(checksums);carried \(carried)"
     }
 
     /// The working copy left by an interrupted run, if it can go on: it belongs to this original,
@@ -23,7 +27,7 @@ extension StoreMigrator {
     func isResumable(_ copy: WorkingCopy, metadata: StoreMetadata, stages: ArraySlice<MigrationStage>) throws -> Bool {
         guard try copy.state() != .preparing,
               try copy.metadata(MigrationKey.sourceChecksum)?.stringValue == metadata.schema.checksum,
-              try copy.metadata(MigrationKey.stagePath)?.stringValue == Self.stagePath(stages),
+              try copy.metadata(MigrationKey.stagePath)?.stringValue == (try Self.stagePath(stages)),
               let recorded = try copy.metadata(MigrationKey.fingerprint)?.stringValue.flatMap(StoreFingerprint.init(text:))
         else { return false }
         return recorded == (try StoreFingerprint(path: storePath))

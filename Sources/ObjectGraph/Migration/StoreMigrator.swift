@@ -216,8 +216,9 @@ public struct StoreMigrator: Sendable {
     /// Runs the stages from where the copy stands, then validates it; returns the backup's file name.
     private func migrate(_ copy: WorkingCopy, stages: [MigrationStage], reporter: MigrationProgressReporter) throws -> String {
         var state = try copy.state()
+        let schedule = try TransformSchedule(stages: stages)
         while case .migrating(let number, let step) = state {
-            let runner = try StageRunner(copy: copy, stage: stages[number], number: number, stageCount: stages.count) { phase, done, total in
+            let runner = StageRunner(copy: copy, schedule: schedule, number: number) { phase, done, total in
                 reporter.report(phase, done, total)
             }
             try runner.run(from: step)

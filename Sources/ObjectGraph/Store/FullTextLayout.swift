@@ -49,4 +49,17 @@ enum FullTextLayout {
                 """),
         ]
     }
+
+    /// Fills the full-text table named `name` from its rows (FTS5's `rebuild`). FTS5 writes its
+    /// pending terms out as a new segment each time they pass its buffer (1 MB by default) and
+    /// merges segments as they pile up, most of the work over a whole library; with a 64 MB
+    /// buffer for this statement it writes far fewer (raw SQLite, 20,000 demo articles with
+    /// `prefix='1'`: 0.28–0.33 s of user time against 0.43–0.46 s). The setting is removed again
+    /// in the same transaction, so the store keeps FTS5's default, as a new store has it.
+    static func fill(_ name: String, on connection: SQLiteConnection) throws {
+        let table = SQL.quote(name)
+        try connection.execute("INSERT INTO \(table) (\(table), rank) VALUES ('hashsize', \(64 * 1_048_576))")
+        try connection.execute("INSERT INTO \(table) (\(table)) VALUES ('rebuild')")
+        try connection.execute("DELETE FROM \(SQL.quote(name + "_config")) WHERE k = 'hashsize'")
+    }
 }

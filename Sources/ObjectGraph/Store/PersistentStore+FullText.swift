@@ -4,8 +4,7 @@ extension PersistentStore {
     public func rebuildFullTextIndexes() throws {
         try write { connection, _ in
             for entity in model.entities where entity.description.fullTextIndex != nil {
-                let fts = FullTextLayout.table(of: entity)
-                try connection.execute("INSERT INTO \(fts) (\(fts)) VALUES ('rebuild')")
+                try FullTextLayout.fill(FullTextLayout.tableName(of: entity), on: connection)
             }
         }
     }
