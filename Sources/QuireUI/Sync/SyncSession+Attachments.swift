@@ -38,42 +38,28 @@ extension SyncSession {
     /// downloaded. Signed out, those no article holds.
     func unavailableAttachments(in articleIDs: [UUID]) async throws -> [UnavailableAttachment] {
         guard let worker else { return try await UnavailableAttachment.unheld(in: articleIDs, of: library) }
-        return try await worker.checkMissingAttachments(in: articleIDs).map {
-            UnavailableAttachment(fileName: $0.missing.reference.fileName, answer: .worker($0.fetch))
-        }
+        return try await worker.checkMissingAttachments(in: articleIDs).map(unavailable)
     }
 
-    /// Downloads, one digest at a time, the attachments `articleIDs` refer to that no article
-    /// holds (each is stored as its article's attachment), calling `progress` with how many are
-    /// done of how many before each and after the last; answers those still unavailable, with why.
-    /// An attachment the library cannot store is among those, not a failure of the whole; once
-    /// the server cannot be reached, the rest are not asked for (each would wait for the same
-    /// silence); a cancelled task throws `CancellationError` before the next download (the one
-    /// under way is aborted by the transport). Signed out, nothing is downloaded.
+    /// Downloads the attachments `articleIDs` refer to that no article holds, through the worker
+    /// (``SyncWorker/fetchMissingAttachments(in:progress:)``: one digest at a time, `progress`
+    /// before each and after the last, a cancelled task stops before the next download); answers
+    /// those still unavailable, with why, an attachment the library could not store among them.
+    /// Signed out, nothing is downloaded.
     func fetchMissingAttachments(
         in articleIDs: [UUID], progress: @MainActor (_ done: Int, _ total: Int) -> Void
     ) async throws -> [UnavailableAttachment] {
-        guard worker != nil else { return try await UnavailableAttachment.unheld(in: articleIDs, of: library) }
-        let missing = try await library.unheldAttachments(in: articleIDs)
-        // One download per digest: the first reference's article keeps the bytes, the export
-        // finds them there for the others.
-        var seen = Set<String>()
-        let downloads = missing.filter { seen.insert($0.reference.sha256).inserted }
-        var answers: [String: AttachmentAnswer] = [:]
-        var reachable = true
-        for (done, item) in downloads.enumerated() {
-            progress(done, downloads.count)
-            try Task.checkCancellation()
-            let answer = reachable ? await fetchAttachment(item.reference, of: item.articleID) ?? .worker(.unreachable) : .worker(.unreachable)
-            if answer == .worker(.unreachable) { reachable = false }
-            answers[item.reference.sha256] = answer
+        guard let worker else { return try await UnavailableAttachment.unheld(in: articleIDs, of: library) }
+        return try await worker.fetchMissingAttachments(in: articleIDs, progress: progress).map(unavailable)
+    }
+
+    /// A reference the worker could not bring, as the app names it.
+    private func unavailable(_ found: (missing: Library.MissingAttachment, fetch: Result<AttachmentFetch, any Error>)) -> UnavailableAttachment {
+        let answer: AttachmentAnswer = switch found.fetch {
+        case .success(let fetch): .worker(fetch)
+        case .failure(let error): .libraryFailed(ErrorExplanation(error, libraryPath: library.url.path))
         }
-        try Task.checkCancellation()
-        progress(downloads.count, downloads.count)
-        return missing.compactMap { item in
-            let answer = answers[item.reference.sha256] ?? .worker(.unreachable)
-            return answer.bytes == nil ? UnavailableAttachment(fileName: item.reference.fileName, answer: answer) : nil
-        }
+        return UnavailableAttachment(fileName: found.missing.reference.fileName, answer: answer)
     }
 }
 

@@ -42,24 +42,38 @@ extension SyncWorker {
     }
 
     /// The references in the bodies of `articleIDs` to bytes no article of the library holds
-    /// (``Library/unheldAttachments(in:)``), each fetched now (``fetchAttachment(_:of:)``);
-    /// answers those still unavailable, with why, in order. An export asks before it writes, so
-    /// that it holds what the server has and can name what it cannot show.
-    public func fetchMissingAttachments(in articleIDs: [UUID]) async throws -> [(missing: Library.MissingAttachment, fetch: AttachmentFetch)] {
-        try await unavailableAttachments(in: articleIDs) { missing in
-            let fetch = try await self.fetchAttachment(missing.reference, of: missing.articleID)
-            if case .bytes = fetch { return nil }
-            return fetch
+    /// (``Library/unheldAttachments(in:)``), each digest fetched now (``fetchAttachment(_:of:)``),
+    /// one after another; answers those still unavailable, with why, in order. An export asks
+    /// before it writes, so that it holds what the server has and can name what it cannot show.
+    ///
+    /// `progress` hears how many digests are done of how many, before each and after the last
+    /// (the app's Export dialog shows it). Bytes the library cannot store (or an attachment it
+    /// cannot read) are that reference's answer, `.failure` with the library's error, and the
+    /// others are still fetched. A cancelled task throws `CancellationError` before the next
+    /// download (the one under way is aborted by the transport).
+    public func fetchMissingAttachments(
+        in articleIDs: [UUID], progress: @Sendable (_ done: Int, _ total: Int) async -> Void = { _, _ in }
+    ) async throws -> [(missing: Library.MissingAttachment, fetch: Result<AttachmentFetch, any Error>)] {
+        try await unavailableAttachments(in: articleIDs, progress: progress) { missing in
+            do {
+                let fetch = try await self.fetchAttachment(missing.reference, of: missing.articleID)
+                if case .bytes = fetch { return nil }
+                return .success(fetch)
+            } catch {
+                return .failure(error)
+            }
         }
     }
 
     /// Which references in the bodies of `articleIDs` to bytes no article of the library holds
     /// the server cannot give, asked with `HEAD` only: nothing is downloaded or stored. Answers
-    /// those unavailable, with why, in order (the same answer ``fetchMissingAttachments(in:)``
-    /// would give, without its downloads): for a dialog that names them before the writer
-    /// exports, and fetches at export.
-    public func checkMissingAttachments(in articleIDs: [UUID]) async throws -> [(missing: Library.MissingAttachment, fetch: AttachmentFetch)] {
-        try await unavailableAttachments(in: articleIDs) { missing in await self.serverHolds(missing.reference) }
+    /// those unavailable, with why, in order (what ``fetchMissingAttachments(in:progress:)``
+    /// would answer, short of a library that cannot store the bytes; never `.failure`): for a
+    /// dialog that names them before the writer exports, and fetches at export.
+    public func checkMissingAttachments(
+        in articleIDs: [UUID]
+    ) async throws -> [(missing: Library.MissingAttachment, fetch: Result<AttachmentFetch, any Error>)] {
+        try await unavailableAttachments(in: articleIDs) { missing in await self.serverHolds(missing.reference).map { .success($0) } }
     }
 
     /// Nil when the server holds the blob `reference` names; else why it cannot be had.
@@ -74,31 +88,30 @@ extension SyncWorker {
     }
 
     /// The unheld references of `articleIDs` for which `ask` answers why they cannot be had (nil:
-    /// they can), each digest asked once. Once the server could not be reached or keeps no
-    /// attachments, the rest get that answer without asking: an export of many articles does not
-    /// wait for each.
+    /// they can), each digest asked once, in the order of its first reference (bytes an earlier
+    /// reference brought are the export's already: another article holds them). Once the server
+    /// could not be reached or keeps no attachments, the rest get that answer without asking:
+    /// an export of many articles does not wait for each. `progress` and cancellation as in
+    /// ``fetchMissingAttachments(in:progress:)``.
     private func unavailableAttachments(
-        in articleIDs: [UUID], asking ask: (Library.MissingAttachment) async throws -> AttachmentFetch?
-    ) async throws -> [(missing: Library.MissingAttachment, fetch: AttachmentFetch)] {
-        var unavailable: [(missing: Library.MissingAttachment, fetch: AttachmentFetch)] = []
-        var answers: [String: AttachmentFetch?] = [:]
+        in articleIDs: [UUID], progress: @Sendable (_ done: Int, _ total: Int) async -> Void = { _, _ in },
+        asking ask: (Library.MissingAttachment) async -> Result<AttachmentFetch, any Error>?
+    ) async throws -> [(missing: Library.MissingAttachment, fetch: Result<AttachmentFetch, any Error>)] {
+        let missing = try await library.unheldAttachments(in: articleIDs)
+        var seen = Set<String>()
+        let asked = missing.filter { seen.insert($0.reference.sha256).inserted }
+        var answers: [String: Result<AttachmentFetch, any Error>] = [:]
         var serverAnswer: AttachmentFetch?
-        for missing in try await library.unheldAttachments(in: articleIDs) {
-            let digest = missing.reference.sha256
-            // Bytes an earlier reference brought are the export's already (another article holds them).
-            let fetch: AttachmentFetch?
-            if let earlier = answers[digest] {
-                fetch = earlier
-            } else if let serverAnswer {
-                fetch = serverAnswer
-            } else {
-                fetch = try await ask(missing)
-                answers[digest] = fetch
-                if fetch == .unreachable || fetch == .serverKeepsNone { serverAnswer = fetch }
-            }
-            if let fetch { unavailable.append((missing, fetch)) }
+        for (done, item) in asked.enumerated() {
+            await progress(done, asked.count)
+            try Task.checkCancellation()
+            let answer: Result<AttachmentFetch, any Error>? = if let serverAnswer { .success(serverAnswer) } else { await ask(item) }
+            if case .success(let fetch)? = answer, fetch == .unreachable || fetch == .serverKeepsNone { serverAnswer = fetch }
+            answers[item.reference.sha256] = answer
         }
-        return unavailable
+        try Task.checkCancellation()
+        await progress(asked.count, asked.count)
+        return missing.compactMap { item in answers[item.reference.sha256].map { (item, $0) } }
     }
 }
 

@@ -72,11 +72,13 @@ enum VerbRunner {
 
     /// An error as the writer should read it, in the writer's language: a store's trouble as its
     /// classified message (with the technical cause after it), Library's errors as their text,
-    /// anything else as it describes itself.
-    static func describe(_ error: any Error) -> String {
+    /// anything else as it describes itself. `libraryPath` names the library in a message about
+    /// an error that does not name it (a file beside it that could not be written).
+    static func describe(_ error: any Error, libraryPath: String? = nil) -> String {
         switch error {
         case is LibraryProblem, is StoreError, is MigrationError, is FileOperationError:
-            let problem = LibraryProblem.classify(error, path: (error as? LibraryProblem)?.path ?? (error as? StoreError)?.path ?? "")
+            let path = (error as? LibraryProblem)?.path ?? (error as? StoreError)?.path ?? libraryPath ?? ""
+            let problem = LibraryProblem.classify(error, path: path)
             let hint = problem.remedies.contains(.recover) ? "\n" + gettext("Run 'quire check --recover' to move it aside and recover what can be read.") : ""
             return problem.message.translated + (problem.detail.isEmpty ? "" : "\n(\(problem.detail))") + hint
         case let error as LibraryError:

@@ -102,11 +102,12 @@ struct ExportVerb: Verb {
     }
 
     /// Downloads, through a sync worker, what the articles refer to that no article of the library
-    /// holds, when the library has a sync account (``SyncWorker/fetchMissingAttachments(in:)``:
+    /// holds, when the library has a sync account (``SyncWorker/fetchMissingAttachments(in:progress:)``:
     /// hash-checked and stored as attachments, so the export reads them as any other). Answers why
-    /// each of the others cannot be had, by SHA-256, for the export to say. Without an account
-    /// nothing is asked; an account that cannot be used is said on standard error, and the export
-    /// goes on with what the library holds.
+    /// each of the others cannot be had, by SHA-256, for the export to say; bytes the library
+    /// could not store are among those, with the library's reason. Without an account nothing is
+    /// asked; an account that cannot be used is said on standard error, and the export goes on
+    /// with what the library holds.
     private static func fetchMissingAttachments(of articleIDs: [UUID], in library: Library) async -> [String: String] {
         do {
             guard let account = try AccountSettings(libraryURL: library.url).load()?.account else { return [:] }
@@ -114,11 +115,27 @@ struct ExportVerb: Verb {
             let worker = SyncWorker(library: library, account: account, requestTimeout: 30)
             let unavailable = try await worker.fetchMissingAttachments(in: articleIDs)
             return Dictionary(
-                unavailable.compactMap { found in found.fetch.problem.map { (found.missing.reference.sha256, $0) } },
+                unavailable.compactMap { found in
+                    problem(found.fetch, libraryPath: library.url.path).map { (found.missing.reference.sha256, $0) }
+                },
                 uniquingKeysWith: { first, _ in first })
         } catch {
             VerbOutput.note(String(cFormat: gettext("Attachments the library lacks were not asked of the sync server: %s"), VerbRunner.describe(error)))
             return [:]
+        }
+    }
+
+    /// Why the export cannot have an attachment, as its line about the file says it: the server's
+    /// answer (``AttachmentFetch/problem``), or the library's failure to store the bytes it sent
+    /// (or to read whether it holds them).
+    private static func problem(_ answer: Result<AttachmentFetch, any Error>, libraryPath: String) -> String? {
+        switch answer {
+        case .success(let fetch):
+            fetch.problem
+        case .failure(let error):
+            // One line per file: the description's own lines (its details, a hint) joined.
+            String(cFormat: gettext("the library could not read or store these bytes: %s"),
+                   VerbRunner.describe(error, libraryPath: libraryPath).split(separator: "\n").joined(separator: " "))
         }
     }
 

@@ -110,19 +110,19 @@ import Testing
         gone.stop()
         let whileOffline = try await offline.fetchMissingAttachments(in: [pulledID, local.id])
         #expect(whileOffline.map(\.missing.reference) == [reference, typed])
-        #expect(whileOffline.map(\.fetch) == [.unreachable, .unreachable])
+        #expect(try whileOffline.map { try $0.fetch.get() } == [.unreachable, .unreachable])
         #expect(try await offline.fetchAttachment(reference, of: pulledID) == .unreachable)
         let checkedOffline = try await offline.checkMissingAttachments(in: [pulledID, local.id])
-        #expect(checkedOffline.map(\.missing.reference) == [reference, typed] && checkedOffline.map(\.fetch) == [.unreachable, .unreachable])
+        #expect(try checkedOffline.map(\.missing.reference) == [reference, typed] && checkedOffline.map { try $0.fetch.get() } == [.unreachable, .unreachable])
 
         // Asked with HEAD only: the typed one is not on the server, the image is, and stays there.
         let checked = try await workerB.checkMissingAttachments(in: [pulledID, local.id])
-        #expect(checked.map(\.missing.reference) == [typed] && checked.map(\.fetch) == [.notOnServer])
+        #expect(try checked.map(\.missing.reference) == [typed] && checked.map { try $0.fetch.get() } == [.notOnServer])
         #expect(try await b.library.attachments(of: pulledID).isEmpty)
 
         // Online: the image comes down with its bytes; the typed one is not on the server.
         let online = try await workerB.fetchMissingAttachments(in: [pulledID, local.id])
-        #expect(online.map(\.missing.reference) == [typed] && online.map(\.fetch) == [.notOnServer])
+        #expect(try online.map(\.missing.reference) == [typed] && online.map { try $0.fetch.get() } == [.notOnServer])
         #expect(try await b.library.attachmentData(sha256: reference.sha256, of: pulledID) == poster)
         #expect(try await b.library.attachments(of: pulledID).map(\.mediaType) == [AttachmentMediaType.png])
         #expect(try await workerB.fetchMissingAttachments(in: [pulledID]).isEmpty)

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import ObjectGraph
 import Platform
 import SyncProtocol
 import SyncTestSupport
@@ -63,5 +64,46 @@ import Testing
         #expect(FileManager.default.contents(atPath: offlineOut.appending(path: "assets/table.csv").path) == table)
         #expect(FileManager.default.fileExists(atPath: offlineOut.appending(path: "assets/sheet.txt").path) == false)
         #expect(sheetReference.fileName == "sheet.txt")
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func bytesTheLibraryCannotStoreAreNamedWithWhyAndTheOthersStillCome() async throws {
+        let quire = try #require(QuireCommand(), "quire is not built beside the tests")
+        let server = try TestServer()
+        defer { server.stop() }
+        let token = try server.addAccount()
+        let a = try ClientLibrary("export-unstored-a")
+        let b = try ClientLibrary("export-unstored-b")
+        defer { a.remove(); b.remove() }
+        // Past the inline limit, the bytes go to a file beside the library; under it, into a row.
+        let large = Data((0..<20_000).map { "row \($0)\n" }.joined().utf8)
+        let small = Data("a short note\n".utf8)
+        #expect(large.count > LibrarySchema.attachmentInlineLimit && small.count < LibrarySchema.attachmentInlineLimit)
+        // One body, the large file first: it is asked for, and fails, before the small one.
+        let article = try await a.library.createArticle(ArticleContent(title: "Two files", body: ""))
+        let largeFile = try await a.library.addAttachment(to: article.id, fileName: "large.csv", data: large)
+        let smallFile = try await a.library.addAttachment(to: article.id, fileName: "small.txt", data: small)
+        try await a.library.editArticle(article.id, body: [largeFile, smallFile].map { $0.reference.markdown(mediaType: $0.mediaType) }.joined(separator: "\n\n"))
+        try await a.sync(server, token: token)
+        try await b.sync(server, token: token)
+        // Where the large file's bytes would go is a file: the library cannot store them.
+        let external = URL(fileURLWithPath: b.library.url.path + ExternalBinaryFolder.suffix)
+        try? FileManager.default.removeItem(at: external)
+        #expect(FileManager.default.createFile(atPath: external.path, contents: Data("in the way".utf8)))
+        try AccountSettings(libraryURL: b.library.url, keyring: nil)
+            .save(SyncAccount(server: URL(string: "http://127.0.0.1:\(server.port)")!, token: token))
+
+        let out = b.folder.appending(path: "export")
+        let run = try await quire.run(
+            ["export", "--format", "md", "--scope", "selected:" + article.id.uuidString.lowercased(), "--out", out.path, "--json"], library: b.library.url)
+        #expect(run.status == 0, "\(run.error)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        let unavailable = report["unavailableAttachments"] as? [String] ?? []
+        #expect(unavailable.count == 1, "\(unavailable)")
+        #expect(unavailable.first?.hasPrefix("large.csv in “Two files”: the library could not read or store these bytes: ") == true,
+                "\(unavailable)")
+        // The failure is this file's alone: the other still came down and was exported.
+        #expect(try await b.library.attachments(of: article.id).map(\.fileName) == ["small.txt"])
+        #expect(FileManager.default.contents(atPath: out.appending(path: "assets/small.txt").path) == small)
     }
 }
