@@ -9,15 +9,20 @@ import XCTest
 
 /// Base of the tests that drive the real application's library window over a temporary library.
 class MainWindowTestCase: QuireTestCase, @unchecked Sendable {
-    /// A library in a temporary folder, filled by `fill`.
-    func makeLibrary(_ fill: @escaping @Sendable (Library) async throws -> Void) throws -> URL {
-        let url = try makeTemporaryFolder().appending(path: "library.quire")
+    /// A library in `folder` (a temporary folder by default), filled by `fill`.
+    func makeLibrary(in folder: URL? = nil, _ fill: @escaping @Sendable (Library) async throws -> Void) throws -> URL {
+        let url = try (folder ?? makeTemporaryFolder()).appending(path: "library.quire")
         try blocking { try await fill(try Library(url: url)) }
         return url
     }
 
     /// Runs the application over the library, runs `body` once the window is open, then quits.
-    func drive(_ url: URL, file: StaticString = #filePath, line: UInt = #line, _ body: @escaping @MainActor (MainWindow) async throws -> Void) {
+    /// The window must have shown no error but those under `expectedErrorHeadings`, in order
+    /// (`body` checks what they say).
+    func drive(
+        _ url: URL, expectedErrorHeadings: [String] = [], file: StaticString = #filePath, line: UInt = #line,
+        _ body: @escaping @MainActor (MainWindow) async throws -> Void
+    ) {
         MainActor.assumeIsolated {
             let status = runQuire(settings: nil, libraryURL: url, file: file, line: line) { quire, window in
                 Task { @MainActor in
@@ -26,7 +31,8 @@ class MainWindowTestCase: QuireTestCase, @unchecked Sendable {
                     } catch {
                         XCTFail("\(error); sidebar: \(window.sidebar.items), folders: \(window.sidebar.folders), errors: \(window.shownErrors)", file: file, line: line)
                     }
-                    XCTAssertEqual(window.shownErrors, [], file: file, line: line)
+                    let shown = window.shownErrors.map { error in expectedErrorHeadings.first { error.hasPrefix($0 + ": ") } ?? error }
+                    XCTAssertEqual(shown, expectedErrorHeadings, file: file, line: line)
                     quire.application.activateAction(named: "quit")
                 }
             }

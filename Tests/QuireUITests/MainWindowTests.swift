@@ -113,6 +113,35 @@ final class MainWindowTests: MainWindowTestCase, @unchecked Sendable {
         XCTAssertEqual(copies, 0)
     }
 
+    /// A window opened where the disk has no room to set aside the rescue file's space says that
+    /// this is what failed, and that nothing is lost, when the editor next hears from the recorder
+    /// (closing an article): not that a recovery copy could not be removed.
+    func testSpaceNotSetAsideForUnsavedTextIsSaidAsSuch() throws {
+        try XCTSkipUnless(geteuid() == 0, "mounts a small tmpfs")
+        // Room for the library, not for the rescue file's 8 MB.
+        let mount = try ScratchMount(megabytes: 6)
+        defer { mount.unmount() }
+        let url = try makeLibrary(in: mount.url) { library in
+            try await library.createArticle(ArticleContent(title: "Tide table", body: ""))
+            try await library.createArticle(ArticleContent(title: "Harbour log", body: ""))
+        }
+        let heading = "Could not set aside space for a spare copy of unsaved text"
+        drive(url, expectedErrorHeadings: [heading]) { window in
+            try self.open("Tide table", in: window)
+            let id = try XCTUnwrap(window.session?.articleID)
+            window.editor.buffer.insertAtCursor("High water at noon.")
+            try await self.until { try await window.library.article(id).body == "High water at noon." }
+            try self.open("Harbour log", in: window)
+            try await self.until { !window.shownErrors.isEmpty }
+            XCTAssertEqual(window.shownErrors.count, 1)
+            XCTAssertTrue(window.shownErrors[0].hasPrefix(heading + ": Quire could not set aside disk space for a spare copy of unsaved text: "
+                + "No space left on device. Nothing is lost."), window.shownErrors[0])
+            // The copy was removed all the same: nothing is offered back on the next start.
+            let unrecovered = try await window.library.unrecoveredDrafts()
+            XCTAssertEqual(unrecovered.count, 0)
+        }
+    }
+
     func testFoldersAreCreatedRenamedAndArticlesMovedIntoThem() throws {
         let url = try makeLibrary { library in
             try await library.createArticle(ArticleContent(title: "Loose page", body: "text"))

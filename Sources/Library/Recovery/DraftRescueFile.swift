@@ -45,7 +45,7 @@ public final class DraftRescueFile: Sendable {
             guard fstat(descriptor, &status) == 0 else { throw fileError("fstat") }
             guard status.st_size < size else { return }
             let result = posix_fallocate(descriptor, 0, off_t(size))
-            guard result == 0 else { throw DraftRescueError.fileSystem(operation: "posix_fallocate", path: url.path, code: result) }
+            guard result == 0 else { throw DraftRescueError.spaceNotReserved(bytes: size, path: url.path, code: result) }
             guard fsync(descriptor) == 0 else { throw fileError("fsync") }
         }
     }
@@ -168,6 +168,9 @@ public struct RescuedDraft: Codable, Sendable, Hashable {
 
 /// Why the rescue file could not be read or written.
 public enum DraftRescueError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file's space could not be set aside (``DraftRescueFile/prepare()``): nothing is lost,
+    /// but should the disk fill up, the texts it would have rescued are in memory only.
+    case spaceNotReserved(bytes: Int, path: String, code: Int32)
     /// A system call failed.
     case fileSystem(operation: String, path: String, code: Int32)
     /// The text is larger than a slot.
@@ -175,6 +178,8 @@ public enum DraftRescueError: Error, Sendable, Hashable, CustomStringConvertible
 
     public var description: String {
         switch self {
+        case .spaceNotReserved(let bytes, let path, let code):
+            return "posix_fallocate could not reserve \(bytes) bytes for \(path): \(String(cString: strerror(code))) (errno \(code))"
         case .fileSystem(let operation, let path, let code):
             return "\(operation) failed for \(path): \(String(cString: strerror(code))) (errno \(code))"
         case .tooLarge(let bytes, let capacity):

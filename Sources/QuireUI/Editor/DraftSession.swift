@@ -238,14 +238,33 @@ final class DraftSession {
         editor.titleChanged = nil
         editor.bodyChanged = nil
         guard saved else { return nil }
-        let (recorder, articleID) = (recorder, articleID)
-        let report = report
+        return removeRecoveryCopy()
+    }
+
+    /// Stops recording the article and removes its recovery copy, now that the text it kept is
+    /// saved (``DraftRecorder/finish(articleID:)``), and reports what failed: the removal, or
+    /// earlier work of the recorder's that it hands on here.
+    @discardableResult
+    private func removeRecoveryCopy() -> Task<Void, Never> {
+        let (recorder, articleID, report) = (recorder, articleID, report)
         return Task {
             do {
                 try await recorder.finish(articleID: articleID)
             } catch {
-                report(gettext("Could not remove the recovery copy of an article"), error)
+                report(Self.heading(forRecorderFailure: error), error)
             }
+        }
+    }
+
+    /// What did not happen, for a failure ``DraftRecorder/finish(articleID:)`` throws.
+    private static func heading(forRecorderFailure error: any Error) -> String {
+        switch error {
+        case DraftRescueError.spaceNotReserved:
+            gettext("Could not set aside space for a spare copy of unsaved text")
+        case is DraftRescueError:
+            gettext("Could not write the spare copy of unsaved text")
+        default:
+            gettext("Could not remove the recovery copy of an article")
         }
     }
 
@@ -375,14 +394,7 @@ final class DraftSession {
         base = (article.title, article.body)
         show(title: article.title, body: article.body)
         bodyEdited = false
-        let (recorder, articleID, report) = (recorder, articleID, report)
-        Task {
-            do {
-                try await recorder.finish(articleID: articleID)
-            } catch {
-                report(gettext("Could not remove the recovery copy of an article"), error)
-            }
-        }
+        removeRecoveryCopy()
     }
 
     private func keepAsNewArticle(_ content: ArticleContent) {

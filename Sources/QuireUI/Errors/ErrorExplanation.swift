@@ -196,6 +196,8 @@ struct ErrorExplanation: Hashable, Sendable {
 
     private static func sentence(for error: DraftRescueError) -> String {
         switch error {
+        case .spaceNotReserved(_, _, let code):
+            return String(cFormat: gettext("Quire could not set aside disk space for a spare copy of unsaved text: %s. Nothing is lost. Should the disk fill up, text not yet saved would be kept only while Quire runs, until there is space again."), systemMessage(code))
         case .fileSystem(_, _, let code):
             return String(cFormat: gettext("Quire could not keep a spare copy of your unsaved text: %s."), systemMessage(code))
         case .tooLarge:
