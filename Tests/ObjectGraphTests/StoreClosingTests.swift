@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 @testable import ObjectGraph
+import Synchronization
 import Testing
 
 /// A closed store is one file: closing (and checkpointing) moves every commit out of the
@@ -61,7 +62,7 @@ import Testing
         #expect(count == titles.count)
     }
 
-    @Test func closingWaitsForAReadOnItsOwnConnectionAndStillLeavesOneFile() async throws {
+    @Test func closingWaitsForAReadOnItsOwnConnectionAndStillLeavesOneFile() throws {
         let stack = try TestStack()
         let url = stack.directory.file()
         let titles = (1...50).map { String(format: "Article %03d", $0) }
@@ -69,23 +70,35 @@ import Testing
         let store = stack.container.persistentStore
         let reading = DispatchSemaphore(value: 0)
         let finishReading = DispatchSemaphore(value: 0)
-        let read = Task.detached {
-            try store.readOnOwnConnection { _ in
-                reading.signal()
-                finishReading.wait()
+        let readError = Mutex<(any Error)?>(nil)
+        let closedToOneFile = Mutex<Bool?>(nil)
+        // Dispatch's threads, not tasks: the read and the close each block their thread, and two
+        // blocked tasks would hold every thread of the cooperative pool on a two-core machine.
+        let done = DispatchGroup()
+        DispatchQueue.global().async(group: done) {
+            do {
+                try store.readOnOwnConnection { _ in
+                    reading.signal()
+                    finishReading.wait()
+                }
+            } catch {
+                readError.withLock { $0 = error }
             }
         }
         reading.wait()
-        let closed = Task.detached {
+        DispatchQueue.global().async(group: done) {
             store.close()
-            return !FileManager.default.fileExists(atPath: url.path + "-wal")
+            let oneFile = !FileManager.default.fileExists(atPath: url.path + "-wal")
+            closedToOneFile.withLock { $0 = oneFile }
         }
         // The read holds its connection (and its snapshot) until it is let go; closing meanwhile
         // would leave the log behind, with the commits in it.
-        try await Task.sleep(for: .milliseconds(50))
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(closedToOneFile.withLock { $0 } == nil)
         finishReading.signal()
-        try await read.value
-        #expect(await closed.value)
+        done.wait()
+        #expect(readError.withLock { $0 } == nil)
+        #expect(closedToOneFile.withLock { $0 } == true)
         #expect(try titlesInFileAlone(url) == titles)
     }
 
