@@ -65,14 +65,8 @@ import QuireTestSupport
     @Test func anOperationTheWorkerTookIsNeverRewritten() async throws {
         let store = try TemporaryLibrary()
         let article = try await store.library.createArticle(ArticleContent(title: "Sent", body: "v1"))
-        // The sync worker sends the operation and the server acknowledges it.
-        try store.inspect { context in
-            let operation = try #require(try context.fetch(FetchRequest<SyncOperation>()).first)
-            operation.state = .sending
-            operation.attempt = 1
-            operation.precondition = .absent
-            try context.save()
-        }
+        // The sync worker sends the operation.
+        try store.startSending(operationOf: article.id)
         _ = try await store.library.editArticle(article.id, body: "v2")
         var outbox = try store.outbox()
         #expect(outbox.map(\.state) == [.sending, .pending])

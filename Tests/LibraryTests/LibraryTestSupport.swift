@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import SyncProtocol
+import Testing
 @testable import Library
 import QuireTestSupport
 
@@ -36,10 +37,24 @@ struct TemporaryLibrary {
         }
     }
 
+    /// Does what the sync worker's first send of the article's first operation does in the store:
+    /// the content it sends fixed in the row, the operation `sending` against no server revision.
+    func startSending(operationOf id: UUID) throws {
+        try inspect { context in
+            let request = FetchRequest<SyncOperation>(predicate: \.articleID == id, sortDescriptors: [.ascending(\.sequence)])
+            let operation = try #require(try context.fetch(request).first)
+            operation.payload = try operation.contentToSend()
+            operation.state = .sending
+            operation.attempt = 1
+            operation.precondition = .absent
+            try context.save()
+        }
+    }
+
     /// The outbox, in sequence order, as values.
     func outbox() throws -> [OutboxRow] {
         try inspect { context in
-            try context.fetch(FetchRequest<SyncOperation>(sortDescriptors: [.ascending(\.sequence)])).map(OutboxRow.init)
+            try context.fetch(FetchRequest<SyncOperation>(sortDescriptors: [.ascending(\.sequence)])).map { try OutboxRow($0) }
         }
     }
 
@@ -53,15 +68,20 @@ struct OutboxRow: Hashable {
     var articleID: UUID
     var sequence: Int64
     var change: SyncOperationChange
+    /// What the operation sends (``SyncOperation/contentToSend()``): the content fixed at its
+    /// first send, or its article as stored.
     var payload: ArticlePayload?
+    /// Whether the row holds a copy of the content (from its first send on).
+    var holdsContent: Bool
     var state: SyncOperationState
 
-    init(_ operation: SyncOperation) {
+    init(_ operation: SyncOperation) throws {
         operationID = operation.operationID
         articleID = operation.articleID
         sequence = operation.sequence
         change = operation.change
-        payload = operation.payload
+        payload = try operation.contentToSend()
+        holdsContent = operation.payload != nil
         state = operation.state
     }
 }

@@ -29,4 +29,32 @@ import QuireTestSupport
         #expect(try await otherProgram.attachmentData(sha256: SHA256.hex(image), of: article.id) == image)
         #expect(try LibraryNames.article(article.id, in: app.viewContext).title == "Figures, revised")
     }
+
+    @Test @MainActor func aChangeWhoseOutboxSequenceASaveElsewhereTookIsMadeAgain() async throws {
+        let store = try TemporaryLibrary()
+        let library = store.library
+        defer { library.close() }
+        let first = try await library.createArticle(ArticleContent(title: "First", body: "a\n"))
+        let second = try await library.createArticle(ArticleContent(title: "Second", body: "b\n"))
+
+        var attempts = 0
+        try library.writeInViewContext { context, now in
+            attempts += 1
+            try ArticleEdits.setStatus(.ready, for: [first.id], in: context, at: now)
+            guard attempts == 1 else { return }
+            // A background save (the editor's autosave) takes the same next sequence meanwhile.
+            let background = library.container.newBackgroundContext()
+            try background.performAndWait {
+                let article = try #require(try background.fetch(FetchRequest<StoredArticle>(predicate: \.id == second.id)).first)
+                article.body = "b, later\n"
+                try LocalChanges.record(in: background, at: now)
+                _ = try background.save()
+            }
+        }
+
+        #expect(attempts == 2)
+        #expect(try await library.article(first.id).status == .ready)
+        #expect(try await library.article(second.id).body == "b, later\n")
+        #expect(try store.outbox().map(\.articleID) == [second.id, first.id])
+    }
 }

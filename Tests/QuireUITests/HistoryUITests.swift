@@ -184,7 +184,7 @@ final class HistoryUITests: MainWindowTestCase, @unchecked Sendable {
     private func outbox(_ window: MainWindow) async throws -> [String?] {
         let id = harbour
         return try await window.library.container.performBackgroundTask { context in
-            try context.fetch(FetchRequest<SyncOperation>(predicate: \.articleID == id)).map { $0.payload?.body }
+            try context.fetch(FetchRequest<SyncOperation>(predicate: \.articleID == id)).map { try $0.contentToSend()?.body }
         }
     }
 }

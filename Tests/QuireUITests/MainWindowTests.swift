@@ -73,7 +73,7 @@ final class MainWindowTests: MainWindowTestCase, @unchecked Sendable {
             // The editor takes the save in once its commit has returned.
             try await self.until { !session.hasUnsavedChanges }
             let operations = try await window.library.container.performBackgroundTask { context in
-                try context.fetch(FetchRequest<SyncOperation>(predicate: \.articleID == id)).map { ($0.change, $0.payload?.body) }
+                try context.fetch(FetchRequest<SyncOperation>(predicate: \.articleID == id)).map { ($0.change, try $0.contentToSend()?.body) }
             }
             XCTAssertEqual(operations.count, 1, "autosaves rewrite the one pending operation")
             XCTAssertEqual(operations.first?.0, .put)

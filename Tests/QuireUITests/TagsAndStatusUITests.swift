@@ -44,7 +44,10 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
     @MainActor
     private func outbox(_ window: MainWindow, _ id: UUID) async throws -> [(SyncOperationChange, [String]?, ArticleStatus?)] {
         try await window.library.container.performBackgroundTask { context in
-            try context.fetch(FetchRequest<SyncOperation>(predicate: \.articleID == id)).map { ($0.change, $0.payload?.tags, $0.payload?.status) }
+            try context.fetch(FetchRequest<SyncOperation>(predicate: \.articleID == id)).map { operation in
+                let content = try operation.contentToSend()
+                return (operation.change, content?.tags, content?.status)
+            }
         }
     }
 

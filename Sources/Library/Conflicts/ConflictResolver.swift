@@ -40,12 +40,12 @@ struct ConflictResolver {
 
         switch resolution {
         case .keepMine:
-            if let mine = article, sides.local != nil {
-                writer.insert(articleID, .put, mine.payload, precondition: overServer)
+            if article != nil, sides.local != nil {
+                writer.insert(articleID, .put, precondition: overServer)
                 sends = .put
             } else {
                 // Deleted here: the deletion goes over the server's edit; the article stays in the trash.
-                writer.insert(articleID, .delete, nil, precondition: overServer)
+                writer.insert(articleID, .delete, precondition: overServer)
                 sends = .delete
             }
         case .keepTheirs, .acceptDelete:
@@ -68,13 +68,13 @@ struct ConflictResolver {
             merged.refreshDerivedFields()
             try LocalChanges.checkSyncable(merged)
             merged.updated = now
-            writer.insert(articleID, .put, merged.payload, precondition: overServer)
+            writer.insert(articleID, .put, precondition: overServer)
             sends = .put
             article = merged
         case .restoreMine:
             if let mine = article {
                 mine.trashed = nil
-                writer.insert(articleID, .put, mine.payload, precondition: .absent)
+                writer.insert(articleID, .put, precondition: .absent)
                 sends = .put
             }
         }
@@ -149,7 +149,7 @@ struct ConflictResolver {
                 article.localRevision += 1
             }
             let pushes = agreed != remote
-            if pushes { writer.insert(articleID, .put, article.payload, precondition: .revision(revision)) }
+            if pushes { writer.insert(articleID, .put, precondition: .revision(revision)) }
             article.serverRevision = revision
             article.syncState = pushes ? .modified : .synced
             try updateBase(articleID, to: remote, revision: revision)
@@ -204,7 +204,7 @@ struct ConflictResolver {
     /// the library is sent to the server like any new article.
     private func makeCopy(of mine: StoredArticle, writer: inout OperationWriter) throws -> StoredArticle {
         let copy = try mine.makeConflictedCopy(at: now)
-        if copy.trashed == nil { writer.insert(copy.id, .put, copy.payload, precondition: .absent) }
+        if copy.trashed == nil { writer.insert(copy.id, .put, precondition: .absent) }
         return copy
     }
 

@@ -158,8 +158,9 @@ public final class Library: Sendable {
 
     /// Runs `body` in the view context and saves it before returning, for the app's changes that
     /// must show at once (the editor's chips and menus, a pasted image, History's restore); runs
-    /// it again on the rows read afresh when the save meets a row saved elsewhere since; on
-    /// failure the view context is rolled back and the error thrown.
+    /// it again on the rows read afresh when the save meets a row saved elsewhere since, or a
+    /// unique value (the next outbox sequence) taken meanwhile; on failure the view context is
+    /// rolled back and the error thrown.
     @MainActor
     func writeInViewContext<T>(_ body: (ManagedObjectContext, Date) throws -> T) throws -> T {
         let context = viewContext
@@ -179,6 +180,11 @@ public final class Library: Sendable {
                         try context.refresh(object, mergeChanges: false)
                     }
                 }
+                attempt += 1
+            } catch let error as ValidationError where error.issues.allSatisfy(\.isUniquenessConflict) && attempt < Self.attempts {
+                // A background save took the next outbox sequence (or created the same folder or
+                // tag) meanwhile; the next attempt reads it.
+                context.rollback()
                 attempt += 1
             } catch {
                 context.rollback()

@@ -13,10 +13,13 @@ import SyncProtocol
 ///   (moving, tagging, starring and trashing do not reorder the list by date);
 /// - bumps `localRevision`, and marks a synced article modified;
 /// - writes its outbox operation: a `put` of the whole content, or a `delete` for an article moved
-///   to the trash (an article that stays in the trash gets none). When the article's latest
-///   operation was never sent it takes the change instead (the outbox's one coalescing rule,
+///   to the trash (an article that stays in the trash gets none). A put holds no copy of the
+///   content: until it is first sent it sends the article as stored (``SyncOperation/contentToSend()``),
+///   so that saving a book writes its text once, not twice. When the article's latest operation
+///   was never sent it takes the change instead (the outbox's one coalescing rule,
 ///   ``SyncOperation/absorbs(_:namingItsBase:into:)``), so an hour of autosaves offline leaves one
-///   operation, not thousands.
+///   operation, not thousands; it then moves to the end of the outbox (a new sequence), so that
+///   its row changes with every save.
 /// - re-reads the article's open conflict, whose local side is the live article: the change is
 ///   part of "mine" (an edit, a restore that turns "deleted here" into an edit conflict, a move to
 ///   the trash that turns an edit conflict into "deleted here"), and a conflict whose sides now
@@ -91,35 +94,42 @@ struct OperationWriter {
             let request = FetchRequest<SyncOperation>(predicate: .in(\.articleID, chunk), sortDescriptors: [.ascending(\.sequence)])
             for operation in try context.fetch(request) { latest[operation.articleID] = operation }
         }
-        let last = FetchRequest<SyncOperation>(sortDescriptors: [.descending(\.sequence)], fetchLimit: 1)
-        nextSequence = (try context.fetch(last).first?.sequence ?? 0) + 1
+        let request = FetchRequest<SyncOperation>(sortDescriptors: [.descending(\.sequence)], fetchLimit: 1)
+        let last = try context.fetch(request).first
+        // A context that read the row earlier (the view context) may hold an older sequence: each
+        // save of a waiting operation moves it to the end.
+        if let last, !last.hasChanges { try context.refresh(last, mergeChanges: true) }
+        nextSequence = (last?.sequence ?? 0) + 1
     }
 
     /// The article's current state as its outbox operation: the latest one when it takes the change
     /// (``SyncOperation/absorbs(_:namingItsBase:into:)``), or a new one.
     mutating func enqueue(for article: StoredArticle) {
         let change: SyncOperationChange = article.trashed == nil ? .put : .delete
-        let payload = change == .put ? article.payload : nil
         if let operation = latest[article.id], SyncOperation.absorbs(.pending, namingItsBase: false, into: operation.state) {
             operation.change = change
-            operation.payload = payload
+            // A copy an earlier version of Quire kept goes: the article is what the put sends.
+            operation.payload = nil
+            // The row must change with every save even when the change stays a put: a save that
+            // races the worker starting to send this operation then fails on the row's version
+            // (and records its change again, in a new operation) instead of leaving it behind a
+            // send that carries the text from before it. The article's latest operation is this
+            // one, so a later place keeps the article's order.
+            operation.sequence = takeSequence()
             return
         }
-        latest[article.id] = insert(article.id, change, payload, precondition: nil)
+        latest[article.id] = insert(article.id, change, precondition: nil)
     }
 
-    /// A new pending operation; a conflict resolution names the base it resolved against.
+    /// A new pending operation; a conflict resolution names the base it resolved against. A put
+    /// sends its article as stored when it is first sent (``SyncOperation/contentToSend()``).
     @discardableResult
-    mutating func insert(
-        _ articleID: UUID, _ change: SyncOperationChange, _ payload: ArticlePayload?, precondition: WriteBase?
-    ) -> SyncOperation {
+    mutating func insert(_ articleID: UUID, _ change: SyncOperationChange, precondition: WriteBase?) -> SyncOperation {
         let operation = SyncOperation(context: context)
         operation.operationID = UUID().uuidString
         operation.articleID = articleID
-        operation.sequence = nextSequence
-        nextSequence += 1
+        operation.sequence = takeSequence()
         operation.change = change
-        operation.payload = payload
         switch precondition {
         case nil:
             break
@@ -132,6 +142,12 @@ struct OperationWriter {
         operation.state = .pending
         operation.created = now
         return operation
+    }
+
+    /// The next place at the end of the outbox.
+    private mutating func takeSequence() -> Int64 {
+        defer { nextSequence += 1 }
+        return nextSequence
     }
 
     /// The base a resolution's operation is sent against.

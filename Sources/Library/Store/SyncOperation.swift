@@ -10,7 +10,7 @@ import SyncProtocol
 /// | `id` (idempotency key) | ``operationID`` |
 /// | `articleID` | ``articleID`` (its `uuidString`) |
 /// | `sequence` | ``sequence`` |
-/// | `change` `.put(payload)` / `.delete` | ``change`` and ``payload`` |
+/// | `change` `.put(payload)` / `.delete` | ``change``, and the put's ``contentToSend()``: ``payload`` once sent, the article as stored before |
 /// | `precondition` `nil` / `.absent` / `.revision(r)` | ``precondition`` and ``baseRevision`` |
 /// | `state.kind` | ``state`` |
 /// | attempt of `sending`, `waitingRetry`, `unknownOutcome`, `lookingUp` | ``attempt`` |
@@ -21,16 +21,23 @@ import SyncProtocol
 /// Local edits write `pending` operations (``LocalChanges``) and coalesce them by the outbox's one
 /// rule (``absorbs(_:namingItsBase:into:)``); everything after that is the sync worker's. The lease
 /// columns let one process claim an operation while it is on the wire.
+///
+/// A put keeps no copy of its content while it waits: the article is what it sends, read when the
+/// worker first sends it, which then fixes that content in ``payload`` for every resend under the
+/// operation's key. Each save of the article gives its waiting operation a new ``sequence``, so the
+/// row changes with every save and a save racing that first send fails on the row's version.
 public final class SyncOperation: ManagedObject {
     /// The operation ID, sent as `Idempotency-Key`: a UUID string, never changed.
     @Attribute("operationID") public var operationID: String
     /// The article written.
     @Attribute("articleID") public var articleID: UUID
-    /// The position in the outbox: grows with every save.
+    /// The position in the outbox: grows with every save (a waiting operation that takes an
+    /// article's next change moves to the end).
     @Attribute("sequence") public var sequence: Int64
     /// Put or delete.
     @Attribute("change") public var change: SyncOperationChange
-    /// The content a put sends; nil for a delete.
+    /// The content a put sent, fixed at its first send; nil before it (the put then sends the
+    /// article as stored: ``contentToSend()``) and for a delete.
     @CodableAttribute("payload") public var payload: ArticlePayload?
     /// The precondition fixed at the first send; nil before it.
     @Attribute("precondition") public var precondition: SyncOperationPrecondition?
@@ -101,12 +108,33 @@ extension SyncOperation {
     /// key), and only for a change that is itself unsent and names no base of its own (a conflict
     /// resolution's precondition starts a new operation).
     ///
-    /// The operation then keeps its ID, sequence and precondition and takes the later change, which
-    /// is exact: a put replaces the whole content and a delete ends it (put+put is the later put,
+    /// The operation then keeps its ID and precondition and takes the later change, which is
+    /// exact: a put replaces the whole content and a delete ends it (put+put is the later put,
     /// put+delete a delete, delete+put a put). Local edits apply it as they save (``LocalChanges``),
     /// so an hour of autosaves offline leaves one operation; the sync worker applies it to the
     /// operations it is about to send (SyncClient's `Outbox.coalesce`).
     public static func absorbs(_ later: SyncOperationState, namingItsBase: Bool, into earlier: SyncOperationState) -> Bool {
         earlier == .pending && later == .pending && !namingItsBase
+    }
+}
+
+extension SyncOperation {
+    /// What a put sends: the content fixed in the row at its first send or, until then, the
+    /// article as stored now, with its folder's and tags' names. They are read after this row, so
+    /// they are never older than it: a save of the article changes the row too, so a send started
+    /// from text older than a save fails on the row's version. Nil for a delete, and for a put
+    /// whose article is no longer in the library. Call it on the context's queue.
+    public func contentToSend() throws -> ArticlePayload? {
+        guard change == .put else { return nil }
+        if let payload { return payload }
+        guard let context = managedObjectContext else { throw ObjectGraphError.objectDetached(objectID) }
+        let request = FetchRequest<StoredArticle>(predicate: \.id == articleID, fetchLimit: 1)
+        guard let article = try context.fetch(request).first else { return nil }
+        // The context may hold these from an earlier read; an object it changed is checked
+        // against its row when the context saves instead.
+        if !article.hasChanges { try context.refresh(article, mergeChanges: true) }
+        let related: [ManagedObject] = [article.folder].compactMap { $0 } + Array(article.tags)
+        for object in related where !object.hasChanges { try context.refresh(object, mergeChanges: true) }
+        return article.payload
     }
 }

@@ -113,7 +113,7 @@ public struct Reconciler {
             let pushes = merged != theirs
             if pushes {
                 var writer = try OperationWriter(context: context, now: now, articles: [])
-                writer.insert(record.id, .put, article.payload, precondition: nil)
+                writer.insert(record.id, .put, precondition: nil)
                 article.syncState = .modified
             } else {
                 article.syncState = .synced

@@ -46,17 +46,17 @@ final class DraftSession {
     static let recoveryDelay: UInt32 = 250
 
     private let viewContext: ManagedObjectContext
-    private let editor: EditorPane
+    let editor: EditorPane
     private let recorder: DraftRecorder
-    private let library: Library
-    private weak var window: Window?
-    private let report: @MainActor (String, any Error) -> Void
+    let library: Library
+    private(set) weak var window: Window?
+    let report: @MainActor (String, any Error) -> Void
     private var autosave: Timeout?
     /// Hands the editor's text to the recorder a moment after an edit.
     private var recovery: Timeout?
     /// Whether the body in the editor may differ from the draft's: the writer edited it since
     /// the draft last took it (``takeEditedBody()``).
-    private var bodyEdited = false
+    var bodyEdited = false
     /// The body the editor shows while ``bodyEdited`` is false: the one it was given or the
     /// draft last took. Compared with the stored body after every save instead of copying a
     /// megabyte out of the editor again: after a save of this text the two share their storage,
@@ -64,13 +64,13 @@ final class DraftSession {
     private var shownBody: String
     /// The title and body the writer's text was written over: as loaded, last saved or last
     /// shown from the store. A save that finds others in the store meets a conflict.
-    private var base: (title: String, body: String)
+    var base: (title: String, body: String)
     /// The save running off the main thread, if one is.
     private var running: EditorSaveRun?
     /// Whether an autosave came while a save ran: it saves when that one is done.
     private var saveAgain = false
     /// The conflict dialog while it is open; saves wait for its decision.
-    private var conflictDialog: ConflictDialog?
+    var conflictDialog: ConflictDialog?
     private var isClosed = false
     /// Called after each edit of the writer (the window's wait for a long pause).
     var afterEdit: (@MainActor () -> Void)?
@@ -245,7 +245,7 @@ final class DraftSession {
     /// saved (``DraftRecorder/finish(articleID:)``), and reports what failed: the removal, or
     /// earlier work of the recorder's that it hands on here.
     @discardableResult
-    private func removeRecoveryCopy() -> Task<Void, Never> {
+    func removeRecoveryCopy() -> Task<Void, Never> {
         let (recorder, articleID, report) = (recorder, articleID, report)
         return Task {
             do {
@@ -302,7 +302,7 @@ final class DraftSession {
     /// background save from the main queue: after a save the main thread waited for, later than
     /// what runs next here (a version at the session's end, the History panel), so its object
     /// is read again now.
-    private func readStored() throws -> StoredArticle {
+    func readStored() throws -> StoredArticle {
         let stored = try viewContext.existingObject(with: objectID, as: StoredArticle.self)
         if !stored.hasChanges { try viewContext.refresh(stored, mergeChanges: false) }
         return stored
@@ -323,97 +323,8 @@ final class DraftSession {
     }
 
     /// Loads the editor with `title` and `body`, remembering the body it shows.
-    private func show(title: String, body: String) {
+    func show(title: String, body: String) {
         shownBody = body
         editor.load(title: title, body: body)
-    }
-
-    // MARK: Conflicts
-
-    /// Shows the conflict dialog: the writer's text against `theirs`, the article as stored now
-    /// (nil: deleted), over the text the writer started from.
-    private func askAboutConflict(theirs stored: ArticleSnapshot?) {
-        let current = article.content
-        var base = current
-        (base.title, base.body) = self.base
-        var theirs = current
-        let dialogConflict: ConflictDialog.Conflict
-        if let stored {
-            (theirs.title, theirs.body) = (stored.title, stored.body)
-            dialogConflict = .edited(
-                base: base, mine: .init(content: current, device: gettext("This device"), time: Date()),
-                theirs: .init(content: theirs, device: gettext("Elsewhere"), time: stored.updated))
-        } else {
-            dialogConflict = .deleted(mine: .init(content: current, device: gettext("This device"), time: Date()), device: gettext("another window"), time: Date())
-        }
-        do {
-            let dialog = try ConflictDialog(conflict: dialogConflict, over: window)
-            conflictDialog = dialog
-            dialog.decided = { [weak self] decision in self?.apply(decision, theirs: stored) }
-            dialog.present()
-        } catch {
-            report(gettext("Could not show the conflict"), error)
-        }
-    }
-
-    private func apply(_ decision: ConflictDialog.Decision, theirs stored: ArticleSnapshot?) {
-        conflictDialog = nil
-        switch decision {
-        case .decideLater:
-            // The text stays in the draft (and in draft recovery); the next save asks again.
-            return
-        case .resolve(.keepMine), .resolve(.restoreMine), .resolve(.merged):
-            if case .resolve(.merged(let merged)) = decision {
-                article.title = merged.title
-                article.body = merged.body
-                show(title: merged.title, body: merged.body)
-                bodyEdited = false
-                editor.saveState = .unsaved
-            }
-            // Saving over the text stored now makes the next save go through; an article deleted
-            // meanwhile keeps the text as a new article.
-            guard let stored else {
-                keepAsNewArticle(article.content)
-                return
-            }
-            base = (stored.title, stored.body)
-            save()
-        case .resolve(.keepTheirs), .resolve(.acceptDelete):
-            takeTheirs()
-        case .resolve(.keepBoth):
-            keepAsNewArticle(article.content.withTitle(ConflictResolution.conflictedCopyTitle(of: article.title)))
-            takeTheirs()
-        }
-    }
-
-    /// Drops the writer's edits and shows the article as it is now.
-    private func takeTheirs() {
-        draft.rollback()
-        _ = try? readStored()
-        try? draft.refresh(article, mergeChanges: false)
-        base = (article.title, article.body)
-        show(title: article.title, body: article.body)
-        bodyEdited = false
-        removeRecoveryCopy()
-    }
-
-    private func keepAsNewArticle(_ content: ArticleContent) {
-        let (library, report) = (library, report)
-        Task {
-            do {
-                try await library.createArticle(content)
-            } catch {
-                report(gettext("Could not keep your version as a new article"), error)
-            }
-        }
-    }
-}
-
-extension ArticleContent {
-    /// The same content under another title.
-    func withTitle(_ title: String) -> ArticleContent {
-        var content = self
-        content.title = title
-        return content
     }
 }

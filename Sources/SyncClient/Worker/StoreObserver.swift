@@ -8,7 +8,7 @@ import ObjectGraph
 final class StoreObserver: Sendable {
     /// What a merged save touched.
     struct Change: Sendable, Hashable {
-        /// Outbox operations were added, or an unsent one got new content: there is something to push.
+        /// Outbox operations were added, or an unsent one took a new change: there is something to push.
         var outboxGrew = false
         /// Outbox operations, conflicts or the cursor changed: the status's counts may have.
         var countsChanged = false
@@ -28,7 +28,8 @@ final class StoreObserver: Sendable {
             for id in change.inserted where id.entityName == "SyncOperation" { seen.outboxGrew = true }
             for updated in change.updated where updated.objectID.entityName == "SyncOperation" {
                 seen.countsChanged = true
-                if updated.changedKeys.contains("payload") || updated.changedKeys.contains("change") { seen.outboxGrew = true }
+                // A waiting operation that took a new change moves to a new sequence.
+                if ["payload", "change", "sequence"].contains(where: { updated.changedKeys.contains($0) }) { seen.outboxGrew = true }
             }
             let ids = change.inserted + change.deleted + change.updated.map(\.objectID) + change.refreshed.map(\.objectID)
             if seen.outboxGrew || change.invalidatedAll

@@ -5,12 +5,16 @@ import SyncProtocol
 /// The outbox rows of the library store as SyncClient's values, field for field (the table in
 /// Library's `SyncOperation`; `OutboxContractTests` checks that the rows hold every entry).
 extension SyncOperation {
-    /// The row as an outbox entry. Throws for a row that lost a column its state needs.
-    func entry() throws(SyncStoreError) -> OutboxEntry {
+    /// The row as an outbox entry, a put with what it sends (``SyncOperation/contentToSend()``: for
+    /// one never sent, its article as stored now). Throws ``SyncStoreError/damagedOperation(_:_:)``
+    /// for a row that lost a column its state needs, and the store's error when reading fails.
+    func entry() throws -> OutboxEntry {
         let change: OutboxChange
         switch self.change {
         case .put:
-            guard let payload else { throw .damagedOperation(operationID, "a put without content") }
+            guard let payload = try contentToSend() else {
+                throw SyncStoreError.damagedOperation(operationID, "a put whose article is no longer in the library")
+            }
             change = .put(payload)
         case .delete:
             change = .delete
@@ -20,7 +24,9 @@ extension SyncOperation {
         case nil: precondition = nil
         case .absent?: precondition = .absent
         case .revision?:
-            guard let baseRevision else { throw .damagedOperation(operationID, "a revision precondition without its revision") }
+            guard let baseRevision else {
+                throw SyncStoreError.damagedOperation(operationID, "a revision precondition without its revision")
+            }
             precondition = .revision(baseRevision)
         }
         return OutboxEntry(
@@ -56,11 +62,14 @@ extension SyncOperation {
 
     /// Writes `entry`'s change, precondition and state into the row (its ID, article and sequence
     /// are the row's already). Only values that differ are set, so an unchanged row stays clean.
+    /// A put's content is written once the entry is no longer pending: from its first send on,
+    /// every resend under its key carries the same content; until then the article is its content.
     func update(from entry: OutboxEntry) {
         switch entry.change {
         case let .put(payload):
             if change != .put { change = .put }
-            if self.payload != payload { self.payload = payload }
+            let fixed = entry.state == .pending ? nil : payload
+            if self.payload != fixed { self.payload = fixed }
         case .delete:
             if change != .delete { change = .delete }
             if payload != nil { payload = nil }
