@@ -6,9 +6,10 @@ import XCTest
 
 @testable import QuireUI
 
-/// F6 between the panes (sidebar, list, editor) in a window narrow enough that its leaflet folds
-/// and shows one pane at a time: the focus lands in the pane F6 names and stays there, and moving
-/// it chooses no other place in the sidebar.
+/// The keyboard focus between the panes (sidebar, list, editor), in a window narrow enough that
+/// its leaflet folds and shows one pane at a time, and in a wide one: F6 lands in the pane it
+/// names and chooses no other place in the sidebar; an article chosen in the list with a real
+/// key takes the focus to its text when folded, and leaves it in the list when not.
 final class PaneFocusTests: MainWindowTestCase, @unchecked Sendable {
     func testF6InAFoldedWindowWalksThePanesWithoutChoosingAnotherPlace() throws {
         let url = try makeLibrary { library in
@@ -37,6 +38,50 @@ final class PaneFocusTests: MainWindowTestCase, @unchecked Sendable {
             try await self.nextFrame(of: window.window)
             XCTAssertEqual(window.focusPlace, "text")
             XCTAssertEqual(window.sidebar.selected, .all)
+        }
+    }
+
+    func testHomeInTheListOpensTheFirstArticleAndTheFocusGoesToItsTextOnlyWhenFolded() throws {
+        try requireXdotool()
+        let url = try makeLibrary { library in
+            _ = try await library.createArticle(ArticleContent(title: "Harbour", body: "Low tide at six.", tags: ["coastal"]))
+            _ = try await library.createArticle(ArticleContent(title: "Field notes", body: "First line.", tags: ["notes"]))
+        }
+        drive(url) { window in
+            self.settleAnimations()
+            // The window takes the keyboard for the real key presses (no window manager gives it).
+            gdk_toplevel_focus(gtk_native_get_surface(OpaquePointer(window.window.widgetPointer)), UInt32(GDK_CURRENT_TIME))
+            try await self.until { gtk_window_is_active(window.window.windowPointer) != 0 && window.articleList.count == 2 }
+            let first = self.titles(window)[0]
+            let nextPane = try XCTUnwrap(window.window.action(named: "focus-next-pane"))
+
+            // Folded: the last article open, the focus left in its tag entry, F6 to the sidebar
+            // and into the list, Home.
+            try await self.resize(window, to: 700)
+            try await self.until { window.leaflet.isFolded }
+            try self.open(self.titles(window)[1], in: window)
+            XCTAssertTrue(window.details.tagChips.entry.grabFocus())
+            nextPane.activate()
+            nextPane.activate()
+            try await self.nextFrame(of: window.window)
+            XCTAssertEqual(window.focusPlace, "articles")
+            try press(["key", "Home"])
+            try await self.until { window.session?.article.title == first }
+            try await self.nextFrame(of: window.window)
+            XCTAssertEqual(window.focusPlace, "text", "folded, the article opened is read from its text")
+
+            // Wide again (the leaflet still shows the list as its page): the list keeps the focus.
+            try self.open(self.titles(window)[1], in: window)
+            XCTAssertTrue(window.details.tagChips.entry.grabFocus())
+            nextPane.activate()
+            nextPane.activate()
+            try await self.resize(window, to: 1200)
+            try await self.until { !window.leaflet.isFolded }
+            XCTAssertEqual(window.focusPlace, "articles")
+            try press(["key", "Home"])
+            try await self.until { window.session?.article.title == first }
+            try await self.nextFrame(of: window.window)
+            XCTAssertEqual(window.focusPlace, "articles", "unfolded, the list stays in sight and keeps the focus")
         }
     }
 }
