@@ -49,9 +49,8 @@ final class PaneFocusTests: MainWindowTestCase, @unchecked Sendable {
         }
         drive(url) { window in
             self.settleAnimations()
-            // The window takes the keyboard for the real key presses (no window manager gives it).
-            gdk_toplevel_focus(gtk_native_get_surface(OpaquePointer(window.window.widgetPointer)), UInt32(GDK_CURRENT_TIME))
-            try await self.until { gtk_window_is_active(window.window.windowPointer) != 0 && window.articleList.count == 2 }
+            try await self.giveKeyboard(to: window)
+            try await self.until { window.articleList.count == 2 }
             let first = self.titles(window)[0]
             let nextPane = try XCTUnwrap(window.window.action(named: "focus-next-pane"))
 

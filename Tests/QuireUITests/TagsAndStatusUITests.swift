@@ -133,7 +133,7 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
             try self.open("Harbour", in: window)
             let chips = window.details.tagChips
             let id = try XCTUnwrap(window.session?.articleID)
-            window.window.present()
+            try await self.giveKeyboard(to: window)
             XCTAssertTrue(chips.entry.grabFocus())
             try await self.until { chips.entry.descendants(ofType: Text.self).first?.hasFocus == true }
 
@@ -305,8 +305,7 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
         try requireXdotool()
         try driveWideWindow { window, folder in
             try await self.until { window.articleList.count == 3 }
-            window.window.present()
-            try await self.until { gtk_window_is_active(window.window.windowPointer) != 0 }
+            try await self.giveKeyboard(to: window)
             let titles = { window.articleList.listView.widget.descendants(ofType: Label.self).filter { $0.text == "Lists" && $0.isMapped } }
             try await self.until { !titles().isEmpty }
             try await self.rightClick(in: window) { try XCTUnwrap(titles().first) }
@@ -324,22 +323,13 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
 
     // MARK: Helpers
 
-    /// Gives the window the keyboard as a window manager would when a dialog over it closes,
-    /// right-clicks a sidebar row and checks that its menu opens, captured on the whole screen
-    /// into `screenshot` (``screenshotPopover(_:over:to:closing:)``); Escape closes it. Returns
-    /// the menu's item labels.
-    ///
-    /// Without a window manager the X server hands the keyboard of a closed dialog to its X
-    /// parent, the root window. `present()` would ask for it back stamped with the display's
-    /// last user time, and the X server ignores a focus request stamped later than its own clock:
-    /// after `EditorAttachmentXEventTests`' drop from a GTK 4 program that time is garbage, days
-    /// ahead (GTK 4.8's X11 drag source emits `drop-performed` without the time its handler
-    /// puts in XdndDrop, and the drop target takes that time as its user time), and no later key
-    /// press moves it back. So the window asks with the server's own time, as a window manager does.
+    /// Gives the window the keyboard (``giveKeyboard(to:)``: no window manager gives it back when a
+    /// dialog closes), right-clicks a sidebar row and checks that its menu opens, captured on the
+    /// whole screen into `screenshot` (``screenshotPopover(_:over:to:closing:)``); Escape closes it.
+    /// Returns the menu's item labels.
     @MainActor
     private func rightClickOpensTheMenu(of item: SidebarItem, in window: MainWindow, screenshot: String) async throws -> [String] {
-        gdk_toplevel_focus(gtk_native_get_surface(OpaquePointer(window.window.widgetPointer)), UInt32(GDK_CURRENT_TIME))
-        try await until { gtk_window_is_active(window.window.windowPointer) != 0 }
+        try await giveKeyboard(to: window)
         try await rightClick(in: window) { try XCTUnwrap(window.sidebar.row(of: item)) }
         let menu = try XCTUnwrap(window.sidebar.menu(of: item)?.popover)
         try await until { menu.isVisible }
