@@ -81,6 +81,22 @@ class MainWindowTestCase: QuireTestCase, @unchecked Sendable {
         try await until { Self.panesAreInPlace(in: window.leaflet) }
     }
 
+    /// Gives the window the keyboard as a window manager would, and waits until it has it: for
+    /// real key presses, and after a dialog over it closes (without a window manager the X server
+    /// hands a closed dialog's keyboard to its X parent, the root window).
+    ///
+    /// Not `present()`: on a shown window it asks for the keyboard stamped with the display's last
+    /// user time, and the X server ignores a focus request stamped later than its own clock.
+    /// After `EditorAttachmentXEventTests`' drop from a GTK 4 program that time is garbage, days
+    /// ahead (GTK 4.8's X11 drag source emits `drop-performed` without the time its handler puts
+    /// in XdndDrop, and the drop target takes that time as its user time), and no later key press
+    /// moves it back. The window asks with the server's own time, as a window manager does.
+    @MainActor
+    func giveKeyboard(to window: MainWindow) async throws {
+        gdk_toplevel_focus(gtk_native_get_surface(OpaquePointer(window.window.widgetPointer)), UInt32(GDK_CURRENT_TIME))
+        try await until { gtk_window_is_active(window.window.windowPointer) != 0 }
+    }
+
     /// Whether every pane the leaflet shows lies inside it, as once its fold animation has ended
     /// (its other children, the shadows of the animation, may lie outside).
     @MainActor

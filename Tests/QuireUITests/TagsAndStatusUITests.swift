@@ -136,7 +136,7 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
             try self.open("Harbour", in: window)
             let chips = window.details.tagChips
             let id = try XCTUnwrap(window.session?.articleID)
-            window.window.present()
+            try await self.giveKeyboard(to: window)
             XCTAssertTrue(chips.entry.grabFocus())
             try await self.until { chips.entry.descendants(ofType: Text.self).first?.hasFocus == true }
 
@@ -296,6 +296,11 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
             try await self.until { sidebar.countText(of: .tag("essays")) == "2" }
             let walkingTags = try await window.library.article(self.walking).tags
             XCTAssertEqual(walkingTags, ["essays"])
+
+            // The renamed tag's row is made anew: a right click right after finds it laid out.
+            let renamedMenu = try await self.rightClickOpensTheMenu(
+                of: .tag("essays"), in: window, screenshot: folder.appending(path: "renamed-tag-row-menu.png").path)
+            XCTAssertTrue(renamedMenu.contains("_Rename Tag…"), "\(renamedMenu)")
         }
     }
 
@@ -303,8 +308,7 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
         try requireXdotool()
         try driveWideWindow { window, folder in
             try await self.until { window.articleList.count == 3 }
-            window.window.present()
-            try await self.until { gtk_window_is_active(window.window.windowPointer) != 0 }
+            try await self.giveKeyboard(to: window)
             let titles = { window.articleList.listView.widget.descendants(ofType: Label.self).filter { $0.text == "Lists" && $0.isMapped } }
             try await self.until { !titles().isEmpty }
             try await self.rightClick(in: window) { try XCTUnwrap(titles().first) }
@@ -322,24 +326,13 @@ final class TagsAndStatusUITests: MainWindowTestCase, @unchecked Sendable {
 
     // MARK: Helpers
 
-    /// Gives the window the keyboard (without a window manager nothing gives it back when a
+    /// Gives the window the keyboard (``giveKeyboard(to:)``: no window manager gives it back when a
     /// dialog closes), right-clicks a sidebar row and checks that its menu opens, captured on the
     /// whole screen into `screenshot` (``screenshotPopover(_:over:to:closing:)``); Escape closes it.
     /// Returns the menu's item labels.
     @MainActor
     private func rightClickOpensTheMenu(of item: SidebarItem, in window: MainWindow, screenshot: String) async throws -> [String] {
-        window.window.present()
-        do {
-            try await until { gtk_window_is_active(window.window.windowPointer) != 0 }
-        } catch {
-            // Where the X server has the keyboard and the pointer (issue 18: after the rename
-            // dialogs, in a long run, the focus was on the root window, not PointerRoot).
-            let focus = try Self.run(URL(filePath: "/usr/bin/xdotool"), ["getwindowfocus"]).output
-            let pointer = try Self.run(URL(filePath: "/usr/bin/xdotool"), ["getmouselocation"]).output
-            let windows = Window.toplevels.map { "\($0.typeName) “\($0.title ?? "")” visible \($0.isVisible)" }
-            XCTFail("the window never got the keyboard: X focus \(focus), pointer \(pointer), windows \(windows)")
-            throw error
-        }
+        try await giveKeyboard(to: window)
         try await rightClick(in: window) { try XCTUnwrap(window.sidebar.row(of: item)) }
         let menu = try XCTUnwrap(window.sidebar.menu(of: item)?.popover)
         try await until { menu.isVisible }

@@ -30,7 +30,14 @@ extension MainWindow {
             showArticleDetails()
             editorStack.visibleChildName = "editor"
             // Unfolded too, so that a window made narrow later folds to the open article.
+            let focus = window.focusedWidget
             leaflet.showChild(editorStack)
+            // With the focus in the list, the leaflet hands the editor the widget last focused in
+            // it (the tag entry, say: issue 18). Unfolded, the list stays in sight and keeps the
+            // focus; folded, the article is read from its text, where F6 into the editor goes too.
+            if let focus, focus.isInside(listPane) {
+                if leaflet.isFolded { editor.focusBody() } else if focus.isMapped { _ = focus.grabFocus() }
+            }
             feltSpeed?.report("article-shown-ms", since: started, afterNextFrameOf: window)
         } catch {
             showError(gettext("Could not open the article"), error)

@@ -30,6 +30,11 @@ extension MainWindow {
                 }
                 // The list pane's first child is the (hidden) search bar: into the list itself.
                 if pane === listPane && articleList.listView.widget.isVisible && articleList.listView.widget.grabFocus() { return }
+                // A folded leaflet has already moved the focus into the pane it shows (its selected
+                // row in the sidebar). Tab on from there would focus the next row, and a sidebar
+                // row the focus enters is selected (GtkListBox in browse mode), which chose
+                // another place and showed the list (issue 18).
+                if window.focusedWidget?.isInside(pane) == true { return }
                 if pane.focusFirstChild() { return }
             }
             index += step
