@@ -103,9 +103,7 @@ func measureMilliseconds<Fixture>(
     var samples: [Double] = []
     for run in 0...repetitions {
         let fixture = try setUp()
-        let start = BenchmarkClock.nanoseconds()
-        try body(fixture)
-        let elapsed = BenchmarkClock.milliseconds(since: start)
+        let elapsed = try timeMilliseconds { try body(fixture) }
         if run > 0 { samples.append(elapsed) }
     }
     return median(samples)
@@ -127,9 +125,23 @@ func medianOfSelfTimed(repetitions: Int, _ body: () throws -> Double) rethrows -
 /// Milliseconds `body` takes once.
 @inline(__always)
 func timeMilliseconds(_ body: () throws -> Void) rethrows -> Double {
+    let marked = TimedBlockMarks.timedBlockStarts()
     let start = BenchmarkClock.nanoseconds()
     try body()
-    return BenchmarkClock.milliseconds(since: start)
+    let elapsed = BenchmarkClock.milliseconds(since: start)
+    TimedBlockMarks.timedBlockEnds(startedAt: marked)
+    return elapsed
+}
+
+/// The asynchronous form of `timeMilliseconds`.
+@inline(__always)
+func timeMilliseconds(_ body: () async throws -> Void) async rethrows -> Double {
+    let marked = TimedBlockMarks.timedBlockStarts()
+    let start = BenchmarkClock.nanoseconds()
+    try await body()
+    let elapsed = BenchmarkClock.milliseconds(since: start)
+    TimedBlockMarks.timedBlockEnds(startedAt: marked)
+    return elapsed
 }
 
 /// `measureMilliseconds` for work that needs no per-repetition set-up.
@@ -145,9 +157,7 @@ func measureMilliseconds<Fixture>(
     var samples: [Double] = []
     for run in 0...repetitions {
         let fixture = try await setUp()
-        let start = BenchmarkClock.nanoseconds()
-        try await body(fixture)
-        let elapsed = BenchmarkClock.milliseconds(since: start)
+        let elapsed = try await timeMilliseconds { try await body(fixture) }
         if run > 0 { samples.append(elapsed) }
     }
     return median(samples)
@@ -178,6 +188,42 @@ enum BenchmarkClock {
         var time = timespec()
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+}
+
+/// Where each timed block starts and ends, so that a profile can be cut to the timed work: with
+/// `QUIRE_BENCH_MARKS_FILE=PATH`, each block appends a line `timed START END` to the file PATH, in
+/// seconds on `CLOCK_MONOTONIC`, the clock `perf record -k CLOCK_MONOTONIC` stamps its samples
+/// with. The lines come in the order the suite times its blocks, the warm-up of each figure first.
+/// (A count of instructions would not move with the load, but this machine's virtual processor
+/// has no counters for `perf stat -e instructions`, and valgrind stops with an internal error in
+/// the suites that run Swift's asynchronous main.)
+enum TimedBlockMarks {
+    /// `QUIRE_BENCH_MARKS_FILE` opened for appending, or -1 when the variable is not set. A file
+    /// that cannot be opened stops the run: a profile cut to no blocks would read as no work.
+    private static let descriptor: Int32 = {
+        guard let path = ProcessInfo.processInfo.environment["QUIRE_BENCH_MARKS_FILE"] else { return -1 }
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+        guard descriptor >= 0 else { fail("cannot open QUIRE_BENCH_MARKS_FILE \(path): \(String(cString: strerror(errno)))") }
+        return descriptor
+    }()
+
+    /// Called before a block's clock starts; returns what `timedBlockEnds` writes as its start.
+    static func timedBlockStarts() -> Double {
+        descriptor < 0 ? 0 : monotonicSeconds()
+    }
+
+    /// Called after a block's clock stopped.
+    static func timedBlockEnds(startedAt start: Double) {
+        guard descriptor >= 0 else { return }
+        let line = "timed \(start) \(monotonicSeconds())\n"
+        _ = line.withCString { write(descriptor, $0, strlen($0)) }
+    }
+
+    private static func monotonicSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
     }
 }
 
