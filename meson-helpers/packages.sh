@@ -68,6 +68,7 @@ TEST_PACKAGES=(
   locales
   meson
   ninja-build
+  openbox
   openssl
   poppler-utils
   postgresql
@@ -75,6 +76,7 @@ TEST_PACKAGES=(
   python3-pyatspi
   python3-yaml
   systemd
+  x11-utils
   xauth
   xdotool
   xinput
