@@ -44,6 +44,9 @@ extension GtkTestCase {
     enum SignalArgument {
         case double(Double)
         case int(Int32)
+        case boolean(Bool)
+        /// An object of this type, borrowed for the emission.
+        case object(UnsafeMutableRawPointer, GType)
     }
 
     /// Emits a signal with `g_signal_emitv` (g_signal_emit is variadic) and returns the
@@ -62,6 +65,12 @@ extension GtkTestCase {
             case .int(let value):
                 g_value_init(&values[index + 1], gtkshim_type_int())
                 g_value_set_int(&values[index + 1], value)
+            case .boolean(let value):
+                g_value_init(&values[index + 1], gtkshim_type_boolean())
+                g_value_set_boolean(&values[index + 1], value ? 1 : 0)
+            case .object(let object, let type):
+                g_value_init(&values[index + 1], type)
+                g_value_set_object(&values[index + 1], object)
             }
         }
         var result = GValue()

@@ -1,4 +1,5 @@
 import CGtk
+import GtkShim
 import GtkTestSupport
 import XCTest
 
@@ -38,6 +39,12 @@ final class WidgetTests: GtkTestCase, @unchecked Sendable {
             label.isSelectable = true
             XCTAssertEqual(label.horizontalAlignment, 0)
             XCTAssertTrue(label.ellipsizesAtEnd && label.wraps && label.isSelectable)
+            XCTAssertFalse(label.wrapsInsideWords)
+            label.wrapsInsideWords = true
+            label.maximumLines = 2
+            label.maximumWidthInCharacters = 24
+            XCTAssertTrue(label.wrapsInsideWords)
+            XCTAssertEqual([label.maximumLines, label.maximumWidthInCharacters], [2, 24])
             label.showMessage("Could not export.", isError: true)
             XCTAssertTrue(label.isVisible && label.hasStyleClass("error"))
             XCTAssertEqual(label.text, "Could not export.")
@@ -57,7 +64,9 @@ final class WidgetTests: GtkTestCase, @unchecked Sendable {
             XCTAssertFalse(label.isSensitive)
             label.marginStart = 6
             label.marginEnd = 8
-            XCTAssertEqual([label.marginStart, label.marginEnd], [6, 8])
+            label.marginTop = 4
+            label.marginBottom = 2
+            XCTAssertEqual([label.marginStart, label.marginEnd, label.marginTop, label.marginBottom], [6, 8, 4, 2])
             label.expandsHorizontally = true
             XCTAssertTrue(label.expandsHorizontally)
             XCTAssertFalse(label.expandsVertically)
@@ -68,6 +77,31 @@ final class WidgetTests: GtkTestCase, @unchecked Sendable {
             let narrow = label.size(ofText: "0")
             XCTAssertGreaterThan(narrow.width, 0)
             XCTAssertGreaterThan(wide.width, narrow.width * 10, "twenty characters are wider than ten")
+        }
+    }
+
+    func testATooltipReadWhenDueAsksForItsTextOnlyThen() {
+        MainActor.assumeIsolated {
+            let badge = Image()
+            badge.pixelSize = 12
+            XCTAssertEqual(badge.pixelSize, 12)
+            let state = TooltipState()
+            badge.showsTooltip {
+                state.asked += 1
+                return state.text
+            }
+            XCTAssertNotEqual(gtk_widget_get_has_tooltip(badge.widgetPointer), 0)
+            XCTAssertEqual(state.asked, 0, "nothing is read before a tooltip is due")
+            let tooltip = g_object_new_with_properties(gtk_tooltip_get_type(), 0, nil, nil)!
+            defer { g_object_unref(tooltip) }
+            @MainActor func query() -> Int32? {
+                emit("query-tooltip", on: badge, [.int(3), .int(3), .boolean(false), .object(tooltip, gtk_tooltip_get_type())],
+                     returns: gtkshim_type_boolean())
+            }
+            XCTAssertEqual(query(), 1, "a text shows the tooltip")
+            state.text = nil
+            XCTAssertEqual(query(), 0, "no text, no tooltip")
+            XCTAssertEqual(state.asked, 2)
         }
     }
 
@@ -191,4 +225,11 @@ final class WidgetTests: GtkTestCase, @unchecked Sendable {
             XCTAssertNotEqual(pixels[row + styled.width + plain.width / 2], 0xFFFF_0000, "its neighbour is not")
         }
     }
+}
+
+/// What a tooltip's text function answers, and how often it was asked.
+@MainActor
+private final class TooltipState {
+    var text: String? = "Synced"
+    var asked = 0
 }

@@ -184,6 +184,22 @@ extension Object {
         return connect(signal.name, after: after, SignalSignature(returns: .boolean, .pointer, .int), handler, trampoline)
     }
 
+    /// Connects a handler of two `gint`s, a `gboolean` and a pointer (borrowed for the call) that
+    /// returns the signal's `gboolean`: `GtkWidget::query-tooltip(x, y, keyboard_mode, tooltip)`.
+    @discardableResult
+    public func connect(
+        _ signal: Signal<(Int32, Int32, Bool, UnsafeMutableRawPointer?) -> Bool>, after: Bool = false,
+        _ handler: @escaping @MainActor (Int32, Int32, Bool, UnsafeMutableRawPointer?) -> Bool
+    ) -> SignalConnection {
+        let trampoline: @convention(c) (gpointer?, gint, gint, gboolean, gpointer?, gpointer?) -> gboolean = {
+            _, x, y, keyboardMode, argument, data in
+            let handler = SignalHandlerBox<@MainActor (Int32, Int32, Bool, UnsafeMutableRawPointer?) -> Bool>.handler(from: data)
+            return MainActor.assumeIsolated { handler(x, y, keyboardMode != 0, argument) } ? 1 : 0
+        }
+        return connect(
+            signal.name, after: after, SignalSignature(returns: .boolean, .int, .int, .boolean, .pointer), handler, trampoline)
+    }
+
     /// Connects a handler of a `gint` and two `double`s, such as
     /// `GtkGestureClick::pressed(n_press, x, y)`.
     @discardableResult

@@ -23,6 +23,7 @@ import CGtk
 /// with a reference for GTK), `(UnsafeMutableRawPointer?, Double, Double) -> Bool`,
 /// `(UnsafeMutableRawPointer?, Int32) -> Bool`, `(UnsafeMutableRawPointer?, String, Int32) -> Void`,
 /// `(Int32) -> Void`, `(Int32, Int32) -> Void`, `(Int32, Double, Double) -> Void`,
+/// `(Int32, Int32, Bool, UnsafeMutableRawPointer?) -> Bool`,
 /// `(UInt32, UInt32, GdkModifierType) -> Bool`, `(String) -> Void`,
 /// `(UnsafeMutableRawPointer?) -> Void` (an object, boxed, variant or param-spec argument) and
 /// `(T?) -> Void` for an object argument wrapped as the ``Object`` subclass `T`.
@@ -71,6 +72,12 @@ extension Signal where Handler == (UnsafeMutableRawPointer?) -> Void {
     /// `GtkApplication::window-removed`, when a window is destroyed or leaves the application;
     /// the argument is the `GtkWindow`.
     public static var windowRemoved: Self { Self("window-removed") }
+}
+
+extension Signal where Handler == (Int32, Int32, Bool, UnsafeMutableRawPointer?) -> Bool {
+    /// `GtkWidget::query-tooltip(x, y, keyboard_mode, tooltip)`: fill the `GtkTooltip` and return
+    /// true to show it.
+    public static var queryTooltip: Self { Self("query-tooltip") }
 }
 
 extension Signal where Handler == (String) -> Void {

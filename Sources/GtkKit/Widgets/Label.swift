@@ -48,6 +48,25 @@ open class Label: Widget {
         set { gtk_label_set_wrap(labelPointer, newValue ? 1 : 0) }
     }
 
+    /// Whether wrapping may break inside a word that does not fit a line on its own (a long
+    /// URL), rather than only between words.
+    public var wrapsInsideWords: Bool {
+        get { gtk_label_get_wrap_mode(labelPointer) == PANGO_WRAP_WORD_CHAR }
+        set { gtk_label_set_wrap_mode(labelPointer, newValue ? PANGO_WRAP_WORD_CHAR : PANGO_WRAP_WORD) }
+    }
+
+    /// The most lines a wrapped, ellipsized label shows; -1 for no limit.
+    public var maximumLines: Int {
+        get { Int(gtk_label_get_lines(labelPointer)) }
+        set { gtk_label_set_lines(labelPointer, gint(newValue)) }
+    }
+
+    /// The widest the label asks to be, in characters; -1 for no limit.
+    public var maximumWidthInCharacters: Int {
+        get { Int(gtk_label_get_max_width_chars(labelPointer)) }
+        set { gtk_label_set_max_width_chars(labelPointer, gint(newValue)) }
+    }
+
     /// Whether the writer can select (and copy) the text.
     public var isSelectable: Bool {
         get { gtk_label_get_selectable(labelPointer) != 0 }

@@ -38,6 +38,20 @@ open class Widget: Object {
         }
     }
 
+    /// Gives the widget a tooltip whose text `text` returns when the pointer comes to rest on it
+    /// (nil: no tooltip then). For a tooltip that follows what a widget made by the hundred
+    /// shows, such as a list row's badge: setting ``tooltipText`` on a shown widget makes GTK 4.8
+    /// ask the display server where the pointer is (a round trip per row as a list opens), while
+    /// this asks nothing until a tooltip is due.
+    public func showsTooltip(_ text: @escaping @MainActor () -> String?) {
+        gtk_widget_set_has_tooltip(widgetPointer, 1)
+        connect(.queryTooltip) { _, _, _, tooltip in
+            guard let tooltip, let text = text() else { return false }
+            gtk_tooltip_set_text(OpaquePointer(tooltip), text)
+            return true
+        }
+    }
+
     /// Sets what a screen reader calls the widget: an icon-only button has no text of its own,
     /// and without a label GTK 4.8 names it by its type ("GtkImage"). Write-only: GTK 4.8 has
     /// no getter; the accessibility tests read it back over AT-SPI.
@@ -71,6 +85,18 @@ open class Widget: Object {
     }
 
     // MARK: Layout
+
+    /// The space above the widget, in pixels.
+    public var marginTop: Int {
+        get { Int(gtk_widget_get_margin_top(widgetPointer)) }
+        set { gtk_widget_set_margin_top(widgetPointer, gint(newValue)) }
+    }
+
+    /// The space below the widget, in pixels.
+    public var marginBottom: Int {
+        get { Int(gtk_widget_get_margin_bottom(widgetPointer)) }
+        set { gtk_widget_set_margin_bottom(widgetPointer, gint(newValue)) }
+    }
 
     /// The space before the widget at its start (left in left-to-right text), in pixels.
     public var marginStart: Int {
