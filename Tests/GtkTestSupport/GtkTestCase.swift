@@ -121,6 +121,22 @@ open class GtkTestCase: XCTestCase, @unchecked Sendable {
         }
     }
 
+    /// Waits until `widget` keeps its size from one frame to the next (a window still taking its
+    /// size from the X server, or a sidebar still growing, moves it for some frames, more of them
+    /// on a busy machine); returns that size. Gives up after ``frameAttempts`` frames.
+    @MainActor
+    @discardableResult
+    public func settledSize(of widget: Widget) async throws -> (width: Int, height: Int) {
+        var size = (width: widget.width, height: widget.height)
+        for _ in 0..<Self.frameAttempts {
+            try await nextFrame(of: widget)
+            let now = (width: widget.width, height: widget.height)
+            if now == size, now.width > 0 { return now }
+            size = now
+        }
+        throw DrawnFrameError(what: "\(widget.typeName) kept changing its size", frames: Self.frameAttempts)
+    }
+
     /// Frames a render waits for at most before it gives up on the widget being drawn.
     static let frameAttempts = 50
 

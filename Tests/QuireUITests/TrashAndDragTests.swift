@@ -183,6 +183,8 @@ final class TrashAndDragTests: MainWindowTestCase, @unchecked Sendable {
             let target = try XCTUnwrap(window.sidebar.dropTargets[.folder("Essays")])
             let row = Widget(retaining: try XCTUnwrap(gtk_event_controller_get_widget(target.controller.opaquePointer)))
             XCTAssertTrue(row.isA(gtk_list_box_row_get_type()))
+            // Both pictures at the same size: the window may still be taking its size.
+            try await self.settledSize(of: row)
             let idle = try await self.drawnTexture(of: row).pixels()
             // GTK sets this state on the widget of the drop target under a drag.
             gtk_widget_set_state_flags(row.widgetPointer, GTK_STATE_FLAG_DROP_ACTIVE, 0)
