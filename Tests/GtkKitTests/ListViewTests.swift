@@ -196,6 +196,26 @@ final class ListViewTests: GtkTestCase, @unchecked Sendable {
         return Costs(firstFrame: firstFrame, insertedRow: insertedRow, reload: reload)
     }
 
+    /// Work that waits for the rows held back for the window's first frame runs once a frame has
+    /// shown them, not before; once they are shown, at once.
+    func testWorkWaitingForTheRowsRunsAfterTheFrameThatShowsThem() {
+        MainActor.assumeIsolated {
+            let fixture = ListViewFixture(rows: 1000)
+            defer { fixture.window.destroy() }
+            fixture.list.makeRowsAfterNextFrame()
+            let rowsSeen = RowsSeen()
+            fixture.list.whenRowsShown { rowsSeen.counts.append(fixture.visibleRows.count) }
+            fixture.window.present()
+            waitForFrames(1, of: fixture.window)
+            XCTAssertEqual(rowsSeen.counts, [], "the first frame has no rows: it waits")
+            waitForFrames(2, of: fixture.window)
+            XCTAssertEqual(rowsSeen.counts.count, 1, "ran once")
+            XCTAssertGreaterThan(rowsSeen.counts.first ?? 0, 0, "after a frame that showed rows")
+            fixture.list.whenRowsShown { rowsSeen.counts.append(-1) }
+            XCTAssertEqual(rowsSeen.counts.last, -1, "rows shown already: at once")
+        }
+    }
+
     /// A search refined by one more letter: a reload whose rows partly stay. The rows on screen
     /// before and after keep their row widgets (the same objects, not made again; GTK 4.8 binds
     /// a row again when its position changes), and the rows shown are the new list's.
@@ -293,4 +313,10 @@ final class ListViewTests: GtkTestCase, @unchecked Sendable {
             XCTAssertEqual(activated, [94])
         }
     }
+}
+
+/// How many rows were on screen each time work waiting for the rows ran.
+@MainActor
+private final class RowsSeen {
+    var counts: [Int] = []
 }

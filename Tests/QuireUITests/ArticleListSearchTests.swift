@@ -7,10 +7,33 @@ import XCTest
 
 @testable import QuireUI
 
-/// A search shows its first screen of rows at once and its whole list after a pause: the rows
-/// shown stay first, and the article open in the editor stays selected although the first
-/// screen does not list it.
+/// A list shows its first screen of rows at once and its whole list after (a search's after a
+/// pause in the typing): the rows shown stay first, and the article open in the editor stays
+/// selected although the first screen does not list it.
 final class ArticleListSearchTests: MainWindowTestCase, @unchecked Sendable {
+    func testAListOpensWithItsFirstScreenAndReadsTheRestOnceItsRowsAreDrawn() throws {
+        let url = try makeLibrary { library in
+            for number in 0..<150 {
+                try await library.createArticle(ArticleContent(title: "Note \(number)", body: "words"))
+            }
+        }
+        drive(url) { window in
+            XCTAssertEqual(window.articleList.count, ArticleList.firstScreenRows, "the window's first frame waits for no more")
+            XCTAssertTrue(window.articleList.isAwaitingWholeList)
+            try await self.until { window.articleList.count == 150 }
+            XCTAssertFalse(window.articleList.isAwaitingWholeList)
+            XCTAssertEqual(self.titles(window).first, "Note 149")
+            XCTAssertEqual(self.titles(window).last, "Note 0")
+
+            // A list shown after a search: its first screen, then the rest at once.
+            gtk_editable_set_text(window.searchEntry.opaquePointer, "Note")
+            try await self.until { window.articleList.query.searchText == "Note" }
+            gtk_editable_set_text(window.searchEntry.opaquePointer, "")
+            try await self.until { window.articleList.query.searchText == "" && window.articleList.count == 150 }
+            XCTAssertFalse(window.articleList.isAwaitingWholeList)
+        }
+    }
+
     func testASearchShowsItsFirstScreenThenItsWholeListKeepingTheSelection() throws {
         let url = try makeLibrary { library in
             for number in 0..<150 {

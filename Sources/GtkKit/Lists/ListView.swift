@@ -71,14 +71,34 @@ public final class ListView<Source: ListSource> {
     /// hold back its first frame.
     public func makeRowsAfterNextFrame() {
         gtk_list_view_set_factory(widget.opaquePointer, nil)
+        rowsHeldBack = true
         widget.afterNextFrame { [weak self] in
             guard let self else { return }
             gtk_list_view_set_factory(widget.opaquePointer, factory.opaquePointer)
+            widget.afterNextFrame { [weak self] in self?.rowsShown() }
         }
     }
 
     /// Whether the list makes rows (false until the frame ``makeRowsAfterNextFrame()`` waits for).
     public var makesRows: Bool { gtk_list_view_get_factory(widget.opaquePointer) != nil }
+
+    /// Runs `body` once the list has drawn its rows: at once when it has, otherwise after the
+    /// first frame that shows the rows ``makeRowsAfterNextFrame()`` holds back. For work that
+    /// would add rows to that frame (GTK makes a row for each of up to 200 items).
+    public func whenRowsShown(_ body: @escaping @MainActor () -> Void) {
+        if rowsHeldBack { waitingForRows.append(body) } else { body() }
+    }
+
+    /// Whether ``makeRowsAfterNextFrame()`` holds the rows back, or their first frame is still to come.
+    private var rowsHeldBack = false
+    private var waitingForRows: [@MainActor () -> Void] = []
+
+    private func rowsShown() {
+        rowsHeldBack = false
+        let waiting = waitingForRows
+        waitingForRows = []
+        for body in waiting { body() }
+    }
 
     /// Called when the writer activates a row (double click, or Enter), with its identity.
     public var onActivate: (@MainActor (Source.Identity) -> Void)? {

@@ -11,11 +11,14 @@ import Platform
 /// time as GTK shows them, and later changes of the store (the editor's saves, the library's
 /// operations, sync) move, insert or update single rows.
 ///
-/// A search shows its first screen of rows from a `LIMIT`ed query (``firstScreenRows``) at once,
-/// and its whole list after a pause in the typing (``wholeListPause``), both from the one
-/// controller: the whole list begins with the first screen's rows, so the rows shown stay where
-/// they are (and keep their widgets), and the selected article stays selected even when the
-/// first screen does not hold it.
+/// Every list shows its first screen of rows from a `LIMIT`ed query (``firstScreenRows``) at once,
+/// and its whole list on another thread after: a search's after a pause in the typing
+/// (``wholeListPause``), any other list's once the first screen's rows are drawn (GTK 4.8 makes
+/// a row for each of up to 200 items in the frame that first shows them, and reading a large
+/// library's whole list would hold that frame back too). Both come from the one controller: the
+/// whole list begins with the first screen's rows, so the rows shown stay where they are (and
+/// keep their widgets), and the selected article stays selected even when the first screen does
+/// not hold it.
 ///
 /// Rows can be dragged onto the sidebar (``ArticleRow``). When the window's own operation takes
 /// the selected article out of the list (trash, restore, a move out of the folder shown), the
@@ -60,10 +63,14 @@ final class ArticleList {
     private var selectionAwaitingWholeList: ManagedObjectID?
     /// Reads a search's whole list once the typing pauses.
     private var wholeList: Timeout?
+    /// Whether a list's whole list waits for its first screen's rows to be drawn.
+    private var wholeListAwaitsRows = false
+    /// Counts fetches, so that a whole list still waiting for the rows of an earlier one is not read.
+    private var fetches = 0
     /// Called as a search's whole list starts to be read (``FeltSpeed``'s `search-whole-list`).
     var wholeListStarted: (@MainActor () -> Void)?
 
-    /// How many rows a search shows first: more than a window shows. At 100,000 articles a
+    /// How many rows a list shows first: more than a window shows. At 100,000 articles a
     /// one-letter search's first 100 rows took 12 ms of processor time, all of them 87 ms.
     static let firstScreenRows = 100
     /// The pause in the typing, in milliseconds, after which a search reads its whole list: what
@@ -169,28 +176,36 @@ final class ArticleList {
         leaving = nil
         awaitedSelection = nil
         wholeList = nil
+        wholeListAwaitsRows = false
+        fetches += 1
         selectionAwaitingWholeList = selectionAwaitingWholeList ?? selectedObjectID
         controller.fetchRequest = Self.request(for: query)
         do {
-            if query.isSearching {
-                try controller.performFetch(firstRows: Self.firstScreenRows)
-            } else {
-                try controller.performFetch()
-            }
+            try controller.performFetch(firstRows: Self.firstScreenRows)
         } catch {
             failed?(error)
         }
         if controller.hasMoreRows {
-            wholeList = Timeout(milliseconds: Self.wholeListPause) { [weak self] in self?.fetchWholeList() }
+            if query.isSearching {
+                wholeList = Timeout(milliseconds: Self.wholeListPause) { [weak self] in self?.fetchWholeList() }
+            } else {
+                wholeListAwaitsRows = true
+                let fetch = fetches
+                listView.whenRowsShown { [weak self] in
+                    guard let self, fetch == fetches, wholeListAwaitsRows else { return }
+                    wholeListAwaitsRows = false
+                    fetchWholeList()
+                }
+            }
         }
         settleAfterFetch()
     }
 
-    /// A search's whole list, after its first screen: the same rows first, then the rest. The
+    /// A list's whole list, after its first screen: the same rows first, then the rest. The
     /// rows are read on another thread (tens of milliseconds for a one-letter search of 100,000
     /// articles), so a key typed meanwhile is handled at once; its search gives this one up.
     private func fetchWholeList() {
-        wholeListStarted?()
+        if query.isSearching { wholeListStarted?() }
         do {
             try controller.performFetchInBackground { [weak self] error in
                 MainActor.assumeIsolated {
@@ -205,7 +220,7 @@ final class ArticleList {
     }
 
     /// Whether a search's whole list is still to be read after its first screen.
-    var isAwaitingWholeList: Bool { wholeList?.isPending == true || controller.isFetchingInBackground }
+    var isAwaitingWholeList: Bool { wholeList?.isPending == true || wholeListAwaitsRows || controller.isFetchingInBackground }
 
     private func settleAfterFetch() {
         showEmptyStateIfNeeded()
