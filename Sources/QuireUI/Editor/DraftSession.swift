@@ -300,11 +300,12 @@ final class DraftSession {
 
     /// The article in the view context as the store holds it now. The view context merges a
     /// background save from the main queue: after a save the main thread waited for, later than
-    /// what runs next here (a version at the session's end, the History panel), so its object
-    /// is read again now.
+    /// what runs next here (a version at the session's end, the History panel), so its row is
+    /// read again now; a failed read throws (``ObjectGraphError/objectNotFound(_:)`` for an
+    /// article deleted meanwhile).
     func readStored() throws -> StoredArticle {
         let stored = try viewContext.existingObject(with: objectID, as: StoredArticle.self)
-        if !stored.hasChanges { try viewContext.refresh(stored, mergeChanges: false) }
+        if !stored.hasChanges { try viewContext.refresh(stored, mergeChanges: true) }
         return stored
     }
 
