@@ -81,6 +81,34 @@ import QuireTestSupport
         while (try? handle.write(contentsOf: Data(count: 4096))) != nil {}
     }
 
+    /// A rescue file whose space the disk had no room for when the recorder started gets it once
+    /// the disk has room again: after the next draft the store takes.
+    @Test(.enabled(if: ScratchMount.isAvailable)) func theRescueFilesSpaceIsSetAsideOnceTheDiskHasRoomAgain() async throws {
+        let mount = try ScratchMount(megabytes: 16)
+        let library = try await Library.open(at: mount.url.appendingPathComponent("library.quire"), options: LibraryOpenOptions(createIfMissing: true))
+        let article = try await library.createArticle(ArticleContent(title: "Draft", body: ""))
+        let rescue = DraftRescueFile(url: mount.url.appendingPathComponent("library.quire.rescue"), slotSize: 1 << 20)
+        let filler = mount.url.appendingPathComponent("filler")
+        try Self.fill(filler)
+        // Room for a draft in the store, not for the rescue file's 2 MB.
+        let handle = try FileHandle(forWritingTo: filler)
+        try handle.truncate(atOffset: try handle.seekToEnd() - (1 << 20))
+        try handle.close()
+        let recorder = DraftRecorder(library: library, interval: .milliseconds(1), rescue: rescue)
+        await #expect { try await recorder.flush() } throws: { error in
+            guard let failure = error as? DraftRecorderFailure, case .spaceNotReserved? = failure.error as? DraftRescueError else { return false }
+            return failure.step == .reservingRescueSpace
+        }
+        #expect(Self.size(of: rescue.url) < 2 << 20)
+
+        try FileManager.default.removeItem(at: filler)
+        await recorder.record(articleID: article.id, title: "Draft", body: "typed once there was room")
+        // The draft's write runs on a task of the recorder's own.
+        for _ in 0..<500 where Self.size(of: rescue.url) < 2 << 20 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(Self.size(of: rescue.url) == 2 << 20)
+        try await recorder.flush()
+    }
+
     /// Each failure of the recorder's own work says which step failed: setting aside the rescue
     /// file's space, saving a recovery copy, writing the rescue file, removing a recovery copy.
     @Test func theRecordersFailuresNameTheStepThatFailed() async throws {
@@ -125,6 +153,10 @@ import QuireTestSupport
             try await Task.sleep(for: .milliseconds(10))
         }
         return nil
+    }
+
+    private static func size(of url: URL) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
     }
 
     @Test func textLeftInTheRescueFileComesBackOnTheNextStart() async throws {

@@ -15,7 +15,9 @@ import ObjectGraph
 /// When the disk is full (a draft's save fails for want of space, or the library's ``Library/condition``
 /// says so), the texts are held in memory and written to the library's ``DraftRescueFile`` (made at
 /// its full size when the recorder starts, so it needs no new space), and saved to the store as
-/// soon as the library has space again; ``heldDrafts`` lists them meanwhile.
+/// soon as the library has space again; ``heldDrafts`` lists them meanwhile. A rescue file whose
+/// space could not be set aside at the start is set aside after the next draft the store takes:
+/// the disk has room again.
 ///
 /// A failure of the recorder's own work is a ``DraftRecorderFailure`` naming the step that failed,
 /// handed on by the next ``flush()`` or ``finish(articleID:)``.
@@ -32,6 +34,8 @@ public actor DraftRecorder {
     private var resumption: Task<Void, Never>?
     /// The first failure, kept until ``flush()`` or ``finish(articleID:)`` throws it.
     private var failure: DraftRecorderFailure?
+    /// Whether the rescue file has its full size on disk (``DraftRescueFile/prepare()``).
+    private var rescueSpaceReserved = false
     /// Each article's write on its way to the store. Writes of one article run one after another,
     /// and ``finish(articleID:)`` removes the draft only after the last of them: the actor lets
     /// `finish` in while a write awaits the store, and a write landing after the removal would be
@@ -48,6 +52,7 @@ public actor DraftRecorder {
         if library.access == .readWrite {
             do {
                 try rescue.prepare()
+                rescueSpaceReserved = true
             } catch {
                 failure = DraftRecorderFailure(step: .reservingRescueSpace, error: error)
             }
@@ -132,7 +137,8 @@ public actor DraftRecorder {
         }
     }
 
-    /// Writes `draft` to the store after the article's write on its way, if any.
+    /// Writes `draft` to the store after the article's write on its way, if any. A store that took
+    /// it has room: a rescue file still without its space gets it now.
     private func save(_ draft: RescuedDraft) async throws {
         let earlier = writing[draft.articleID]
         let library = library
@@ -143,6 +149,8 @@ public actor DraftRecorder {
         writing[draft.articleID] = write
         defer { if writing[draft.articleID] == write { writing[draft.articleID] = nil } }
         try await write.value
+        // Quietly: the writer was told when the first attempt failed.
+        if !rescueSpaceReserved, (try? rescue.prepare()) != nil { rescueSpaceReserved = true }
     }
 
     /// Keeps a text the store cannot take, in memory and in the rescue file, and waits for space.
