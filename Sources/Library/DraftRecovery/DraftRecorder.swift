@@ -222,10 +222,12 @@ public struct DraftRecorderFailure: Error, Sendable, CustomStringConvertible {
     /// Why.
     public var error: any Error
 
+    /// The failure of `step`, for `error`.
     public init(step: Step, error: any Error) {
         self.step = step
         self.error = error
     }
 
+    /// The step and the error, for the details of an error dialog.
     public var description: String { "\(step.rawValue): \(error)" }
 }
