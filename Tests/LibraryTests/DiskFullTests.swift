@@ -81,6 +81,84 @@ import QuireTestSupport
         while (try? handle.write(contentsOf: Data(count: 4096))) != nil {}
     }
 
+    /// A rescue file whose space the disk had no room for when the recorder started gets it once
+    /// the disk has room again: after the next draft the store takes.
+    @Test(.enabled(if: ScratchMount.isAvailable)) func theRescueFilesSpaceIsSetAsideOnceTheDiskHasRoomAgain() async throws {
+        let mount = try ScratchMount(megabytes: 16)
+        let library = try await Library.open(at: mount.url.appendingPathComponent("library.quire"), options: LibraryOpenOptions(createIfMissing: true))
+        let article = try await library.createArticle(ArticleContent(title: "Draft", body: ""))
+        let rescue = DraftRescueFile(url: mount.url.appendingPathComponent("library.quire.rescue"), slotSize: 1 << 20)
+        let filler = mount.url.appendingPathComponent("filler")
+        try Self.fill(filler)
+        // Room for a draft in the store, not for the rescue file's 2 MB.
+        let handle = try FileHandle(forWritingTo: filler)
+        try handle.truncate(atOffset: try handle.seekToEnd() - (1 << 20))
+        try handle.close()
+        let recorder = DraftRecorder(library: library, interval: .milliseconds(1), rescue: rescue)
+        await #expect { try await recorder.flush() } throws: { error in
+            guard let failure = error as? DraftRecorderFailure, case .spaceNotReserved? = failure.error as? DraftRescueError else { return false }
+            return failure.step == .reservingRescueSpace
+        }
+        #expect(Self.size(of: rescue.url) < 2 << 20)
+
+        try FileManager.default.removeItem(at: filler)
+        await recorder.record(articleID: article.id, title: "Draft", body: "typed once there was room")
+        // The draft's write runs on a task of the recorder's own.
+        for _ in 0..<500 where Self.size(of: rescue.url) < 2 << 20 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(Self.size(of: rescue.url) == 2 << 20)
+        try await recorder.flush()
+    }
+
+    /// Each failure of the recorder's own work says which step failed: setting aside the rescue
+    /// file's space, saving a recovery copy, writing the rescue file, removing a recovery copy.
+    @Test func theRecordersFailuresNameTheStepThatFailed() async throws {
+        let folder = try TemporaryFolder()
+        let fault = DiskFullFault(folder: folder.url)
+        defer { fault.remove() }
+        let library = try await Library.open(at: folder.appending("library.quire"), options: LibraryOpenOptions(createIfMissing: true))
+        let article = try await library.createArticle(ArticleContent(title: "Draft", body: ""))
+        // A rescue file that cannot be made: its folder does not exist.
+        let rescue = DraftRescueFile(url: folder.appending("missing/library.quire.rescue"))
+        let recorder = DraftRecorder(library: library, interval: .milliseconds(1), rescue: rescue)
+        #expect(try await Self.nextFailure(of: recorder)?.step == .reservingRescueSpace)
+
+        // The text of an article the store no longer has (deleted elsewhere while it was typed).
+        await recorder.record(articleID: UUID(), title: "Gone", body: "typed into a deleted article")
+        let unsaved = try await Self.nextFailure(of: recorder)
+        #expect(unsaved?.step == .savingRecoveryCopy)
+        #expect((unsaved?.error as? LibraryError) != nil)
+
+        // The disk fills: the text is held, and the rescue file cannot take it; nor can the store
+        // remove the article's recovery copy saved before.
+        try await library.saveDraft(for: article.id, title: "Draft", body: "typed before the disk filled")
+        fault.failWrites(after: 0)
+        await recorder.record(articleID: article.id, title: "Draft", body: "typed on a full disk")
+        #expect(try await Self.nextFailure(of: recorder)?.step == .writingRescueFile)
+        await #expect { try await recorder.finish(articleID: article.id) } throws: { error in
+            (error as? DraftRecorderFailure)?.step == .removingRecoveryCopy
+        }
+    }
+
+    /// The recorder's next failure of its own, asked for until it comes (its writes run on tasks
+    /// of their own); nil if none comes.
+    private static func nextFailure(of recorder: DraftRecorder) async throws -> DraftRecorderFailure? {
+        for _ in 0..<500 {
+            do {
+                try await recorder.flush()
+            } catch let failure as DraftRecorderFailure {
+                return failure
+            } catch {
+                // Texts held for want of space (a LibraryProblem): not a failure of the recorder's.
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
+    private static func size(of url: URL) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+    }
+
     @Test func textLeftInTheRescueFileComesBackOnTheNextStart() async throws {
         let folder = try TemporaryFolder()
         let url = folder.appending("library.quire")

@@ -142,6 +142,29 @@ final class MainWindowTests: MainWindowTestCase, @unchecked Sendable {
         }
     }
 
+    /// A recovery copy the store would not take (its article deleted elsewhere while the writer
+    /// typed) is said as such when the editor next hears from the recorder: not as a copy that
+    /// could not be removed.
+    func testARecoveryCopyThatCouldNotBeSavedIsSaidAsSuch() throws {
+        let url = try makeLibrary { library in
+            try await library.createArticle(ArticleContent(title: "Tide table", body: ""))
+            try await library.createArticle(ArticleContent(title: "Harbour log", body: ""))
+        }
+        let heading = "Could not save the recovery copy of an article"
+        drive(url, expectedErrorHeadings: [heading]) { window in
+            await window.recorder.record(articleID: UUID(), title: "Gone", body: "typed into an article deleted elsewhere")
+            // The recorder's write runs on a task of its own; the editor hears of its failure when
+            // it closes an article.
+            var next = "Tide table"
+            try await self.until {
+                try self.open(next, in: window)
+                next = next == "Tide table" ? "Harbour log" : "Tide table"
+                return !window.shownErrors.isEmpty
+            }
+            XCTAssertEqual(window.shownErrors.count, 1)
+        }
+    }
+
     func testFoldersAreCreatedRenamedAndArticlesMovedIntoThem() throws {
         let url = try makeLibrary { library in
             try await library.createArticle(ArticleContent(title: "Loose page", body: "text"))

@@ -15,7 +15,12 @@ import ObjectGraph
 /// When the disk is full (a draft's save fails for want of space, or the library's ``Library/condition``
 /// says so), the texts are held in memory and written to the library's ``DraftRescueFile`` (made at
 /// its full size when the recorder starts, so it needs no new space), and saved to the store as
-/// soon as the library has space again; ``heldDrafts`` lists them meanwhile.
+/// soon as the library has space again; ``heldDrafts`` lists them meanwhile. A rescue file whose
+/// space could not be set aside at the start is set aside after the next draft the store takes:
+/// the disk has room again.
+///
+/// A failure of the recorder's own work is a ``DraftRecorderFailure`` naming the step that failed,
+/// handed on by the next ``flush()`` or ``finish(articleID:)``.
 public actor DraftRecorder {
     private let library: Library
     private let interval: Duration
@@ -27,8 +32,10 @@ public actor DraftRecorder {
     private var held: [UUID: RescuedDraft] = [:]
     /// Waits for the library to take writes again, while texts are held.
     private var resumption: Task<Void, Never>?
-    /// The first failure to write, kept until ``flush()`` or ``finish(articleID:)`` throws it.
-    private var failure: (any Error)?
+    /// The first failure, kept until ``flush()`` or ``finish(articleID:)`` throws it.
+    private var failure: DraftRecorderFailure?
+    /// Whether the rescue file has its full size on disk (``DraftRescueFile/prepare()``).
+    private var rescueSpaceReserved = false
     /// Each article's write on its way to the store. Writes of one article run one after another,
     /// and ``finish(articleID:)`` removes the draft only after the last of them: the actor lets
     /// `finish` in while a write awaits the store, and a write landing after the removal would be
@@ -45,8 +52,9 @@ public actor DraftRecorder {
         if library.access == .readWrite {
             do {
                 try rescue.prepare()
+                rescueSpaceReserved = true
             } catch {
-                failure = error
+                failure = DraftRecorderFailure(step: .reservingRescueSpace, error: error)
             }
         }
     }
@@ -76,28 +84,38 @@ public actor DraftRecorder {
         }
         for articleID in Array(pending.keys) { await writePending(articleID) }
         if !held.isEmpty, library.checkSpaceAgain() == .writable { await saveHeldDrafts() }
-        if let failure {
-            self.failure = nil
-            throw failure
-        }
+        try throwFailure()
         if !held.isEmpty {
             throw LibraryProblem(.diskFull(available: nil), path: library.url.path, detail: "\(held.count) drafts are held")
         }
     }
 
     /// Stops recording an article whose text was saved, and removes its draft.
-    public func finish(articleID: UUID) async throws {
+    public func finish(articleID: UUID) async throws(DraftRecorderFailure) {
         scheduled[articleID]?.cancel()
         scheduled[articleID] = nil
         pending[articleID] = nil
         lastWrite[articleID] = nil
         if held.removeValue(forKey: articleID) != nil { writeRescueFile() }
         _ = await writing[articleID]?.result
-        try await library.discardDraft(for: articleID)
-        if let failure {
-            self.failure = nil
-            throw failure
+        do {
+            try await library.discardDraft(for: articleID)
+        } catch {
+            throw DraftRecorderFailure(step: .removingRecoveryCopy, error: error)
         }
+        try throwFailure()
+    }
+
+    /// Throws the failure kept since the last call, if any.
+    private func throwFailure() throws(DraftRecorderFailure) {
+        guard let failure else { return }
+        self.failure = nil
+        throw failure
+    }
+
+    /// Keeps the first failure for ``flush()`` or ``finish(articleID:)`` to throw.
+    private func keep(_ error: any Error, of step: DraftRecorderFailure.Step) {
+        failure = failure ?? DraftRecorderFailure(step: step, error: error)
     }
 
     private func writePending(_ articleID: UUID) async {
@@ -115,11 +133,12 @@ public actor DraftRecorder {
         } catch let error as StoreError where error.kind == .noSpace {
             hold(draft)
         } catch {
-            failure = failure ?? error
+            keep(error, of: .savingRecoveryCopy)
         }
     }
 
-    /// Writes `draft` to the store after the article's write on its way, if any.
+    /// Writes `draft` to the store after the article's write on its way, if any. A store that took
+    /// it has room: a rescue file still without its space gets it now.
     private func save(_ draft: RescuedDraft) async throws {
         let earlier = writing[draft.articleID]
         let library = library
@@ -130,6 +149,8 @@ public actor DraftRecorder {
         writing[draft.articleID] = write
         defer { if writing[draft.articleID] == write { writing[draft.articleID] = nil } }
         try await write.value
+        // Quietly: the writer was told when the first attempt failed.
+        if !rescueSpaceReserved, (try? rescue.prepare()) != nil { rescueSpaceReserved = true }
     }
 
     /// Keeps a text the store cannot take, in memory and in the rescue file, and waits for space.
@@ -160,7 +181,7 @@ public actor DraftRecorder {
                 return false
             } catch {
                 // The text stays held (and in the rescue file); the failure is reported.
-                failure = failure ?? error
+                keep(error, of: .savingRecoveryCopy)
             }
         }
         writeRescueFile()
@@ -176,7 +197,37 @@ public actor DraftRecorder {
         do {
             try rescue.write(heldDrafts)
         } catch {
-            failure = failure ?? error
+            keep(error, of: .writingRescueFile)
         }
     }
+}
+
+/// A failure of the ``DraftRecorder``'s own work, and the step that failed, so that the writer is
+/// told what did not happen.
+public struct DraftRecorderFailure: Error, Sendable, CustomStringConvertible {
+    /// The recorder's steps.
+    public enum Step: String, Sendable, Hashable {
+        /// Setting aside the rescue file's space (``DraftRescueFile/prepare()``).
+        case reservingRescueSpace
+        /// Writing the held texts to the rescue file.
+        case writingRescueFile
+        /// Saving the editor's text to the store as the article's recovery copy.
+        case savingRecoveryCopy
+        /// Removing the recovery copy of an article whose text was saved.
+        case removingRecoveryCopy
+    }
+
+    /// What failed.
+    public var step: Step
+    /// Why.
+    public var error: any Error
+
+    /// The failure of `step`, for `error`.
+    public init(step: Step, error: any Error) {
+        self.step = step
+        self.error = error
+    }
+
+    /// The step and the error, for the details of an error dialog.
+    public var description: String { "\(step.rawValue): \(error)" }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import Library
+import ObjectGraph
 import Platform
 
 /// A save that met a change made elsewhere: the writer decides in the ``ConflictDialog`` between
@@ -47,40 +48,63 @@ extension DraftSession {
                 editor.saveState = .unsaved
             }
             // Saving over the text stored now makes the next save go through; an article deleted
-            // meanwhile keeps the text as a new article.
+            // meanwhile keeps the text as a new article, and then lets the draft go.
             guard let stored else {
-                keepAsNewArticle(article.content)
+                if keepAsNewArticle(article.content) { takeTheirs(deleted: true) }
                 return
             }
             base = (stored.title, stored.body)
             save()
         case .resolve(.keepTheirs), .resolve(.acceptDelete):
-            takeTheirs()
+            takeTheirs(deleted: stored == nil)
         case .resolve(.keepBoth):
-            keepAsNewArticle(article.content.withTitle(ConflictResolution.conflictedCopyTitle(of: article.title)))
-            takeTheirs()
+            guard keepAsNewArticle(article.content.withTitle(ConflictResolution.conflictedCopyTitle(of: article.title))) else { return }
+            takeTheirs(deleted: stored == nil)
         }
     }
 
-    /// Drops the writer's edits and shows the article as it is now.
-    private func takeTheirs() {
-        draft.rollback()
-        _ = try? readStored()
-        try? draft.refresh(article, mergeChanges: false)
-        base = (article.title, article.body)
-        show(title: article.title, body: article.body)
+    /// Drops the writer's edits and shows the article as the store holds it now. It is read
+    /// first: when that fails, the edits stay (in the editor and in draft recovery, the next save
+    /// asks again) and the writer is told, instead of the editor taking its old text for theirs.
+    /// An article `deleted` meanwhile, as the dialog said, is not there to read and shows empty.
+    private func takeTheirs(deleted: Bool) {
+        let theirs: (title: String, body: String)
+        do {
+            theirs = try readTheirs(deleted: deleted)
+            draft.rollback()
+            // Forgets the draft's copy of the row (reads nothing): it takes the one just read.
+            try draft.refresh(article, mergeChanges: false)
+        } catch {
+            report(gettext("Could not read the article as it is now: your version is still in the editor"), error)
+            return
+        }
+        base = theirs
+        show(title: theirs.title, body: theirs.body)
         bodyEdited = false
         removeRecoveryCopy()
     }
 
-    private func keepAsNewArticle(_ content: ArticleContent) {
-        let (library, report) = (library, report)
-        Task {
-            do {
-                try await library.createArticle(content)
-            } catch {
-                report(gettext("Could not keep your version as a new article"), error)
-            }
+    /// The title and body the store holds now; empty for an article `deleted` as the dialog said.
+    private func readTheirs(deleted: Bool) throws -> (title: String, body: String) {
+        do {
+            let stored = try readStored()
+            return (stored.title, stored.body)
+        } catch ObjectGraphError.objectNotFound where deleted {
+            return ("", "")
+        }
+    }
+
+    /// Keeps `content`, the writer's version, as a new article, committed before it returns (in
+    /// the view context, on the main thread, so that no key the writer presses meanwhile is lost
+    /// when the draft lets the version go next). Returns whether it is kept; if not, the writer
+    /// is told that it is still in the editor.
+    private func keepAsNewArticle(_ content: ArticleContent) -> Bool {
+        do {
+            _ = try library.createArticleInViewContext(content)
+            return true
+        } catch {
+            report(gettext("Could not keep your version as a new article: it is still in the editor"), error)
+            return false
         }
     }
 }

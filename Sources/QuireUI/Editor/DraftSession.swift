@@ -248,23 +248,21 @@ final class DraftSession {
     func removeRecoveryCopy() -> Task<Void, Never> {
         let (recorder, articleID, report) = (recorder, articleID, report)
         return Task {
-            do {
+            do throws(DraftRecorderFailure) {
                 try await recorder.finish(articleID: articleID)
             } catch {
-                report(Self.heading(forRecorderFailure: error), error)
+                report(Self.heading(forRecorderStep: error.step), error)
             }
         }
     }
 
-    /// What did not happen, for a failure ``DraftRecorder/finish(articleID:)`` throws.
-    private static func heading(forRecorderFailure error: any Error) -> String {
-        switch error {
-        case DraftRescueError.spaceNotReserved:
-            gettext("Could not set aside space for a spare copy of unsaved text")
-        case is DraftRescueError:
-            gettext("Could not write the spare copy of unsaved text")
-        default:
-            gettext("Could not remove the recovery copy of an article")
+    /// What did not happen, for a failure of the recorder at `step`.
+    private static func heading(forRecorderStep step: DraftRecorderFailure.Step) -> String {
+        switch step {
+        case .reservingRescueSpace: gettext("Could not set aside space for a spare copy of unsaved text")
+        case .writingRescueFile: gettext("Could not write the spare copy of unsaved text")
+        case .savingRecoveryCopy: gettext("Could not save the recovery copy of an article")
+        case .removingRecoveryCopy: gettext("Could not remove the recovery copy of an article")
         }
     }
 
@@ -300,11 +298,12 @@ final class DraftSession {
 
     /// The article in the view context as the store holds it now. The view context merges a
     /// background save from the main queue: after a save the main thread waited for, later than
-    /// what runs next here (a version at the session's end, the History panel), so its object
-    /// is read again now.
+    /// what runs next here (a version at the session's end, the History panel), so its row is
+    /// read again now; a failed read throws (``ObjectGraphError/objectNotFound(_:)`` for an
+    /// article deleted meanwhile).
     func readStored() throws -> StoredArticle {
         let stored = try viewContext.existingObject(with: objectID, as: StoredArticle.self)
-        if !stored.hasChanges { try viewContext.refresh(stored, mergeChanges: false) }
+        if !stored.hasChanges { try viewContext.refresh(stored, mergeChanges: true) }
         return stored
     }
 

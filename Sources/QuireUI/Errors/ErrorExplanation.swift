@@ -54,6 +54,9 @@ struct ErrorExplanation: Hashable, Sendable {
             return String(cFormat: gettext("“%1$s” could not be read: %2$s."), fileName(error.path), ImportPreview.reason(error))
         case let error as DraftRescueError:
             return sentence(for: error)
+        case let failure as DraftRecorderFailure:
+            // The step is the heading's to say (DraftSession.heading(forRecorderStep:)).
+            return sentence(for: failure.error, libraryPath: libraryPath)
         case let error as ExternalBinaryError:
             return error.kind == .damaged
                 ? gettext("An attachment’s file changed after it was saved, so Quire cannot show it as it was. “quire check” lists the articles it belongs to.")

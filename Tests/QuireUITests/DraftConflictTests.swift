@@ -1,0 +1,99 @@
+import CStoreFaults
+import Foundation
+import GtkKit
+import Library
+import ObjectGraph
+import XCTest
+
+@testable import QuireUI
+
+/// The editor's conflict resolutions never drop the writer's version before it is safe: Keep Both
+/// that the library cannot write, and Keep Theirs that cannot read their version, keep the text in
+/// the editor and in draft recovery and say so.
+final class DraftConflictTests: MainWindowTestCase, @unchecked Sendable {
+    func testKeepBothThatTheLibraryCannotWriteKeepsTheWritersText() throws {
+        let folder = try makeTemporaryFolder()
+        XCTAssertEqual(quire_faults_install(), 0)
+        quire_faults_set_prefix(folder.path)
+        defer {
+            quire_faults_fail_writes_after(-1)
+            quire_faults_set_prefix(nil)
+        }
+        let url = try makeLibrary(in: folder) { library in
+            try await library.createArticle(ArticleContent(title: "Shared", body: "base"))
+        }
+        let heading = "Could not keep your version as a new article: it is still in the editor"
+        drive(url, expectedErrorHeadings: [heading]) { window in
+            try self.open("Shared", in: window)
+            let session = try XCTUnwrap(window.session)
+            let library = window.library
+            window.editor.buffer.insertAtCursor("mine ")
+            try await library.editArticle(session.articleID, body: "theirs")
+            try await self.until { (try? library.viewContext.existingObject(with: session.objectID, as: StoredArticle.self))?.body == "theirs" }
+            XCTAssertFalse(session.save(), "the save waits for the writer")
+            let dialog = try XCTUnwrap(session.conflictDialog)
+            try await self.until { try await library.unrecoveredDrafts().map(\.body) == ["mine base"] }
+
+            // The disk is full as the writer keeps both.
+            quire_faults_fail_writes_after(0)
+            XCTAssertTrue(dialog.window.activateAction("conflict.keep-both"))
+            quire_faults_fail_writes_after(-1)
+            XCTAssertEqual(window.shownErrors.count, 1)
+            let shown = window.shownErrors.first ?? ""
+            XCTAssertTrue(shown.hasPrefix(heading + ": Quire cannot save to"), shown)
+            XCTAssertEqual(window.editor.body, "mine base")
+            XCTAssertTrue(session.hasUnsavedChanges)
+            await window.waitForPendingWork()
+            let kept = try await library.unrecoveredDrafts()
+            XCTAssertEqual(kept.map(\.body), ["mine base"], "the recovery copy stays")
+            let copiesAfterFailure = try await library.articles(matching: ArticleQuery(searchText: "conflicted copy"))
+            XCTAssertEqual(copiesAfterFailure.count, 0)
+
+            // With space again, the next save asks again, and Keep Both keeps both.
+            XCTAssertFalse(session.save(), "the next save asks again")
+            let again = try XCTUnwrap(session.conflictDialog)
+            XCTAssertTrue(again.window.activateAction("conflict.keep-both"))
+            XCTAssertEqual(window.editor.body, "theirs")
+            let copies = try await library.articles(matching: ArticleQuery(searchText: "conflicted copy"))
+            XCTAssertEqual(copies.map(\.title), ["Shared (conflicted copy)"])
+            let copy = try await library.article(try XCTUnwrap(copies.first).id)
+            XCTAssertEqual(copy.body, "mine base")
+            try await self.until { try await library.unrecoveredDrafts().isEmpty }
+        }
+    }
+
+    /// Keep Theirs when their version cannot be read (here: the article was deleted for good while
+    /// the writer decided) says so, and keeps the writer's text instead of showing the editor's
+    /// old text, or nothing, as theirs.
+    func testKeepTheirsThatCannotReadTheirVersionSaysSoAndKeepsTheWritersText() throws {
+        let url = try makeLibrary { library in
+            try await library.createArticle(ArticleContent(title: "Shared", body: "base"))
+        }
+        let heading = "Could not read the article as it is now: your version is still in the editor"
+        drive(url, expectedErrorHeadings: [heading]) { window in
+            // A session outside the window's list: the list would close the window's own session
+            // when the article leaves it.
+            XCTAssertNil(window.session)
+            let library = window.library
+            let objectID = window.articleList.article(at: 0).objectID
+            let editor = try EditorPane()
+            let session = try DraftSession(
+                objectID: objectID, viewContext: library.viewContext, library: library, recorder: window.recorder, editor: editor,
+                window: window.window, report: { [weak window] heading, error in window?.showError(heading, error) })
+            editor.buffer.insertAtCursor("mine ")
+            try await library.editArticle(session.articleID, body: "theirs")
+            try await self.until { (try? library.viewContext.existingObject(with: objectID, as: StoredArticle.self))?.body == "theirs" }
+            XCTAssertFalse(session.save(), "the save waits for the writer")
+            let dialog = try XCTUnwrap(session.conflictDialog)
+            try await library.moveToTrash([session.articleID])
+            _ = try await library.emptyTrash()
+
+            XCTAssertTrue(dialog.window.activateAction("conflict.keep-theirs"))
+            XCTAssertEqual(window.shownErrors.count, 1)
+            let shown = window.shownErrors.first ?? ""
+            XCTAssertTrue(shown.hasPrefix(heading + ": The article is no longer in the library"), shown)
+            XCTAssertEqual(editor.body, "mine base")
+            XCTAssertTrue(session.hasUnsavedChanges)
+        }
+    }
+}
