@@ -23,6 +23,24 @@ import QuireTestSupport
         #expect(fault.refusedWrites > 0)
     }
 
+    /// The app's own changes in the view context (a kept conflict copy, a chip, a pasted image)
+    /// tell the writer of a full disk as the background operations do.
+    @Test @MainActor func aViewContextWriteThatMeetsAFullDiskTurnsTheConditionToDiskFull() async throws {
+        let folder = try TemporaryFolder()
+        let fault = DiskFullFault(folder: folder.url)
+        defer { fault.remove() }
+        let library = try await Library.open(at: folder.appending("library.quire"), options: LibraryOpenOptions(createIfMissing: true))
+        fault.failWrites(after: 0)
+        #expect(throws: StoreError.self) { try library.createArticleInViewContext(ArticleContent(title: "Kept", body: "")) }
+        guard case .diskFull = library.condition else {
+            Issue.record("the condition is \(library.condition)")
+            return
+        }
+        fault.release()
+        #expect(library.checkSpaceAgain() == .writable)
+        #expect(try !library.createArticleInViewContext(ArticleContent(title: "Kept", body: "")).isTemporaryID)
+    }
+
     @Test(.enabled(if: ScratchMount.isAvailable)) func aRealFullDiskHoldsTheTextUntilSpaceReturns() async throws {
         let mount = try ScratchMount(megabytes: 48)
         let library = try await Library.open(at: mount.url.appendingPathComponent("library.quire"), options: LibraryOpenOptions(createIfMissing: true))

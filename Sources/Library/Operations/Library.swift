@@ -160,7 +160,7 @@ public final class Library: Sendable {
     /// must show at once (the editor's chips and menus, a pasted image, History's restore); runs
     /// it again on the rows read afresh when the save meets a row saved elsewhere since, or a
     /// unique value (the next outbox sequence) taken meanwhile; on failure the view context is
-    /// rolled back and the error thrown.
+    /// rolled back and the error thrown (a full disk also turns ``condition`` to `diskFull`).
     @MainActor
     func writeInViewContext<T>(_ body: (ManagedObjectContext, Date) throws -> T) throws -> T {
         let context = viewContext
@@ -188,6 +188,8 @@ public final class Library: Sendable {
                 attempt += 1
             } catch {
                 context.rollback()
+                // As `write`: the writer learns the disk is full whichever context met it.
+                if let error = error as? StoreError, error.kind == .noSpace { conditions.reportDiskFull() }
                 throw error
             }
         }
