@@ -4,6 +4,7 @@ import Library
 import Platform
 import SyncServer
 import SyncTestSupport
+import QuireTestSupport
 import XCTest
 
 @testable import QuireUI
