@@ -160,9 +160,10 @@ let package = Package(
 
         // MARK: Tests
 
-        // What test targets share: temporary folders, the test binary run again as a child
-        // process, the built executables, command-line tools, the sync API document, query plans. Foundation and SQLite's C API
-        // only, so that no test links more than it tests.
+        // What test targets share: temporary folders, programs run to their end and the test
+        // binary run again as a child process, blocking work kept off the tasks' threads, polling,
+        // scratch mounts, loopback sockets, the built executables, the sync API document, query
+        // plans. Foundation and SQLite's C API only, so that no test links more than it tests.
         .target(name: "QuireTestSupport", dependencies: ["CSQLite"], path: "Tests/QuireTestSupport", exclude: ["README.md"]),
         // An in-process quire-server on loopback for the tests of its clients (SyncClientTests,
         // QuireUITests), apart from QuireTestSupport so that tests of ObjectGraph link no server.

@@ -43,6 +43,7 @@ import QuireTestSupport
 
     @Test(.enabled(if: ScratchMount.isAvailable)) func aRealFullDiskHoldsTheTextUntilSpaceReturns() async throws {
         let mount = try ScratchMount(megabytes: 48)
+        defer { mount.unmount() }
         let library = try await Library.open(at: mount.url.appendingPathComponent("library.quire"), options: LibraryOpenOptions(createIfMissing: true))
         let filler = mount.url.appendingPathComponent("filler")
         try await heldUntilSpaceReturns(library) {
@@ -256,6 +257,7 @@ import QuireTestSupport
 
     @Test(.enabled(if: ScratchMount.isAvailable)) func anUpgradeWithoutRoomIsRefusedBeforeItStarts() async throws {
         let mount = try ScratchMount(megabytes: 9)
+        defer { mount.unmount() }
         let url = mount.url.appendingPathComponent("library.quire")
         try FileManager.default.copyItem(at: LibraryFixtures.v1, to: url)
         let before = try Data(contentsOf: url)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import QuireTestSupport
 import ObjectGraph
 @testable import Library
 
@@ -55,7 +56,7 @@ import ObjectGraph
         // An interval far longer than the test, so that only the first write can happen by itself.
         let recorder = DraftRecorder(library: library, interval: .seconds(3600))
         await recorder.record(articleID: article.id, title: "Live", body: "first keystrokes")
-        try await waitUntil { try await library.unrecoveredDrafts().first?.body == "first keystrokes" }
+        #expect(try await eventually { try await library.unrecoveredDrafts().first?.body == "first keystrokes" })
 
         await recorder.record(articleID: article.id, title: "Live", body: "second")
         await recorder.record(articleID: article.id, title: "Live", body: "third")
@@ -87,13 +88,5 @@ import ObjectGraph
             #expect(left == 0, "round \(round): a draft written after finish survived")
             if left != 0 { break }
         }
-    }
-
-    private func waitUntil(_ condition: () async throws -> Bool) async throws {
-        for _ in 0..<500 {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        Issue.record("the condition never held")
     }
 }

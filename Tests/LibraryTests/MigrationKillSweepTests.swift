@@ -73,7 +73,7 @@ import QuireTestSupport
         return run.error.split(separator: "\n").filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
     }
 
-    private static func migrate(_ url: URL, environment: [String: String]) throws -> QuireCommand.Run {
+    private static func migrate(_ url: URL, environment: [String: String]) throws -> ProgramRun {
         try QuireCommand.run(["migrate", "--library", url.path, "--batch-size", "\(batchSize)"], environment: environment)
     }
 }

@@ -9,7 +9,7 @@ import Testing
 @Suite struct OrganizingVerbTests {
     private let verbs = VerbTests()
 
-    private func quire(_ arguments: [String], library: URL) throws -> VerbTests.Run {
+    private func quire(_ arguments: [String], library: URL) throws -> ProgramRun {
         try verbs.quire(arguments, library: library)
     }
 

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Ways tests damage or constrain a library file: flipped bytes in chosen pages, truncation, a
-/// full disk (through the fault VFS, or a small tmpfs when running as root), a read-only place.
+/// full disk (through the fault VFS; a real one is QuireTestSupport's `ScratchMount`), a read-only place.
 enum StoreDamage {
     /// The pages of a table or index, as `dbstat` reports them (page numbers from 1, cells per page).
     static func pages(of name: String, type: String, in url: URL) throws -> [(page: Int, cells: Int)] {
@@ -79,97 +79,4 @@ struct DiskFullFault {
 
     /// Writes to affected files since the VFS was installed.
     static var writes: Int { Int(quire_faults_write_count()) }
-}
-
-/// A small tmpfs mounted for a test (root only): a disk that really fills up, or a file system
-/// that really is read-only.
-final class ScratchMount {
-    let url: URL
-
-    /// Whether this process may mount (it runs as root where mounting is allowed).
-    static let isAvailable: Bool = {
-        guard geteuid() == 0, let probe = try? ScratchMount(megabytes: 1) else { return false }
-        _ = probe
-        return true
-    }()
-
-    init(megabytes: Int) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("quire-mount-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        guard Self.mount(["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", url.path]) else {
-            try? FileManager.default.removeItem(at: url)
-            throw StoreDamage.DamageError(message: "mount failed")
-        }
-    }
-
-    /// Remounts the file system read-only.
-    func makeReadOnly() throws {
-        guard Self.mount(["-o", "remount,ro", url.path]) else { throw StoreDamage.DamageError(message: "remount failed") }
-    }
-
-    deinit {
-        _ = Self.run("/bin/umount", [url.path])
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    private static func mount(_ arguments: [String]) -> Bool { run("/bin/mount", arguments) }
-
-    private static func run(_ tool: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }
-}
-
-/// The built `quire`, run with a library and an environment of the test's choosing.
-enum QuireCommand {
-    struct Run {
-        let status: Int32
-        let signal: Int32?
-        let output: String
-        let error: String
-    }
-
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-        guard let executable = VerbTests.executable else { throw StoreDamage.DamageError(message: "quire is not built beside the tests") }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let home = FileManager.default.temporaryDirectory.path + "/quire-verb-tests-home"
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": home, "TZ": "UTC"]) { $1 }
-            .merging(environment) { $1 }
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Standard error is read on another thread, so that neither pipe can fill up and block.
-        let errorData = DataBox()
-        let reading = DispatchGroup()
-        DispatchQueue.global().async(group: reading) { errorData.data = error.fileHandleForReading.readDataToEndOfFile() }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        reading.wait()
-        process.waitUntilExit()
-        let signal = process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
-        return Run(
-            status: process.terminationStatus, signal: signal, output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData.data, as: UTF8.self))
-    }
-}
-
-/// Bytes one thread reads and another takes after it finished.
-private final class DataBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored = Data()
-
-    var data: Data {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
 }

@@ -251,6 +251,7 @@ import QuireTestSupport
     func aLibraryThatMayNotBeWrittenOpensReadOnlyWithExport() async throws {
         let folder = try TemporaryFolder()
         let mount = geteuid() == 0 ? try ScratchMount(megabytes: 8) : nil
+        defer { mount?.unmount() }
         let place = mount?.url ?? folder.appending("locked")
         if mount == nil { try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true) }
         let url = place.appendingPathComponent("library.quire")

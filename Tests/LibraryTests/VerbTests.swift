@@ -7,51 +7,13 @@ import QuireTestSupport
 /// Every library verb end to end: the built `quire` executable run as a process on a temporary
 /// library, its output, files and exit status checked.
 @Suite struct VerbTests {
-    /// What one run of `quire` did.
-    struct Run {
-        let status: Int32
-        let output: String
-        let error: String
-    }
-
     /// The `quire` built beside the tests.
     static let executable: URL? = try? BuiltProduct.executable("quire")
 
     /// Runs `quire ARGUMENTS` with the library option and, optionally, standard input and more
     /// environment variables.
-    func quire(_ arguments: [String], library: URL? = nil, input: String? = nil, environment: [String: String] = [:]) throws -> Run {
-        let process = Process()
-        guard let executable = Self.executable else { throw VerbTestError(message: "quire is not built beside the tests") }
-        process.executableURL = executable
-        process.arguments = arguments + (library.map { ["--library", $0.path] } ?? [])
-        // Keep the writer's own library out of reach, whatever the test forgets.
-        let home = FileManager.default.temporaryDirectory.path + "/quire-verb-tests-home"
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": home, "TZ": "UTC"]) { $1 }.merging(environment) { $1 }
-        let output = Pipe()
-        let error = Pipe()
-        let inputPipe = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
-        try process.run()
-        if let input {
-            inputPipe.fileHandleForWriting.write(Data(input.utf8))
-            try inputPipe.fileHandleForWriting.close()
-        }
-        // Read both pipes to the end before waiting, so that neither can fill up.
-        let errorData = ErrorBuffer()
-        let reading = DispatchGroup()
-        reading.enter()
-        DispatchQueue.global().async {
-            errorData.data = error.fileHandleForReading.readDataToEndOfFile()
-            reading.leave()
-        }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        reading.wait()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData.data, as: UTF8.self))
+    func quire(_ arguments: [String], library: URL? = nil, input: String? = nil, environment: [String: String] = [:]) throws -> ProgramRun {
+        try QuireCommand.run(arguments + (library.map { ["--library", $0.path] } ?? []), input: input, environment: environment)
     }
 
     /// A library with a few known articles, made through the verbs.
@@ -358,15 +320,16 @@ import QuireTestSupport
     }
 }
 
-/// Standard error, collected on another thread.
-private final class ErrorBuffer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored = Data()
+/// A verb test that could not run as it needs (no `quire` built beside the tests).
+struct VerbTestError: Error { let message: String }
 
-    var data: Data {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+/// The built `quire`, run to its end away from the writer's own library (in a data folder of the
+/// tests') and in UTC, with more environment variables of the test's choosing.
+enum QuireCommand {
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> ProgramRun {
+        guard let executable = VerbTests.executable else { throw VerbTestError(message: "quire is not built beside the tests") }
+        let home = FileManager.default.temporaryDirectory.path + "/quire-verb-tests-home"
+        let variables = ["XDG_DATA_HOME": home, "TZ": "UTC"].merging(environment) { $1 }
+        return try ProgramRun(executable, arguments, environment: variables.mapValues { Optional($0) }, input: input.map { Data($0.utf8) })
     }
 }
-
-struct VerbTestError: Error { let message: String }

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import Testing
+import QuireTestSupport
 
 enum Mood: String, AttributeValue, CaseIterable {
     case calm, busy
@@ -14,7 +15,7 @@ final class Sample: ManagedObject {
 /// Every attribute type survives a save and a reopen exactly.
 @Suite struct AttributeValueTests {
     @Test func everyTypeRoundTrips() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let id = UUID()
         let created = Date(timeIntervalSince1970: 1_234_567_890.125)
         let attachment = Data((0..<4096).map { UInt8($0 % 251) })

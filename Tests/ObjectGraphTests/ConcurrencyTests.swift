@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import Testing
+import QuireTestSupport
 
 /// Collects concurrency violations instead of stopping the test run.
 final class ViolationLog: @unchecked Sendable {
@@ -14,7 +15,7 @@ final class ViolationLog: @unchecked Sendable {
 
 /// Queues, perform, and the detection of wrong-thread use.
 @Suite struct ConcurrencyTests {
-    private func container(logging log: ViolationLog, in directory: TemporaryDirectory) throws -> PersistentContainer {
+    private func container(logging log: ViolationLog, in directory: TemporaryFolder) throws -> PersistentContainer {
         try PersistentContainer(
             schema: TestModel.schema, store: .file(directory.file()),
             concurrencyChecking: ConcurrencyChecking(isEnabled: true) { log.append($0) })
@@ -22,7 +23,7 @@ final class ViolationLog: @unchecked Sendable {
 
     @Test func wrongThreadUseIsDetected() throws {
         let log = ViolationLog()
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let container = try container(logging: log, in: directory)
         let context = container.newBackgroundContext()
         context.name = "importer"
@@ -53,7 +54,7 @@ final class ViolationLog: @unchecked Sendable {
 
     @Test func viewContextBelongsToTheMainThread() async throws {
         let log = ViolationLog()
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let container = try container(logging: log, in: directory)
         let viewContext = await MainActor.run { container.viewContext }
         #expect(viewContext.isMainQueueContext)
@@ -76,7 +77,7 @@ final class ViolationLog: @unchecked Sendable {
 
     @Test func performRunsOnTheQueueAndReturnsValues() async throws {
         let log = ViolationLog()
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let container = try container(logging: log, in: directory)
         let context = container.newBackgroundContext()
         let id = try await context.perform {
@@ -103,7 +104,7 @@ final class ViolationLog: @unchecked Sendable {
 
     @Test func severalBackgroundContextsWriteTogether() async throws {
         let log = ViolationLog()
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let container = try container(logging: log, in: directory)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<4 {

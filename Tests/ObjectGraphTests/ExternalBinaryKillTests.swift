@@ -16,7 +16,7 @@ import QuireTestSupport
 
     @Test(arguments: savePoints)
     func aSaveKilledAtAnyStepLeavesNoDanglingReference(at point: String) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let container = try PersistentContainer(schema: PictureModel.schema, store: .file(directory.file()))
         try Self.insert(["kept": 1], into: container)
 
@@ -40,7 +40,7 @@ import QuireTestSupport
 
     @Test(arguments: collectPoints)
     func aCollectionKilledAtAnyStepNeverRemovesAReferencedFile(at point: String) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let container = try PersistentContainer(schema: PictureModel.schema, store: .file(directory.file()))
         try Self.insert(["one": 1, "two": 2, "three": 3, "also three": 3], into: container)
         let context = container.newBackgroundContext()

@@ -30,7 +30,7 @@ enum PictureModel {
 /// Binary values kept in files beside the store: written before their rows commit, read only when
 /// asked for, collected only when no committed row or running save refers to them, and checked.
 @Suite struct ExternalBinaryTests {
-    private func open(_ directory: TemporaryDirectory, busyTimeout: TimeInterval = 5) throws -> PersistentContainer {
+    private func open(_ directory: TemporaryFolder, busyTimeout: TimeInterval = 5) throws -> PersistentContainer {
         var description = StoreDescription.file(directory.file())
         description.busyTimeout = busyTimeout
         return try PersistentContainer(schema: PictureModel.schema, store: description)
@@ -66,7 +66,7 @@ enum PictureModel {
     }
 
     @Test func largeValuesGoToFilesNamedByTheirDigestAndSmallOnesStayInTheRow() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let container = try open(directory)
         let small = PictureModel.bytes(1, count: PictureModel.threshold - 1)
         let context = container.newBackgroundContext()
@@ -90,7 +90,7 @@ enum PictureModel {
     }
 
     @Test func equalValuesShareOneFile() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let container = try open(directory)
         try insert([7, 7, 8], into: container)
         #expect(try files(container) == [SHA256.hex(PictureModel.bytes(7)), SHA256.hex(PictureModel.bytes(8))])
@@ -98,7 +98,7 @@ enum PictureModel {
     }
 
     @Test func fetchingAndFaultingReadNoFileUntilTheValueIsAskedFor() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let ids = try insert([3], into: try open(directory))
         let folder = ExternalBinaryFolder(store: directory.file())
         let path = folder.path(of: SHA256.hex(PictureModel.bytes(3)))
@@ -121,7 +121,7 @@ enum PictureModel {
     }
 
     @Test func theCollectorRemovesOnlyFilesNoRowRefersTo() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let container = try open(directory)
         let ids = try insert([1, 2, 3, 3], into: container)
         let context = container.newBackgroundContext()
@@ -148,7 +148,7 @@ enum PictureModel {
     }
 
     @Test func aFlippedByteIsReportedWithTheObjectsThatReferToTheFileAndASaveRepairsIt() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let container = try open(directory)
         let ids = try insert([5, 5, 6], into: container)
         let digest = SHA256.hex(PictureModel.bytes(5))
@@ -171,7 +171,7 @@ enum PictureModel {
     }
 
     @Test func aCollectorCannotRunWhileASaveIsBetweenWritingItsFileAndCommitting() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let saving = try open(directory)
         let collecting = try open(directory, busyTimeout: 0.05)
         let outcome = Mutex<(files: Set<String>, error: (any Error)?)?>(nil)
@@ -215,7 +215,7 @@ enum PictureModel {
     @Test func aMigrationBackupKeepsTheValuesItsRowsReferTo() throws {
         // The backup's folder holds links to the values, so collecting the migrated store's
         // folder cannot take a value from the backup.
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         try insert([1, 2], into: try open(directory))
         let version2 = Schema(version: 2, entities: [
             EntityDescription("Picture", class: Picture.self, attributes: [
@@ -244,7 +244,7 @@ enum PictureModel {
 /// with a reference to a removed file; a reference whose file is gone is never saved.
 @Suite struct ExternalBinaryFailedSaveTests {
     @Test func aFailedSaveGivesTheObjectsTheirBytesBack() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let container = try PersistentContainer(schema: PictureModel.schema, store: .file(directory.file()))
         let other = try PersistentContainer(schema: PictureModel.schema, store: .file(directory.file()))
         let context = container.newBackgroundContext()
@@ -279,7 +279,7 @@ enum PictureModel {
     }
 
     @Test func aReferenceWhoseFileIsGoneIsNeverSaved() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let container = try PersistentContainer(schema: PictureModel.schema, store: .file(directory.file()))
         let context = container.newBackgroundContext()
         let digest = SHA256.hex(PictureModel.bytes(22))

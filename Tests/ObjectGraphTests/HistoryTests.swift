@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import Testing
+import QuireTestSupport
 
 /// Persistent history: what each kind of write records, fetching, deleting, consumers and pruning.
 @Suite struct HistoryTests {
@@ -115,7 +116,7 @@ import Testing
     }
 
     @Test func historyIsOnlyKeptWhenAskedForAndThenAlways() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         do {
             let stack = try TestStack(directory: directory)
             #expect(throws: ObjectGraphError.historyNotRecorded) { try stack.container.persistentStore.history.fetch() }
@@ -158,7 +159,7 @@ import Testing
     }
 
     @Test func aConsumerCommitsItsTokenWithItsEffectsAndSurvivesACrash() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         var stack: TestStack? = try TestStack(directory: directory, recordsHistory: true)
         _ = try save(stack!, author: "editor") { context in
             for title in ["a", "b"] { Article(context: context).title = title }

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import Testing
+import QuireTestSupport
 
 /// Merging other contexts' saves: automatically into the view context and into children, and by hand.
 @Suite struct MergeTests {
@@ -40,7 +41,8 @@ import Testing
             try background.save()
             return article.objectID
         }
-        try await eventually { !log.changes.isEmpty }
+        let merged = await eventually { !log.changes.isEmpty }
+        #expect(merged)
         let change = try #require(log.changes.first)
         #expect(change.inserted == [inserted])
         #expect(change.deleted == [ids["c"]!])
@@ -73,7 +75,8 @@ import Testing
             try background.existingObject(with: ids["b"]!, as: Article.self).title = "b2"
             try background.save()
         }
-        try await eventually { log.changes.contains { !$0.refreshed.isEmpty } }
+        let refreshed = await eventually { log.changes.contains { !$0.refreshed.isEmpty } }
+        #expect(refreshed)
         // The unedited object took the change; the edited one kept everything, and was not reported.
         #expect(log.changes.last?.refreshed.map(\.objectID) == [ids["b"]!])
         #expect(b.title == "b2")

@@ -9,8 +9,8 @@ import QuireTestSupport
 /// locks, interruption and resumption, validation, backups.
 @Suite struct MigrationTests {
     /// A v1 store in a temporary folder, and its bytes as written.
-    private func v1Store() throws -> (TemporaryDirectory, URL, Data) {
-        let directory = try TemporaryDirectory()
+    private func v1Store() throws -> (TemporaryFolder, URL, Data) {
+        let directory = try TemporaryFolder()
         let url = directory.file("notes.store")
         try MigrationModel.writeV1Store(at: url)
         return (directory, url, try Data(contentsOf: url))
@@ -112,7 +112,7 @@ import QuireTestSupport
     }
 
     /// The folder's files, without the store's `-wal` and `-shm` (which reading a store in WAL mode creates).
-    private func files(in directory: TemporaryDirectory) throws -> [String] {
+    private func files(in directory: TemporaryFolder) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }.sorted()
     }
 

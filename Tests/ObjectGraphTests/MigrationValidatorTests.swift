@@ -1,6 +1,7 @@
 import Foundation
 @testable import ObjectGraph
 import Testing
+import QuireTestSupport
 
 /// What the validation of a migrated copy checks of its full-text indexes: every index a stage
 /// made or wrote under, against its rows; an index no stage touched is the original's.
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test func aRewrittenFullTextIndexThatDisagreesWithItsRowsFailsValidation() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let url = directory.file("notes.store")
         try MigrationModel.writeV1Store(at: url)
         let plan = try MigrationModel.plan()

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import Testing
+import QuireTestSupport
 
 /// Temporary and permanent IDs, across contexts and restarts.
 @Suite struct ObjectIDTests {
@@ -56,7 +57,7 @@ import Testing
     }
 
     @Test func uriSurvivesARestart() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let uri = try {
             let stack = try TestStack(directory: directory)
             return try stack.run { context in

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import Testing
+import QuireTestSupport
 
 /// Another process writing the same store file: the view context notices and merges it.
 @Suite struct RemoteChangeTests {
@@ -24,7 +25,8 @@ import Testing
         // The other process updates "a", deletes "b" and inserts one, in one transaction.
         #expect(try SecondProcess.run("write", store: stack.directory.file()) == 0)
         // Noticed through the file's change, merged through history, announced on the main queue.
-        try await eventually { !log.changes.isEmpty }
+        let noticed = await eventually { !log.changes.isEmpty }
+        #expect(noticed)
         let change = try #require(log.changes.first)
         #expect(change.refreshed.map(\.objectID) == [ids[0]])
         #expect(change.refreshed.first?.changedKeys.names == ["title"])
@@ -42,7 +44,8 @@ import Testing
             try context.existingObject(with: ids[2], as: Article.self).title = "c2"
             try context.save()
         }
-        try await eventually { log.changes.count == 2 }
+        let bothNoticed = await eventually { log.changes.count == 2 }
+        #expect(bothNoticed)
         #expect(try stack.container.persistentStore.checkForRemoteChanges() == false)
         #expect(log.changes.count == 2 && articles[2].title == "c2")
     }

@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 @testable import ObjectGraph
 import Testing
+import QuireTestSupport
 
 /// Opening, reopening and refusing store files; every failure classified and none of them
 /// touching the file.
@@ -23,7 +24,7 @@ import Testing
     }
 
     @Test func createsAndReopens() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let first = try PersistentContainer(schema: TestModel.schema, store: .file(directory.file()))
         let metadata = first.persistentStore.metadata
         #expect(metadata.schema == SchemaVersion(version: 1, checksum: TestModel.schema.checksum))
@@ -39,7 +40,7 @@ import Testing
     }
 
     @Test func incompatibleSchemaCarriesBothVersions() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         try TestStack(directory: directory).run { context in
             Article(context: context).title = "written with version 1"
             try context.save()
@@ -53,13 +54,13 @@ import Testing
     }
 
     @Test func notADatabase() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         try Data(String(repeating: "This is a draft, not a database.\n", count: 200).utf8).write(to: directory.file())
         try expectOpenFails(directory.file(), as: .notADatabase)
     }
 
     @Test func damagedSchemaPage() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         try TestStack(directory: directory).run { context in
             Article(context: context).title = "soon damaged"
             try context.save()
@@ -72,7 +73,7 @@ import Testing
     }
 
     @Test func damagedDataPageFailsTheFetch() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         try TestStack(directory: directory).run { context in
             for index in 0..<200 {
                 let article = Article(context: context)
@@ -113,7 +114,7 @@ import Testing
     }
 
     @Test func foreignDatabaseIsNotTouched() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         var handle: OpaquePointer?
         sqlite3_open(directory.file().path, &handle)
         sqlite3_exec(handle, "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')", nil, nil, nil)
@@ -123,7 +124,7 @@ import Testing
     }
 
     @Test func busyWhileAnotherConnectionWrites() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         _ = try TestStack(directory: directory)
         var description = StoreDescription.file(directory.file())
         description.busyTimeout = 0.05
@@ -151,7 +152,7 @@ import Testing
     }
 
     @Test func readOnlyStore() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         try TestStack(directory: directory).run { context in
             Article(context: context).title = "saved"
             try context.save()
@@ -197,7 +198,7 @@ import Testing
     }
 
     @Test func permissionDenied() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         _ = try TestStack(directory: directory)
         let file = directory.file()
         try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: file.path)
@@ -235,7 +236,7 @@ import Testing
     }
 
     @Test func invalidSchemaTouchesNoFile() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let broken = Schema(version: 1, entities: [
             EntityDescription("Lonely", relationships: [.toOne("friend", "Nobody", inverse: "lonely")]),
         ])

@@ -1,6 +1,8 @@
 import Foundation
+import Platform
 import ObjectGraph
 import Testing
+import QuireTestSupport
 
 /// Four background contexts writing the same objects under different merge policies while the
 /// view context reads and merges, for ten seconds: no crash, every conflict reported (error
@@ -122,11 +124,12 @@ import Testing
         let stored = try stack.run { context in
             try context.fetch(FetchRequest<Article>(sortDescriptors: [.ascending(\.title)])).map { "\($0.title) \($0.wordCount) \($0.views) \($0.rating ?? -1) \($0.subtitle ?? "")" }
         }
-        try await eventually {
+        let converged = try await eventually {
             let mine = try view.fetch(FetchRequest<Article>(sortDescriptors: [.ascending(\.title)]))
                 .map { "\($0.title) \($0.wordCount) \($0.views) \($0.rating ?? -1) \($0.subtitle ?? "")" }
             return mine == stored && captioner.ownDeleted.allSatisfy { view.registeredObject(for: $0) == nil }
         }
+        #expect(converged)
     }
 
     /// One writer's loop, a save per step, until the deadline.
@@ -139,7 +142,7 @@ import Testing
             context.transactionAuthor = "\(writer)"
         }
         var applied = Applied()
-        var random = SeededRandom(seed: UInt64(writer.rawValue + 1))
+        var random = SeededGenerator(seed: UInt64(writer.rawValue + 1))
         var step = 0
         while ContinuousClock().now < deadline || step < minimumSteps {
             step += 1
@@ -188,20 +191,5 @@ import Testing
             }
         }
         return applied
-    }
-}
-
-/// A small deterministic generator, so a run can be repeated.
-struct SeededRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

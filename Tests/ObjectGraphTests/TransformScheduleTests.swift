@@ -50,7 +50,7 @@ import QuireTestSupport
     }
 
     @Test func carriedTransformsGiveTheValuesOfStagesRunOneAfterTheOther() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let url = directory.file("notes.store")
         try MigrationModel.writeV1Store(at: url)
         let progress = ProgressLog()
@@ -64,7 +64,7 @@ import QuireTestSupport
     }
 
     @Test func aMigrationKilledInACarriedPassResumesAndWritesEveryRow() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let url = directory.file("notes.store")
         try MigrationModel.writeV1Store(at: url)
         let original = try Data(contentsOf: url)
@@ -82,7 +82,7 @@ import QuireTestSupport
     }
 
     @Test func aFailingCheckOfACarriedStageNamesThatStage() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryFolder()
         let url = directory.file("notes.store")
         try MigrationModel.writeV1Store(at: url)
         let original = try Data(contentsOf: url)

@@ -7,12 +7,7 @@ import Testing
 @Suite struct FileLockTests {
     /// Whether another process could take the lock on `path` right now.
     func anotherProcessCanLock(_ path: String) throws -> Bool {
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/flock")
-        process.arguments = ["--nonblock", path, "true"]
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        try ProgramRun(URL(filePath: "/usr/bin/flock"), ["--nonblock", path, "true"]).status == 0
     }
 
     @Test func aHeldLockKeepsOthersOutUntilItIsReleased() throws {

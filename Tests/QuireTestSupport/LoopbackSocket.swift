@@ -44,6 +44,17 @@ public struct LoopbackSocket: Sendable {
         port = UInt16(bigEndian: address.sin_port)
     }
 
+    private init(descriptor: Int32, port: UInt16) {
+        self.descriptor = descriptor
+        self.port = port
+    }
+
+    /// The same socket on descriptor `number` (a ``ReservedDescriptor``), this descriptor closed.
+    public func moved(to number: Int32) throws -> LoopbackSocket {
+        try ReservedDescriptor.move(descriptor, to: number)
+        return LoopbackSocket(descriptor: number, port: port)
+    }
+
     /// A port no one listens on now, for a server or proxy the test starts on it next.
     public static func freePort() throws -> UInt16 {
         let socket = try LoopbackSocket()

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A fresh temporary folder for one test, removed when the test's value goes away.
-public final class TemporaryFolder {
+public final class TemporaryFolder: Sendable {
     /// The folder.
     public let url: URL
 

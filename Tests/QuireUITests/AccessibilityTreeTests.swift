@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import QuireTestSupport
 import XCTest
 
 @testable import QuireUI
@@ -15,8 +16,8 @@ final class AccessibilityTreeTests: QuireTestCase, @unchecked Sendable {
         try requireSessionBus()
         let folder = try makeTemporaryFolder()
         let library = folder.appending(path: "library.quire").path
-        let demo = try Self.run(Self.quireExecutable, ["demo", "--library", library, "--articles", "5"])
-        XCTAssertEqual(demo.status, 0, demo.errors)
+        let demo = try ProgramRun(Self.quireExecutable, ["demo", "--library", library, "--articles", "5"])
+        XCTAssertEqual(demo.status, 0, demo.error)
         // Debian's own python3, where python3-pyatspi installs the AT-SPI bindings.
         let (probe, report) = try Self.probe(library)
         XCTAssertGreaterThan(report["nodes"] as? Int ?? 0, 100, "the window's tree was read: \(report)")
@@ -30,7 +31,7 @@ final class AccessibilityTreeTests: QuireTestCase, @unchecked Sendable {
         for name in ["Folders and tags", "Articles", "Title", "Article text", "Add a tag"] {
             XCTAssertTrue(fields.contains(name), "no field or list named \(name): \(report)")
         }
-        XCTAssertEqual(probe.status, 0, probe.errors)
+        XCTAssertEqual(probe.status, 0, probe.error)
     }
 
     /// The conflict dialog as a screen reader reads it, over AT-SPI: the window is described by
@@ -50,7 +51,7 @@ final class AccessibilityTreeTests: QuireTestCase, @unchecked Sendable {
             try await store.recordConflict(articleID: notes.id, base: base, local: mine, remote: theirs, baseRevision: 1, remoteRevision: 2)
         }
         let (probe, report) = try Self.probe(library.path, "--conflict-dialog")
-        XCTAssertEqual(probe.status, 0, "\(report) \(probe.errors)")
+        XCTAssertEqual(probe.status, 0, "\(report) \(probe.error)")
         // Each button is named once, as shown ("Keep Both", not "Keep B_oth Keep Both").
         XCTAssertEqual((report["badNames"] as? [Any])?.count, 0, "names with an underscore or said twice: \(report)")
         let buttons = Set(report["buttons"] as? [String] ?? [])
@@ -83,8 +84,8 @@ final class AccessibilityTreeTests: QuireTestCase, @unchecked Sendable {
         try requireXdotool()
         try requireSessionBus()
         let library = try makeTemporaryFolder().appending(path: "library.quire").path
-        let demo = try Self.run(Self.quireExecutable, ["demo", "--library", library, "--articles", "2"])
-        XCTAssertEqual(demo.status, 0, demo.errors)
+        let demo = try ProgramRun(Self.quireExecutable, ["demo", "--library", library, "--articles", "2"])
+        XCTAssertEqual(demo.status, 0, demo.error)
         let (probe, report) = try Self.probe(library, "--preferences")
         XCTAssertEqual(report["pages"] as? [String], ["Sync", "Editor"], "both pages were read: \(report)")
         for key in ["unnamedControls", "unnamedButtons", "unnamedFields", "silentRows", "badNames"] {
@@ -95,7 +96,7 @@ final class AccessibilityTreeTests: QuireTestCase, @unchecked Sendable {
             XCTAssertTrue(fields.contains(name), "no field named \(name): \(report)")
         }
         XCTAssertTrue((report["buttons"] as? [String] ?? []).contains("Show Text"), "the token's reveal button: \(report)")
-        XCTAssertEqual(probe.status, 0, probe.errors)
+        XCTAssertEqual(probe.status, 0, probe.error)
     }
 
     /// The rename dialog a folder's menu opens (its menu button and Rename clicked over AT-SPI):
@@ -115,7 +116,7 @@ final class AccessibilityTreeTests: QuireTestCase, @unchecked Sendable {
         let fields = (report["fields"] as? [[String: String]] ?? []).compactMap { $0["name"] }
         XCTAssertEqual(fields, ["Rename Folder"], "\(report)")
         XCTAssertEqual(Set(report["buttons"] as? [String] ?? []), ["Cancel", "Rename"], "\(report)")
-        XCTAssertEqual(probe.status, 0, probe.errors)
+        XCTAssertEqual(probe.status, 0, probe.error)
     }
 
     // MARK: Helpers
@@ -128,14 +129,14 @@ final class AccessibilityTreeTests: QuireTestCase, @unchecked Sendable {
 
     /// Runs `meson-helpers/accessibility-names.py` on the real program over `library` with
     /// `options`; returns its run and its JSON report.
-    private static func probe(_ library: String, _ options: String...) throws -> (run: ProgramResult, report: [String: Any]) {
+    private static func probe(_ library: String, _ options: String...) throws -> (run: ProgramRun, report: [String: Any]) {
         // Debian's own python3, where python3-pyatspi installs the AT-SPI bindings.
-        let probe = try run(
+        let probe = try ProgramRun(
             URL(filePath: "/usr/bin/python3"),
             [packageRoot.appending(path: "meson-helpers/accessibility-names.py").path, quireExecutable.path, library] + options,
             environment: ["GSETTINGS_SCHEMA_DIR": try schemaFolder.get().path, "GSETTINGS_BACKEND": "memory"])
         let report = try XCTUnwrap(
-            try JSONSerialization.jsonObject(with: Data(probe.output.utf8)) as? [String: Any], "\(probe.output)\(probe.errors)")
+            try JSONSerialization.jsonObject(with: Data(probe.output.utf8)) as? [String: Any], "\(probe.output)\(probe.error)")
         return (probe, report)
     }
 }

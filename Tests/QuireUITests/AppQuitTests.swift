@@ -1,6 +1,7 @@
 import Foundation
 import Library
 import ObjectGraph
+import QuireTestSupport
 import XCTest
 
 @testable import QuireUI
@@ -28,7 +29,7 @@ final class AppQuitTests: QuireTestCase, @unchecked Sendable {
         defer { if app.isRunning { app.terminate() } }
         let objectPath = "/" + Quire.applicationID.replacingOccurrences(of: ".", with: "/")
         try waitUntil("quire owns \(Quire.applicationID)") {
-            let reply = try Self.run(URL(filePath: "/usr/bin/env"), [
+            let reply = try ProgramRun(URL(filePath: "/usr/bin/env"), [
                 "gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
                 "--method", "org.freedesktop.DBus.NameHasOwner", Quire.applicationID,
             ])
@@ -61,7 +62,7 @@ final class AppQuitTests: QuireTestCase, @unchecked Sendable {
 
     /// Activates a GAction exported at `objectPath`; false when the bus has none there yet.
     private func activate(_ action: String, at objectPath: String) throws -> Bool {
-        let result = try Self.run(URL(filePath: "/usr/bin/env"), [
+        let result = try ProgramRun(URL(filePath: "/usr/bin/env"), [
             "gdbus", "call", "--session", "--dest", Quire.applicationID, "--object-path", objectPath,
             "--method", "org.gtk.Actions.Activate", action, "[]", "{}",
         ])

@@ -1,5 +1,6 @@
 import CommandLineArguments
 import GtkKit
+import QuireTestSupport
 import XCTest
 
 @testable import QuireUI
@@ -63,35 +64,35 @@ final class CommandLineTests: QuireTestCase, @unchecked Sendable {
     private static let noDisplay: [String: String?] = ["DISPLAY": nil, "WAYLAND_DISPLAY": nil]
 
     func testVersionAndHelpRunWithoutADisplay() throws {
-        let version = try Self.run(Self.quireExecutable, ["--version"], environment: Self.noDisplay)
-        XCTAssertEqual(version.status, 0, version.errors)
+        let version = try ProgramRun(Self.quireExecutable, ["--version"], environment: Self.noDisplay)
+        XCTAssertEqual(version.status, 0, version.error)
         XCTAssertEqual(version.output, "quire \(Quire.version)\n")
 
-        let help = try Self.run(Self.quireExecutable, ["--help"], environment: Self.noDisplay)
-        XCTAssertEqual(help.status, 0, help.errors)
+        let help = try ProgramRun(Self.quireExecutable, ["--help"], environment: Self.noDisplay)
+        XCTAssertEqual(help.status, 0, help.error)
         XCTAssertEqual(help.output, HelpText.overview() + "\n")
 
-        let verbHelp = try Self.run(Self.quireExecutable, ["help", "help"], environment: Self.noDisplay)
-        XCTAssertEqual(verbHelp.status, 0, verbHelp.errors)
+        let verbHelp = try ProgramRun(Self.quireExecutable, ["help", "help"], environment: Self.noDisplay)
+        XCTAssertEqual(verbHelp.status, 0, verbHelp.error)
         XCTAssertEqual(verbHelp.output, HelpText.usage(of: HelpVerb.self) + "\n")
 
-        let viaOption = try Self.run(Self.quireExecutable, ["help", "--help"], environment: Self.noDisplay)
+        let viaOption = try ProgramRun(Self.quireExecutable, ["help", "--help"], environment: Self.noDisplay)
         XCTAssertEqual(viaOption.output, verbHelp.output)
     }
 
     func testUsageErrorsExitWith2AndSayWhy() throws {
-        let unknownVerb = try Self.run(Self.quireExecutable, ["publish"], environment: Self.noDisplay)
+        let unknownVerb = try ProgramRun(Self.quireExecutable, ["publish"], environment: Self.noDisplay)
         XCTAssertEqual(unknownVerb.status, 2)
         XCTAssertEqual(unknownVerb.output, "")
-        XCTAssertTrue(unknownVerb.errors.contains("'publish' is not a quire verb"), unknownVerb.errors)
+        XCTAssertTrue(unknownVerb.error.contains("'publish' is not a quire verb"), unknownVerb.error)
 
-        let unknownOption = try Self.run(Self.quireExecutable, ["help", "--verbose"], environment: Self.noDisplay)
+        let unknownOption = try ProgramRun(Self.quireExecutable, ["help", "--verbose"], environment: Self.noDisplay)
         XCTAssertEqual(unknownOption.status, 2)
-        XCTAssertTrue(unknownOption.errors.contains("quire help: unknown option '--verbose'"), unknownOption.errors)
+        XCTAssertTrue(unknownOption.error.contains("quire help: unknown option '--verbose'"), unknownOption.error)
 
-        let unknownTopic = try Self.run(Self.quireExecutable, ["help", "publish"], environment: Self.noDisplay)
+        let unknownTopic = try ProgramRun(Self.quireExecutable, ["help", "publish"], environment: Self.noDisplay)
         XCTAssertEqual(unknownTopic.status, 2)
-        XCTAssertTrue(unknownTopic.errors.contains("'publish' is not a quire verb"), unknownTopic.errors)
+        XCTAssertTrue(unknownTopic.error.contains("'publish' is not a quire verb"), unknownTopic.error)
     }
 
     // MARK: The binary, with the display of the tests
@@ -99,14 +100,14 @@ final class CommandLineTests: QuireTestCase, @unchecked Sendable {
     func testScreenshotEnvironmentVariableWritesThePNGAndExitsZero() throws {
         let folder = try makeTemporaryFolder()
         let path = folder.appending(path: "quire.png").path
-        let result = try Self.run(
+        let result = try ProgramRun(
             Self.quireExecutable, ["--library", folder.appending(path: "library.quire").path],
             environment: [
                 "QUIRE_SCREENSHOT": path, "GSETTINGS_SCHEMA_DIR": try Self.schemaFolder.get().path,
                 "GSETTINGS_BACKEND": "memory",
             ])
-        XCTAssertEqual(result.status, 0, result.errors)
-        XCTAssertFalse(result.errors.contains("not installed"), "the schema was found: \(result.errors)")
+        XCTAssertEqual(result.status, 0, result.error)
+        XCTAssertFalse(result.error.contains("not installed"), "the schema was found: \(result.error)")
         XCTAssertTrue(try PNGCheck.hasSignature(path))
         try MainActor.assumeIsolated {
             let image = try Texture(contentsOfFile: path)
@@ -137,7 +138,7 @@ final class CommandLineTests: QuireTestCase, @unchecked Sendable {
 
         // The first instance owns the application id on the session bus once it is up.
         try waitUntil("the first quire owns \(Quire.applicationID)") {
-            let reply = try Self.run(URL(filePath: "/usr/bin/env"), [
+            let reply = try ProgramRun(URL(filePath: "/usr/bin/env"), [
                 "gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
                 "--method", "org.freedesktop.DBus.NameHasOwner", Quire.applicationID,
             ])
@@ -146,19 +147,19 @@ final class CommandLineTests: QuireTestCase, @unchecked Sendable {
 
         // A second quire activates the first and exits at once, without opening a window of its own.
         let screenshot = folder.appending(path: "second.png").path
-        let second = try Self.run(
+        let second = try ProgramRun(
             Self.quireExecutable, ["--library", library], environment: environment.merging(["QUIRE_SCREENSHOT": screenshot]) { $1 })
-        XCTAssertEqual(second.status, 0, second.errors)
+        XCTAssertEqual(second.status, 0, second.error)
         XCTAssertFalse(FileManager.default.fileExists(atPath: screenshot), "the second instance drew nothing")
         XCTAssertTrue(first.isRunning)
 
         // app.quit, reached over D-Bus like any GAction, closes the window and ends the first.
-        let quit = try Self.run(URL(filePath: "/usr/bin/env"), [
+        let quit = try ProgramRun(URL(filePath: "/usr/bin/env"), [
             "gdbus", "call", "--session", "--dest", Quire.applicationID,
             "--object-path", "/" + Quire.applicationID.replacingOccurrences(of: ".", with: "/"),
             "--method", "org.gtk.Actions.Activate", "quit", "[]", "{}",
         ])
-        XCTAssertEqual(quit.status, 0, quit.errors)
+        XCTAssertEqual(quit.status, 0, quit.error)
         try waitUntil("the first quire exits") { !first.isRunning }
         XCTAssertEqual(first.terminationStatus, 0)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 import XCTest
 
 @testable import QuireUI
@@ -14,11 +15,11 @@ final class DataFilesTests: QuireTestCase, @unchecked Sendable {
     private static let symbolicIcon = data.appending(path: "icons/hicolor/symbolic/apps/\(Quire.applicationID)-symbolic.svg")
 
     func testDesktopFileValidates() throws {
-        try Self.runTool(["desktop-file-validate", Self.desktopFile.path])
+        _ = try Tool.run("desktop-file-validate", [Self.desktopFile.path])
     }
 
     func testMetainfoValidates() throws {
-        try Self.runTool(["appstreamcli", "validate", "--no-net", Self.metainfo.path])
+        _ = try Tool.run("appstreamcli", ["validate", "--no-net", Self.metainfo.path])
     }
 
     /// The metainfo a packager installs with `-Dscreenshot_url=…` (meson-helpers/metainfo-screenshots.py)
@@ -28,10 +29,10 @@ final class DataFilesTests: QuireTestCase, @unchecked Sendable {
         let folder = try makeTemporaryFolder()
         let output = folder.appending(path: "\(Quire.applicationID).metainfo.xml")
         let base = "https://example.org/quire/data/screenshots/"
-        try Self.runTool([
-            "python3", Self.packageRoot.appending(path: "meson-helpers/metainfo-screenshots.py").path, base, Self.metainfo.path, output.path,
+        _ = try Tool.run("python3", [
+            Self.packageRoot.appending(path: "meson-helpers/metainfo-screenshots.py").path, base, Self.metainfo.path, output.path,
         ])
-        try Self.runTool(["appstreamcli", "validate", "--no-net", output.path])
+        _ = try Tool.run("appstreamcli", ["validate", "--no-net", output.path])
         let text = try String(contentsOf: output, encoding: .utf8)
         let images = text.components(separatedBy: "<image>").dropFirst().compactMap { $0.components(separatedBy: "</image>").first }
         XCTAssertEqual(images.count, 4)
@@ -45,7 +46,7 @@ final class DataFilesTests: QuireTestCase, @unchecked Sendable {
     func testSchemaCompilesStrictly() throws {
         let folder = try makeTemporaryFolder()
         try FileManager.default.copyItem(at: Self.schema, to: folder.appending(path: Self.schema.lastPathComponent))
-        try Self.runTool(["glib-compile-schemas", "--strict", "--dry-run", folder.path])
+        _ = try Tool.run("glib-compile-schemas", ["--strict", "--dry-run", folder.path])
     }
 
     func testEveryFileNamesTheApplicationID() throws {

@@ -3,6 +3,7 @@ import Foundation
 import GtkKit
 import Library
 import Platform
+import QuireTestSupport
 import XCTest
 
 @testable import QuireUI
@@ -107,7 +108,7 @@ final class EditorAttachmentXEventTests: MainWindowTestCase, @unchecked Sendable
         process.standardInput = input
         process.standardOutput = output
         try process.run()
-        let ready = try await Task.detached { try output.fileHandleForReading.read(upToCount: 6) }.value
+        let ready = try await BlockingWork.run { try output.fileHandleForReading.read(upToCount: 6) }
         XCTAssertEqual(ready.map { String(decoding: $0, as: UTF8.self) }, "ready\n", "\(name) started")
         return (process, {
             try? input.fileHandleForWriting.close()

@@ -4,6 +4,7 @@ import Library
 import Platform
 import SyncServer
 import SyncTestSupport
+import QuireTestSupport
 import XCTest
 
 @testable import QuireUI
@@ -107,8 +108,8 @@ final class ExportDownloadTests: TransferTestCase, @unchecked Sendable {
     /// from its `/metrics`.
     private func blobRequests(_ method: String, status: Int? = nil, on server: TestServer) throws -> Int {
         let port = try XCTUnwrap(server.server.metricsAddress?.port)
-        let scrape = try Self.run(URL(filePath: "/usr/bin/curl"), ["-sf", "http://127.0.0.1:\(port)/metrics"])
-        XCTAssertEqual(scrape.status, 0, scrape.errors)
+        let scrape = try ProgramRun(URL(filePath: "/usr/bin/curl"), ["-sf", "http://127.0.0.1:\(port)/metrics"])
+        XCTAssertEqual(scrape.status, 0, scrape.error)
         let prefix = #"quire_requests_total{route="/v1/blobs/{sha256}",method="\#(method)","# + (status.map { #"status="\#($0)""# } ?? "")
         return scrape.output.split(separator: "\n").filter { $0.hasPrefix(prefix) }
             .compactMap { Int($0.split(separator: " ").last ?? "") }.reduce(0, +)

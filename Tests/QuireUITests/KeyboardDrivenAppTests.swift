@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import QuireTestSupport
 import XCTest
 
 @testable import QuireUI
@@ -307,11 +308,8 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
     /// press reached the X server without its release swallows the next press of that key,
     /// whichever window it is meant for.
     static func keysHeldDown() throws -> [String] {
-        let state = try run(URL(filePath: "/usr/bin/xinput"), ["query-state", "Virtual core XTEST keyboard"])
-        guard state.status == 0 else {
-            throw ToolFailure(command: "xinput query-state", status: state.status, output: state.errors)
-        }
-        return state.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasSuffix("=down") }
+        let state = try Tool.run("xinput", ["query-state", "Virtual core XTEST keyboard"])
+        return state.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasSuffix("=down") }
     }
 
     /// Waits for a visible window of `process` whose name matches, gives it the keyboard focus,
@@ -321,19 +319,16 @@ final class KeyboardDrivenAppTests: QuireTestCase, @unchecked Sendable {
         var window = ""
         // GTK may replace a window's X window while it opens: search again until focusing works.
         try waitUntil("a window named \(pattern) appears and takes the focus") {
-            let found = try Self.run(URL(filePath: "/usr/bin/xdotool"), ["search", "--all", "--onlyvisible", "--pid", "\(process.processIdentifier)", "--name", pattern])
+            let found = try ProgramRun(URL(filePath: "/usr/bin/xdotool"), ["search", "--all", "--onlyvisible", "--pid", "\(process.processIdentifier)", "--name", pattern])
             window = found.output.split(separator: "\n").last.map(String.init) ?? ""
             guard !window.isEmpty else { return false }
-            return try Self.run(URL(filePath: "/usr/bin/xdotool"), ["windowfocus", "--sync", window]).status == 0
+            return try ProgramRun(URL(filePath: "/usr/bin/xdotool"), ["windowfocus", "--sync", window]).status == 0
         }
         return window
     }
 
     private func xdotool(_ arguments: [String]) throws {
-        let result = try Self.run(URL(filePath: "/usr/bin/xdotool"), arguments)
-        guard result.status == 0 else {
-            throw ToolFailure(command: "xdotool " + arguments.joined(separator: " "), status: result.status, output: result.errors)
-        }
+        _ = try Tool.run("xdotool", arguments)
     }
 
     private static func article(titled title: String, in url: URL) async throws -> ArticleSnapshot? {

@@ -425,29 +425,3 @@ private final class ProgressLog: @unchecked Sendable {
     func append(_ report: MigrationProgress) { lock.withLock { reports.append(report) } }
     var all: [MigrationProgress] { lock.withLock { reports } }
 }
-
-/// A small tmpfs mounted for a test (root only), remounted read-only on request: root writes
-/// any file, so only a read-only or full file system stops it.
-struct ScratchMount: Sendable {
-    let url: URL
-
-    init(megabytes: Int) throws {
-        url = FileManager.default.temporaryDirectory.appending(path: "quire-ui-mount-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        try Self.mount(["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", url.path])
-    }
-
-    func makeReadOnly() throws { try Self.mount(["-o", "remount,ro", url.path]) }
-
-    func unmount() {
-        _ = try? QuireTestCase.run(URL(filePath: "/bin/umount"), [url.path])
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    private static func mount(_ arguments: [String]) throws {
-        let result = try QuireTestCase.run(URL(filePath: "/bin/mount"), arguments)
-        guard result.status == 0 else {
-            throw QuireTestCase.ToolFailure(command: "mount " + arguments.joined(separator: " "), status: result.status, output: result.errors)
-        }
-    }
-}

@@ -3,6 +3,7 @@ import Foundation
 import GtkKit
 import Library
 import ObjectGraph
+import QuireTestSupport
 import XCTest
 
 @testable import QuireUI

@@ -3,6 +3,7 @@ import Library
 import Synchronization
 import Platform
 import SyncTestSupport
+import QuireTestSupport
 import XCTest
 
 @testable import QuireUI

@@ -9,7 +9,7 @@ import QuireTestSupport
 
 /// Base of the Quire UI tests: on GtkTestSupport's `GtkTestCase` (GTK under Xvfb, the main loop,
 /// temporary folders, screenshots), the GSettings schema from `data/` compiled into a temporary
-/// folder, and helpers to run the real application and command-line program.
+/// folder, and helpers to run the real application.
 class QuireTestCase: GtkTestCase, @unchecked Sendable {
     /// The package's root folder.
     static let packageRoot = BuiltProduct.packageRoot
@@ -22,7 +22,7 @@ class QuireTestCase: GtkTestCase, @unchecked Sendable {
     static let schemaFolder: Result<URL, Error> = Result(catching: {
         let folder = FileManager.default.temporaryDirectory.appending(path: "quire-ui-tests-schemas-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try runTool(["glib-compile-schemas", "--strict", "--targetdir=\(folder.path)", packageRoot.appending(path: "data").path])
+        _ = try Tool.run("glib-compile-schemas", ["--strict", "--targetdir=\(folder.path)", packageRoot.appending(path: "data").path])
         return folder
     })
 
@@ -96,54 +96,6 @@ class QuireTestCase: GtkTestCase, @unchecked Sendable {
         }
         done.wait()
         return try result!.get()
-    }
-
-    /// What a finished program printed and returned.
-    struct ProgramResult {
-        var status: Int32
-        var output: String
-        var errors: String
-    }
-
-    /// Runs a program to the end, with the test's environment changed by `environment` (nil
-    /// removes a variable).
-    static func run(_ executable: URL, _ arguments: [String], environment: [String: String?] = [:]) throws -> ProgramResult {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var variables = ProcessInfo.processInfo.environment
-        for (name, value) in environment { variables[name] = value }
-        process.environment = variables
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Read both pipes at once, so a chatty program cannot block on a full pipe.
-        nonisolated(unsafe) var errorData = Data()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { errorData = errors.fileHandleForReading.readDataToEndOfFile() }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return ProgramResult(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            errors: String(decoding: errorData, as: UTF8.self))
-    }
-
-    /// Runs a tool from PATH and throws if it does not exit 0.
-    static func runTool(_ arguments: [String]) throws {
-        let result = try run(URL(filePath: "/usr/bin/env"), arguments)
-        guard result.status == 0 else {
-            throw ToolFailure(command: arguments.joined(separator: " "), status: result.status, output: result.output + result.errors)
-        }
-    }
-
-    struct ToolFailure: Error, CustomStringConvertible {
-        var command: String
-        var status: Int32
-        var output: String
-        var description: String { "\(command) exited with \(status): \(output)" }
     }
 }
 

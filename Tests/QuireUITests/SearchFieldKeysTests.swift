@@ -2,6 +2,7 @@ import CGtk
 import Foundation
 import GtkKit
 import Library
+import QuireTestSupport
 import XCTest
 
 @testable import QuireUI
@@ -51,7 +52,7 @@ final class SearchFieldKeysTests: MainWindowTestCase, @unchecked Sendable {
             XCTAssertFalse(window.searchEntry.isMapped, "the search bar is closed")
 
             for sent in [["key", "ctrl+f"]] + keys {
-                XCTAssertEqual(try Self.run(URL(filePath: "/usr/bin/xdotool"), sent).status, 0)
+                XCTAssertEqual(try ProgramRun(URL(filePath: "/usr/bin/xdotool"), sent).status, 0)
             }
             try await self.until { window.searchBar.isSearchModeEnabled && window.searchEntry.isMapped }
             do {

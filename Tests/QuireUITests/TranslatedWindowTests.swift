@@ -4,6 +4,7 @@ import GtkKit
 import Library
 import Platform
 import SyncProtocol
+import QuireTestSupport
 import XCTest
 
 @testable import QuireUI
@@ -18,19 +19,19 @@ final class TranslatedWindowTests: MainWindowTestCase, @unchecked Sendable {
     func testTheWindowSpeaksTheLanguageOfLANGUAGE() throws {
         let folder = try screenshotFolder()
         let locale = try makeTemporaryFolder().appending(path: "locale")
-        try Self.runTool([Self.packageRoot.appending(path: "meson-helpers/compile-translations.sh").path, locale.path])
+        _ = try Tool.run(Self.packageRoot.appending(path: "meson-helpers/compile-translations.sh").path, [locale.path])
         // Hebrew has no Quire catalogue; GTK's own (Debian's gtk40.mo) makes the layout right to left.
         for (language, shot) in [("de", "window-de.png"), ("fr", "window-fr.png"), ("he", "window-rtl.png")] {
             let screenshot = folder.appending(path: shot)
-            let child = try Self.run(
+            let child = try ProgramRun(
                 URL(filePath: "/proc/self/exe").resolvingSymlinksInPath(),
                 ["QuireUITests.TranslatedWindowTests/testEntryPointShowsTheWindowInItsLanguage"],
                 environment: [
                     Self.entryVariable: screenshot.path, "LANGUAGE": language, "LANG": "C.UTF-8", "LC_ALL": nil, "LC_MESSAGES": nil,
                     "QUIRE_LOCALE_DIR": locale.path,
                 ])
-            XCTAssertEqual(child.status, 0, child.output + child.errors)
-            XCTAssertTrue((child.output + child.errors).contains("Executed 1 test, with 0 failures"), child.output + child.errors)
+            XCTAssertEqual(child.status, 0, child.output + child.error)
+            XCTAssertTrue((child.output + child.error).contains("Executed 1 test, with 0 failures"), child.output + child.error)
             XCTAssertTrue(try PNGCheck.hasSignature(screenshot.path), "\(language): the window was saved")
         }
     }

@@ -2,6 +2,7 @@ import CGtk
 import Foundation
 import GtkKit
 import Library
+import QuireTestSupport
 import XCTest
 
 @testable import QuireUI
@@ -89,8 +90,8 @@ final class WritingSurfaceTests: MainWindowTestCase, @unchecked Sendable {
             manager.waitUntilExit()
         }
         try waitUntil("the window manager runs") {
-            try Self.run(URL(filePath: "/usr/bin/xdotool"), ["getactivewindow"]).status == 0
-                || (try Self.run(URL(filePath: "/usr/bin/xprop"), ["-root", "_NET_SUPPORTING_WM_CHECK"]).output.contains("window id"))
+            try ProgramRun(URL(filePath: "/usr/bin/xdotool"), ["getactivewindow"]).status == 0
+                || (try ProgramRun(URL(filePath: "/usr/bin/xprop"), ["-root", "_NET_SUPPORTING_WM_CHECK"]).output.contains("window id"))
         }
         let url = try harbourLibrary()
         drive(url) { window in

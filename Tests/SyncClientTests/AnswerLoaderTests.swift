@@ -5,6 +5,7 @@ import FoundationNetworking
 import SyncProtocol
 import SyncTestSupport
 import Testing
+import QuireTestSupport
 @testable import SyncClient
 
 /// The loader's wait for a task's end: the end reaches the waiter whichever comes first. A

@@ -1,4 +1,6 @@
 import Foundation
+import Glibc
+import QuireTestSupport
 import SyncClient
 import SyncProtocol
 import SyncTestSupport
@@ -207,6 +209,20 @@ import Testing
             return
         }
         #expect(page.changes.count == 1)
+    }
+
+    /// A second stop (a test's `defer` after its own) closes nothing: the number of the proxy's
+    /// listening socket may belong to a file the process opened since.
+    @Test func aSecondStopLeavesWhatReusedTheListenersNumberOpen() throws {
+        let number = ReservedDescriptor.number()
+        let proxy = try FaultProxy(upstreamPort: try LoopbackSocket.freePort(), listener: LoopbackSocket(listeningWithBacklog: 4).moved(to: number))
+        proxy.stop()
+        #expect(!ReservedDescriptor.isOpen(number), "the first stop closes the listening socket")
+
+        let file = try ReservedDescriptor.openFile(on: number)
+        defer { close(file) }
+        proxy.stop()
+        #expect(ReservedDescriptor.isOpen(file))
     }
 }
 

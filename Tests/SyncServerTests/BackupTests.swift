@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 @testable import SyncServer
 import SyncProtocol
 import Synchronization
@@ -7,7 +8,7 @@ import Testing
 /// `backup` while serving, `restore` of SQLite and of a PostgreSQL dump, through the executable
 /// against real server processes.
 @Suite(.serialized) struct BackupTests {
-    func run(_ words: [String]) throws -> (status: Int32, output: String, error: String) { try ServerProcess.run(words) }
+    func run(_ words: [String]) throws -> ProgramRun { try ServerProcess.run(words) }
 
     @Test func aBackupTakenWhileWritesGoOnIsConsistentAndRestoresWithANewFeedEpoch() throws {
         let database = try TestDatabase(.sqlite)
@@ -129,7 +130,7 @@ import Testing
 
     /// Runs a PostgreSQL client tool and fails with its error output.
     static func tool(_ name: String, _ arguments: [String]) throws {
-        let result = try Tool.run("/usr/bin/\(name)", arguments)
+        let result = try ProgramRun(URL(fileURLWithPath: "/usr/bin/\(name)"), arguments)
         guard result.status == 0 else { throw ProcessError("\(name) failed: \(result.error)") }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 @testable import SyncServer
 import SyncProtocol
 import Testing
@@ -101,18 +102,7 @@ import Testing
             #expect(usage.output.contains(option) && manual.output.contains(option.replacingOccurrences(of: "-", with: "\\-")))
         }
         // groff reads it without a warning.
-        let groff = Process()
-        groff.executableURL = URL(fileURLWithPath: "/usr/bin/groff")
-        groff.arguments = ["-man", "-Tutf8", "-ww", "-z"]
-        let input = Pipe()
-        let errors = Pipe()
-        groff.standardInput = input
-        groff.standardError = errors
-        try groff.run()
-        input.fileHandleForWriting.write(Data(manual.output.utf8))
-        try input.fileHandleForWriting.close()
-        let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        groff.waitUntilExit()
-        #expect(groff.terminationStatus == 0 && warnings.isEmpty, "\(warnings)")
+        let groff = try ProgramRun(URL(fileURLWithPath: "/usr/bin/groff"), ["-man", "-Tutf8", "-ww", "-z"], input: Data(manual.output.utf8))
+        #expect(groff.status == 0 && groff.error.isEmpty, "\(groff.error)")
     }
 }

@@ -22,7 +22,7 @@ import Testing
         defer { proxy.stop() }
 
         func curl(_ path: String, from address: String, _ extra: [String] = []) throws -> Int {
-            let result = try Tool.run("/usr/bin/curl", ["--silent", "--output", "/dev/null", "--write-out", "%{http_code}",
+            let result = try ProgramRun(URL(fileURLWithPath: "/usr/bin/curl"), ["--silent", "--output", "/dev/null", "--write-out", "%{http_code}",
                                                         "--cacert", certificates.authority.path, "--interface", address] + extra
                                                         + ["https://127.0.0.1:\(proxy.port)\(path)"])
             return Int(result.output) ?? 0

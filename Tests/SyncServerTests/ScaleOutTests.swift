@@ -19,10 +19,10 @@ import Testing
             home = folder.appendingPathComponent("home-\(name)")
         }
 
-        func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        func run(_ arguments: [String]) throws -> ProgramRun {
             let quire = try ServerProcess.executable.deletingLastPathComponent().appendingPathComponent("quire")
             let environment = "XDG_DATA_HOME=\(home.path) XDG_CONFIG_HOME=\(home.path) DBUS_SESSION_BUS_ADDRESS=disabled:"
-            return try Tool.run("/usr/bin/env", environment.split(separator: " ").map(String.init) + [quire.path]
+            return try ProgramRun(URL(fileURLWithPath: "/usr/bin/env"), environment.split(separator: " ").map(String.init) + [quire.path]
                                     + arguments + ["--library", library.path])
         }
 
@@ -70,8 +70,8 @@ import Testing
             pushes.enter()
             Thread {
                 defer { pushes.leave() }
-                let result = (try? device.run(sync)) ?? (status: -1, output: "", error: "could not run")
-                results.append((name, result.status, result.error))
+                let result = (try? device.run(sync)).map { ($0.status, $0.error) } ?? (-1, "could not run")
+                results.append((name, result.0, result.1))
             }.start()
         }
         #expect(first.awaitLog("PUT /v1/articles/", count: 20))

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import QuireTestSupport
 @testable import SyncServer
 import SyncProtocol
 import Testing
@@ -79,6 +80,25 @@ import Testing
         #expect(try reopened.article("a", account: account)?.article?.content.title == "In flight")
         let racedApplied = try reopened.article("raced", account: account) != nil
         #expect(racedApplied == (raced?.status == 201))
+    }
+
+    /// A second shutdown (a signal handler and a `defer` may both ask) closes nothing: the number
+    /// of the listening socket may belong to a file the process opened since.
+    @Test func aSecondShutdownLeavesWhatReusedTheListenersNumberOpen() throws {
+        let database = try TestDatabase(.sqlite)
+        defer { database.remove() }
+        let number = ReservedDescriptor.number()
+        var configuration = ServerConfiguration()
+        configuration.listenSocket = try LoopbackSocket(listeningWithBacklog: 16).moved(to: number).descriptor
+        configuration.threads = 1
+        let server = try QuireServer(configuration: configuration, storage: try database.open(serving: true), log: .discarding)
+        server.shutdown()
+        #expect(!ReservedDescriptor.isOpen(number), "the first shutdown closes the listening socket")
+
+        let file = try ReservedDescriptor.openFile(on: number)
+        defer { close(file) }
+        server.shutdown()
+        #expect(ReservedDescriptor.isOpen(file))
     }
 
     /// The head of a `PUT` that creates `id`, for a body of `body.count` bytes sent separately.

@@ -25,7 +25,7 @@ import Testing
         // Started through sh and left to run on its own: Foundation's Process, watching the
         // activator, stopped noticing the exits of the quire processes run meanwhile.
         // `listen` names another port: the passed socket is what the server serves.
-        let started = try Tool.run("/bin/sh", ["-c", "\"$@\" >/dev/null 2>>\"$0\" </dev/null & echo $!", logFile.path,
+        let started = try ProgramRun(URL(fileURLWithPath: "/bin/sh"), ["-c", "\"$@\" >/dev/null 2>>\"$0\" </dev/null & echo $!", logFile.path,
                                                Self.activator, "--listen", "127.0.0.1:\(port)", try ServerProcess.executable.path,
                                                "serve", "--data", directory.path, "--listen", "127.0.0.1:1"])
         let activator = try #require(Int32(started.output.trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -63,7 +63,7 @@ import Testing
         try FileManager.default.copyItem(at: Self.units.appendingPathComponent("quire-server.socket"),
                                          to: folder.appendingPathComponent("quire-server.socket"))
         // --man=no: the manual page is installed by the package, not here.
-        let verify = try Tool.run("/usr/bin/systemd-analyze", ["verify", "--man=no", folder.appendingPathComponent("quire-server.socket").path,
+        let verify = try ProgramRun(URL(fileURLWithPath: "/usr/bin/systemd-analyze"), ["verify", "--man=no", folder.appendingPathComponent("quire-server.socket").path,
                                                                folder.appendingPathComponent("quire-server.service").path])
         #expect(verify.status == 0 && verify.error.isEmpty, "\(verify.error)")
     }

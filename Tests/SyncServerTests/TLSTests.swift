@@ -11,7 +11,7 @@ import Testing
     /// status (0 when none) and the subject of the certificate it was shown.
     func curl(_ port: UInt16, _ certificates: TestCertificates, _ extra: [String] = [], path: String = SyncPath.health)
         throws -> (status: Int32, http: Int, subject: String?) {
-        let result = try Tool.run("/usr/bin/curl", ["--silent", "--verbose", "--output", "/dev/null", "--write-out", "%{http_code}",
+        let result = try ProgramRun(URL(fileURLWithPath: "/usr/bin/curl"), ["--silent", "--verbose", "--output", "/dev/null", "--write-out", "%{http_code}",
                                                     "--cacert", certificates.authority.path] + extra
                                                     + ["https://127.0.0.1:\(port)\(path)"])
         let subject = result.error.split(separator: "\n").first { $0.contains("subject:") }

@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 @testable import SyncServer
 import SyncProtocol
 import Testing
@@ -10,7 +11,7 @@ import Testing
         defer { database.remove() }
         guard case let .sqlite(directory) = database.location else { return }
         let storage = ["--data", directory.path]
-        func run(_ words: [String]) throws -> (status: Int32, output: String, error: String) {
+        func run(_ words: [String]) throws -> ProgramRun {
             try ServerProcess.run(words + storage)
         }
         let first = try run(["account", "add", "alice", "--token-name", "desktop"])

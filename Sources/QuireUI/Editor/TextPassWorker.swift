@@ -9,9 +9,10 @@ import Synchronization
 ///
 /// Swift's task priorities do not reach the Linux scheduler: a pass in a detached task runs at
 /// the main thread's priority, and on a busy machine each one takes the core the main thread is
-/// waiting for between two keystrokes. This thread's nice value is 10 (``niceness``), so the
-/// kernel gives the main thread about nine times its share while both want a core, and the
-/// passes still run whenever the main thread does not.
+/// waiting for between two keystrokes. This thread's nice value is the main thread's plus 10
+/// (``nicenessAboveMainThread``), so the kernel gives the main thread about nine times its share
+/// while both want a core, and the passes still run whenever the main thread does not. Nice
+/// values end at 19: under `nice -n 19` both run at 19, as near as the kernel allows.
 ///
 /// ```swift
 /// let words = await TextPassWorker.wordCount.run { ArticleText.wordCount(of: text) }
@@ -24,14 +25,15 @@ final class TextPassWorker: Sendable {
     /// The previews' renderings.
     static let preview = TextPassWorker(name: "quire-preview")
 
-    /// The thread's nice value (0 is the main thread's; higher runs less).
-    let niceness: Int32
+    /// How much higher the thread's nice value is than the main thread's (higher runs less).
+    let nicenessAboveMainThread: Int32
     private let jobs = Mutex<[@Sendable () -> Void]>([])
     private let waiting = DispatchSemaphore(value: 0)
 
-    /// Starts a worker thread called `name` with `niceness`; it lives as long as the process.
-    init(name: String, niceness: Int32 = 10) {
-        self.niceness = niceness
+    /// Starts a worker thread called `name`, `nicenessAboveMainThread` nicer than the main thread;
+    /// it lives as long as the process.
+    init(name: String, nicenessAboveMainThread: Int32 = 10) {
+        self.nicenessAboveMainThread = nicenessAboveMainThread
         let thread = Thread { [self] in work() }
         thread.name = name
         thread.start()
@@ -46,9 +48,10 @@ final class TextPassWorker: Sendable {
     }
 
     private func work() {
-        // On Linux a nice value belongs to the thread that sets it (`who` 0 is the caller), not
-        // to the whole process: the main thread keeps its own.
-        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+        // Relative to the main thread's, not a fixed value: under `nice -n 15` a fixed 10 would
+        // either be refused (an ordinary user may not lower a nice value) or, for root, run the
+        // passes ahead of the main thread.
+        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.niceness(over: Self.mainThreadNiceness, by: nicenessAboveMainThread))
         while true {
             waiting.wait()
             let job = jobs.withLock { $0.removeFirst() }
@@ -58,9 +61,18 @@ final class TextPassWorker: Sendable {
 
     /// The worker thread's nice value as the kernel holds it (tests check it took).
     func currentNiceness() async -> Int32 {
-        await run {
-            errno = 0
-            return getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-        }
+        await run { Self.niceness(ofThread: 0) }
+    }
+
+    /// The main thread's nice value. On Linux a nice value belongs to a thread (`who` is a thread
+    /// ID, 0 the caller), not to the whole process, and the main thread's ID is the process ID.
+    static var mainThreadNiceness: Int32 { niceness(ofThread: id_t(getpid())) }
+
+    /// `base` raised by `step`, within the kernel's range (up to 19).
+    static func niceness(over base: Int32, by step: Int32) -> Int32 { min(19, base + step) }
+
+    private static func niceness(ofThread thread: id_t) -> Int32 {
+        errno = 0
+        return getpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread)
     }
 }

@@ -26,6 +26,9 @@ public final class QuireServer: Sendable {
     private let live: Mutex<(trustedProxies: [AddressRange], certificate: TLSCertificate?)>
     private let log: ServerLog
     private let purgeTimer: PurgeTimer?
+    /// Set by the first ``shutdown()``: its descriptors are closed once, since a second `close`
+    /// would close whatever the process opened on those numbers since.
+    private let isShutDown = Mutex(false)
 
     /// Binds the listen address (and the metrics address) and starts serving at once.
     public init(configuration: ServerConfiguration, storage: any SyncStorage, log: ServerLog) throws {
@@ -166,7 +169,13 @@ public final class QuireServer: Sendable {
     /// Stops accepting connections, closes those between requests, waits for requests that
     /// started (up to the configured grace), stops the threads and closes the storage. Every
     /// write answered with 2xx was committed before its answer was sent, so none is lost.
+    /// Calls after the first (a signal handler and a `defer` may both ask) do nothing.
     public func shutdown() {
+        let isFirst = isShutDown.withLock { isShutDown in
+            defer { isShutDown = true }
+            return !isShutDown
+        }
+        guard isFirst else { return }
         purgeTimer?.cancel()
         serving.current?.shutdown(grace: configuration.shutdownGrace)
         close(listener)

@@ -37,20 +37,3 @@ final class NotificationLog: @unchecked Sendable {
 
     func stop() { observation?.cancel() }
 }
-
-/// Waits until `condition` holds, letting other work (the main queue's merges) run between checks.
-/// The timeout only turns a hang into a failure; nothing asserts how long it took.
-func eventually(
-    isolation: isolated (any Actor)? = #isolation, timeout: Duration = .seconds(30),
-    sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool
-) async throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while try !condition() {
-        guard clock.now < deadline else {
-            Issue.record("the condition did not become true", sourceLocation: sourceLocation)
-            return
-        }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-}

@@ -1,22 +1,11 @@
 import Foundation
 import ObjectGraph
 import Testing
+import QuireTestSupport
 
-/// A temporary folder for one test's store files, removed when the value is released.
-final class TemporaryDirectory: @unchecked Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
+extension TemporaryFolder {
     /// A store file inside the folder.
-    func file(_ name: String = "store.sqlite") -> URL { url.appendingPathComponent(name) }
+    func file(_ name: String = "store.sqlite") -> URL { appending(name) }
 }
 
 /// Collects the SQL a store runs, for tests that count statements.
@@ -33,12 +22,12 @@ final class StatementLog: @unchecked Sendable {
 
 /// A container on a temporary file, for one test.
 struct TestStack {
-    let directory: TemporaryDirectory
+    let directory: TemporaryFolder
     let container: PersistentContainer
     let statements = StatementLog()
 
-    init(schema: Schema = TestModel.schema, directory: TemporaryDirectory? = nil, recordsHistory: Bool = false) throws {
-        self.directory = try directory ?? TemporaryDirectory()
+    init(schema: Schema = TestModel.schema, directory: TemporaryFolder? = nil, recordsHistory: Bool = false) throws {
+        self.directory = try directory ?? TemporaryFolder()
         container = try PersistentContainer(schema: schema, store: .file(self.directory.file(), recordsHistory: recordsHistory))
         let log = statements
         container.persistentStore.setStatementTrace { log.record($0) }

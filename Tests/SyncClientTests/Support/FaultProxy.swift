@@ -30,11 +30,12 @@ final class FaultProxy: @unchecked Sendable {
         var onRequest: (@Sendable (Int) -> Void)?
     }
 
-    /// Listens on an ephemeral loopback port and forwards to `127.0.0.1:upstreamPort`.
-    init(upstreamPort: UInt16) throws {
+    /// Listens on `listener` (a new ephemeral loopback port when nil) and forwards to
+    /// `127.0.0.1:upstreamPort`.
+    init(upstreamPort: UInt16, listener: LoopbackSocket? = nil) throws {
         self.upstreamPort = upstreamPort
-        let socket = try LoopbackSocket(listeningWithBacklog: 64)
-        listener = socket.descriptor
+        let socket = try listener ?? LoopbackSocket(listeningWithBacklog: 64)
+        self.listener = socket.descriptor
         port = socket.port
         heldRequests.enter()
         Thread { [self] in acceptLoop() }.start()
@@ -74,16 +75,21 @@ final class FaultProxy: @unchecked Sendable {
         if first { heldRequests.leave() }
     }
 
-    /// Closes the listener and every connection.
+    /// Closes the listener and every connection; calls after the first do nothing (a second
+    /// `close` would close whatever the process opened on the listener's number since).
     func stop() {
         releaseHeldRequests()
-        let connections = state.withLock { state -> Set<Int32> in
-            state.stopped = true
-            return state.connections
+        let isFirst = state.withLock { state -> Bool in
+            defer { state.stopped = true }
+            guard !state.stopped else { return false }
+            // Under the lock: a connection's thread closes it only after taking it out of the set,
+            // so every number here is still that connection's.
+            for connection in state.connections { shutdown(connection, Int32(SHUT_RDWR)) }
+            return true
         }
+        guard isFirst else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
-        for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
     }
 
     // MARK: Connections

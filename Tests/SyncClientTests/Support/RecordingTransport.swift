@@ -28,15 +28,3 @@ final class RecordingTransport: ForwardingTransport {
         return try await inner.send(write)
     }
 }
-
-/// Waits (polling, up to `seconds`) until `condition` holds; false when it never did. The limit
-/// only turns a hang into a failure: a minute, since on a machine loaded by other suites and
-/// builds a worker's first sync has taken longer than 20 s (LeaseTests, "worker reaches idle").
-func eventually(within seconds: Double = 60, _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = Date() + seconds
-    while Date() < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return try await condition()
-}

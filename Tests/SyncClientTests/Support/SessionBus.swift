@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
+import QuireTestSupport
 import Testing
 
 /// A private D-Bus session bus for one test (`dbus-daemon --nofork`), optionally without any
 /// activatable service; stopped (by its process ID) when the test is done.
-final class SessionBus {
+final class SessionBus: Sendable {
     let address: String
     private let process: Process
     private let folder: URL
@@ -51,19 +52,11 @@ final class SessionBus {
     func waitUntilOwned(_ name: String, timeout: TimeInterval = 30) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            let query = Process()
-            query.executableURL = URL(fileURLWithPath: "/usr/bin/gdbus")
-            query.arguments = [
+            let reply = try ProgramRun(URL(fileURLWithPath: "/usr/bin/gdbus"), [
                 "call", "--address", address, "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
                 "--method", "org.freedesktop.DBus.NameHasOwner", name,
-            ]
-            let output = Pipe()
-            query.standardOutput = output
-            query.standardError = FileHandle.nullDevice
-            try query.run()
-            let reply = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            query.waitUntilExit()
-            if reply.contains("true") { return }
+            ])
+            if reply.output.contains("true") { return }
             guard Date() < deadline else { throw ProxyError("nothing owns \(name) on the test bus after \(Int(timeout)) s") }
             usleep(50_000)
         }
@@ -78,28 +71,10 @@ final class SessionBus {
 }
 
 /// Runs the `quire` built beside the tests with `arguments` and environment changes (nil removes
-/// a variable); answers its exit status and standard output.
-func runQuire(_ arguments: [String], environment: [String: String?], input: String? = nil) throws -> (status: Int32, output: String) {
-    let process = Process()
+/// a variable), on a thread of its own (`BlockingWork`).
+func runQuire(_ arguments: [String], environment: [String: String?], input: String? = nil) async throws -> ProgramRun {
     let quire: URL = try #require(KilledSyncTests.executable, "quire is not built beside the tests")
-    process.executableURL = quire
-    process.arguments = arguments
-    var merged = ProcessInfo.processInfo.environment
-    for (name, value) in environment { merged[name] = value }
-    process.environment = merged
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    let inputPipe = Pipe()
-    process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
-    try process.run()
-    if let input {
-        inputPipe.fileHandleForWriting.write(Data(input.utf8))
-        try inputPipe.fileHandleForWriting.close()
-    }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    return try await BlockingWork.run { try ProgramRun(quire, arguments, environment: environment, input: input.map { Data($0.utf8) }) }
 }
 
 /// Runs a program that forks a daemon and waits for the program alone; answers its exit status.

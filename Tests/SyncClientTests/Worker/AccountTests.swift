@@ -3,6 +3,7 @@ import Glibc
 import Library
 import SyncTestSupport
 import Testing
+import QuireTestSupport
 @testable import SyncClient
 
 /// The account settings: the token in a 0600 file when no Secret Service runs (detected without
@@ -34,21 +35,21 @@ import Testing
         try settings.signOut()
     }
 
-    @Test func noSessionBusOrABusWithoutTheServiceMeansTheFile() throws {
+    @Test func noSessionBusOrABusWithoutTheServiceMeansTheFile() async throws {
         let device = try ClientLibrary("account-detect")
         defer { device.remove() }
         let show = ["account", "show", "--library", device.library.url.path]
-        let noBus = try runQuire(show, environment: ["DBUS_SESSION_BUS_ADDRESS": nil])
+        let noBus = try await runQuire(show, environment: ["DBUS_SESSION_BUS_ADDRESS": nil])
         #expect(noBus.status == 0 && noBus.output.contains("would be kept in the file"))
-        let deadBus = try runQuire(show, environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/quire-test-bus"])
+        let deadBus = try await runQuire(show, environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/quire-test-bus"])
         #expect(deadBus.status == 0 && deadBus.output.contains("would be kept in the file"))
         let bus = try SessionBus(activatableServices: false)
         defer { bus.stop() }
-        let empty = try runQuire(show, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        let empty = try await runQuire(show, environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         #expect(empty.status == 0 && empty.output.contains("would be kept in the file"))
     }
 
-    @Test func jsonNamesTheServerAndWhereTheTokenIsKeptButNeverTheToken() throws {
+    @Test func jsonNamesTheServerAndWhereTheTokenIsKeptButNeverTheToken() async throws {
         let device = try ClientLibrary("account-json")
         defer { device.remove() }
         let library = ["--library", device.library.url.path]
@@ -57,22 +58,22 @@ import Testing
             try #require(try JSONSerialization.jsonObject(with: Data(output.utf8), options: [.fragmentsAllowed]) as? [String: Any])
         }
         let settingsFile = AccountSettings(libraryURL: device.library.url, keyring: nil).fileURL.path
-        let none = try runQuire(["account", "show", "--json"] + library, environment: noBus)
+        let none = try await runQuire(["account", "show", "--json"] + library, environment: noBus)
         #expect(none.status == 0)
         let empty = try object(none.output)
         #expect(empty["server"] is NSNull && empty["tokenStorage"] as? String == "file" && empty["tokenFile"] as? String == settingsFile)
 
-        let set = try runQuire(["account", "--json", "set", "--server", "http://192.0.2.7:7740", "--token", "qtk_secret",
+        let set = try await runQuire(["account", "--json", "set", "--server", "http://192.0.2.7:7740", "--token", "qtk_secret",
                                 "--allow-insecure"] + library, environment: noBus)
         #expect(set.status == 0 && !set.output.contains("qtk_secret"))
-        let shown = try runQuire(["account", "show", "--json"] + library, environment: noBus)
+        let shown = try await runQuire(["account", "show", "--json"] + library, environment: noBus)
         #expect(!shown.output.contains("qtk_secret"))
         let account = try object(shown.output)
         #expect(account["server"] as? String == "http://192.0.2.7:7740")
         #expect(account["certificateAuthority"] is NSNull && account["allowsInsecureHTTP"] as? Bool == true)
         #expect(try object(set.output)["server"] as? String == "http://192.0.2.7:7740")
 
-        let signOut = try runQuire(["account", "sign-out", "--json"] + library, environment: noBus)
+        let signOut = try await runQuire(["account", "sign-out", "--json"] + library, environment: noBus)
         let signedOut = try object(signOut.output)
         #expect(signOut.status == 0 && signedOut["server"] is NSNull)
     }
@@ -99,30 +100,32 @@ import Testing
         // once the launcher exits; it goes away with the bus.
         var keyringEnvironment = ProcessInfo.processInfo.environment
         for (name, value) in environment { keyringEnvironment[name] = value }
-        let launched = try runDaemonizing(
-            Self.keyringDaemon, ["--unlock", "--components=secrets", "--daemonize"],
-            environment: keyringEnvironment, input: "quire-test-password")
+        let launched = try await BlockingWork.run { [keyringEnvironment] in
+            try runDaemonizing(
+                Self.keyringDaemon, ["--unlock", "--components=secrets", "--daemonize"],
+                environment: keyringEnvironment, input: "quire-test-password")
+        }
         #expect(launched == 0, "gnome-keyring-daemon exited with \(launched)")
         // The daemon may still be claiming its name when the launcher exits (a run under load
         // found none within quire's three-second probe): quire meets a keyring that is there.
-        try bus.waitUntilOwned("org.freedesktop.secrets")
+        try await BlockingWork.run { try bus.waitUntilOwned("org.freedesktop.secrets") }
 
         let library = ["--library", device.library.url.path]
-        let set = try runQuire(["account", "set", "--server", "http://127.0.0.1:\(server.port)", "--token-file", "-"] + library,
+        let set = try await runQuire(["account", "set", "--server", "http://127.0.0.1:\(server.port)", "--token-file", "-"] + library,
                                environment: environment, input: token + "\n")
         #expect(set.status == 0 && set.output.contains("Secret Service"), "\(set.output)")
         let settingsFile = AccountSettings(libraryURL: device.library.url, keyring: nil).fileURL
         let stored = try String(contentsOf: settingsFile, encoding: .utf8)
         #expect(!stored.contains(token), "the token stays out of the settings file")
-        let show = try runQuire(["account", "show"] + library, environment: environment)
+        let show = try await runQuire(["account", "show"] + library, environment: environment)
         #expect(show.output.contains("Secret Service"))
-        let sync = try runQuire(["sync"] + library, environment: environment)
+        let sync = try await runQuire(["sync"] + library, environment: environment)
         #expect(sync.status == 0 && sync.output.contains("pushed 1 change"), "\(sync.output)")
         #expect(try await server.articles(token: token).count == 1)
 
-        let signOut = try runQuire(["account", "sign-out"] + library, environment: environment)
+        let signOut = try await runQuire(["account", "sign-out"] + library, environment: environment)
         #expect(signOut.status == 0)
-        #expect(try runQuire(["account", "show"] + library, environment: environment).output.contains("no sync account"))
+        #expect(try await runQuire(["account", "show"] + library, environment: environment).output.contains("no sync account"))
         #expect(try await device.articles().count == 1, "signing out keeps the library")
     }
 }

@@ -1,8 +1,7 @@
 import Foundation
-import Glibc
 import Library
 import Platform
-import Synchronization
+import QuireTestSupport
 import SyncProtocol
 import SyncTestSupport
 import Testing
@@ -38,17 +37,16 @@ import Testing
             _ = FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
             let errors = try FileHandle(forWritingTo: errorsFile)
             defer { try? errors.close() }
-            // The proxy kills the sync on its own thread as the sync's point-th request arrives whole,
-            // so the kill lands at that request however long this test's tasks wait for a thread.
-            // (A kill from a polling task did not: in a run of the SyncClient and Library tests
+            // The proxy kills the sync as its point-th request arrives whole (`KillTarget`). A kill
+            // from a polling task did not land: in a run of the SyncClient and Library tests
             // together at load 25-30 the poll resumed only after each sync had sent everything and
-            // exited 0, and the sweep counted no kill at all.)
+            // exited 0, and the sweep counted no kill at all.
             let target = KillTarget()
             proxy.onRequest { number in if number == before + point { target.kill() } }
             // A generous timeout: under load a slow request must not end the run before its kill.
             let sync = try KilledSyncTests.startSync(a, port: proxy.port, token: token, timeout: 20, errors: errors)
             target.arm(sync.processIdentifier)
-            await Self.exit(of: sync)
+            await sync.exited()
             proxy.onRequest(nil)
             if target.killed {
                 kills += 1
@@ -71,7 +69,7 @@ import Testing
         var finished = false
         for _ in 0..<5 where !finished {
             let sync = try KilledSyncTests.startSync(a, port: proxy.port, token: token)
-            await Self.exit(of: sync)
+            await sync.exited()
             let waiting = try await a.waitingOperations()
             finished = sync.terminationStatus == 0 && waiting == 0
         }
@@ -83,40 +81,4 @@ import Testing
             #expect(downloaded.map(SHA256.hex) == SHA256.hex(bytes))
         }
     }
-
-    /// Waits for `process` to end on a thread of its own, so that the wait holds none of the
-    /// threads the tests' tasks run on.
-    static func exit(of process: Process) async {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                process.waitUntilExit()
-                continuation.resume()
-            }
-        }
-    }
-}
-
-/// The `quire sync` a kill point is for: killed once, from the proxy's thread, as soon as both its
-/// process exists and its request has arrived, whichever comes first.
-private final class KillTarget: Sendable {
-    private let state = Mutex<(process: pid_t?, due: Bool, killed: Bool)>((nil, false, false))
-
-    /// The process started.
-    func arm(_ process: pid_t) {
-        state.withLock { state in
-            state.process = process
-            if state.due { state.killed = state.killed || Glibc.kill(process, SIGKILL) == 0 }
-        }
-    }
-
-    /// Its request arrived.
-    func kill() {
-        state.withLock { state in
-            state.due = true
-            if let process = state.process, !state.killed { state.killed = Glibc.kill(process, SIGKILL) == 0 }
-        }
-    }
-
-    /// Whether the process was killed.
-    var killed: Bool { state.withLock { $0.killed } }
 }

@@ -3,6 +3,7 @@ import Library
 import SyncProtocol
 import SyncTestSupport
 import Testing
+import QuireTestSupport
 @testable import SyncClient
 import Platform
 

@@ -4,6 +4,7 @@ import ObjectGraph
 import SyncProtocol
 import SyncTestSupport
 import Testing
+import QuireTestSupport
 @testable import SyncClient
 
 /// Two workers on one library (two containers on one file, as two processes would have): only the
@@ -101,7 +102,7 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/true")
         try process.run()
-        process.waitUntilExit()
+        await process.exited()
         let store = SyncStore(library: device.library, lease: LeaseClaim(owner: .thisProcess(), duration: 60))
         let alive = SyncStore(library: device.library, lease: LeaseClaim(owner: .thisProcess(), duration: 60))
         #expect(try await alive.acquireLease() == .held)

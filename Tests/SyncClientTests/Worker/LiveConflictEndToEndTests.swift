@@ -1,6 +1,7 @@
 import Foundation
 import Library
 import Testing
+import QuireTestSupport
 @testable import SyncClient
 
 /// Issue 23 as a script meets it: two libraries and a real quire-server on loopback, each step a
@@ -25,14 +26,14 @@ import Testing
 
         @discardableResult
         func run(_ device: ClientLibrary, _ arguments: [String], input: String? = nil,
-                 sourceLocation: SourceLocation = #_sourceLocation) async throws -> QuireCommand.Run {
+                 sourceLocation: SourceLocation = #_sourceLocation) async throws -> ProgramRun {
             let run = try await quire.run(arguments, library: device.library.url, input: input)
             #expect(run.status == 0, "quire \(arguments.joined(separator: " ")): \(run.error)", sourceLocation: sourceLocation)
             return run
         }
 
         @discardableResult
-        func sync(_ device: ClientLibrary, sourceLocation: SourceLocation = #_sourceLocation) async throws -> QuireCommand.Run {
+        func sync(_ device: ClientLibrary, sourceLocation: SourceLocation = #_sourceLocation) async throws -> ProgramRun {
             try await run(device, ["sync", "--server", "http://127.0.0.1:\(devices.server.port)", "--token", devices.token],
                           sourceLocation: sourceLocation)
         }

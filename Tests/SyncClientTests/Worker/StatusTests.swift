@@ -3,6 +3,7 @@ import Library
 import SyncProtocol
 import SyncTestSupport
 import Testing
+import QuireTestSupport
 @testable import SyncClient
 
 /// What the app shows: offline while the server cannot be reached (with the changes that wait),

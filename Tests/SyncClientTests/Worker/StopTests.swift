@@ -4,6 +4,7 @@ import ObjectGraph
 import SyncProtocol
 import SyncTestSupport
 import Testing
+import QuireTestSupport
 @testable import SyncClient
 
 /// Stopping the worker in the middle of a push (sign out, quit): the requests on the wire are

@@ -2,6 +2,7 @@ import Foundation
 import Library
 import SyncTestSupport
 import Testing
+import QuireTestSupport
 @testable import SyncClient
 
 /// `quire sync` as a script runs it: each way of not syncing has an exit status of its own
@@ -12,7 +13,7 @@ import Testing
         try #require(QuireCommand(), "quire is not built beside the tests")
     }
 
-    private func json(_ run: QuireCommand.Run) throws -> [String: Any] {
+    private func json(_ run: ProgramRun) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any], "\(run.output)")
     }
 

@@ -5,6 +5,7 @@ import SyncTestSupport
 import Synchronization
 import SyncProtocol
 import Testing
+import QuireTestSupport
 @testable import SyncClient
 
 /// A worker that died after the server applied its write and before it saved the answer: the
@@ -60,14 +61,14 @@ import Testing
         #expect(sending == 3)
 
         // It is gone as after kill -9: its lease names a process that no longer runs.
-        let exited = Process()
-        exited.executableURL = URL(fileURLWithPath: "/bin/true")
-        try exited.run()
-        exited.waitUntilExit()
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        await gone.exited()
         let host = try #require(LeaseOwner.thisProcess().description.split(separator: "/").first)
         try await first.library.container.performBackgroundTask { context in
             let lease = try #require(try context.fetch(FetchRequest<SyncLease>()).first)
-            lease.owner = "\(host)/\(exited.processIdentifier)/gone"
+            lease.owner = "\(host)/\(gone.processIdentifier)/gone"
             _ = try context.save()
         }
 

@@ -14,8 +14,8 @@ final class ServerProcess {
     }
 
     /// Runs a verb to completion (`account add NAME --data DIR`) and answers its standard output.
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        try Tool.run(try executable.path, arguments)
+    static func run(_ arguments: [String]) throws -> ProgramRun {
+        try ProgramRun(executable, arguments)
     }
 
     /// Starts `quire-server serve` on an ephemeral port with `arguments` (storage options and
