@@ -248,10 +248,13 @@ final class DraftSession {
     func removeRecoveryCopy() -> Task<Void, Never> {
         let (recorder, articleID, report) = (recorder, articleID, report)
         return Task {
-            do throws(DraftRecorderFailure) {
+            do {
                 try await recorder.finish(articleID: articleID)
+            } catch let failure as DraftRecorderFailure {
+                report(Self.heading(forRecorderStep: failure.step), failure)
             } catch {
-                report(Self.heading(forRecorderStep: error.step), error)
+                // finish throws only DraftRecorderFailure; anything else is said as a removal.
+                report(Self.heading(forRecorderStep: .removingRecoveryCopy), error)
             }
         }
     }
