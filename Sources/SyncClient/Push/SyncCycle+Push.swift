@@ -124,8 +124,9 @@ extension SyncCycle {
                     predicate: \.state != SyncOperationState.acknowledged, sortDescriptors: [.ascending(\.sequence)])
                 let openRows = try context.fetch(open)
                 // The articles to send are chosen from the rows' places and states; only their
-                // operations' content is decoded, coalesced and sent. The rest of the outbox is
-                // coalesced in the round that sends its article.
+                // operations' content is read (row by row: a round holds a few; see the README's
+                // round), coalesced and sent. The rest of the outbox is coalesced in the round
+                // that sends its article.
                 let chosen = Set(Self.choose(openRows.map { $0.position() }, capacity: capacity, at: now, expediting: expedited).map(\.articleID))
                 var rows: [String: SyncOperation] = [:]
                 var entries: [OutboxEntry] = []
