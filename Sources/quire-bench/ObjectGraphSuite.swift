@@ -454,7 +454,11 @@ final class RawStore {
         guard sqlite3_open_v2(url.path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
             throw RawStoreError(message: "cannot open \(url.path)")
         }
-        try execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON")
+        // ObjectGraph's settings (`PersistentStore.configure`).
+        try execute("""
+            PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; \
+            PRAGMA cache_spill = \(PersistentStore.spillThresholdPages)
+            """)
         if isNew {
             try execute("""
                 CREATE TABLE article (pk INTEGER PRIMARY KEY, id BLOB NOT NULL, title TEXT NOT NULL, body TEXT NOT NULL, \
