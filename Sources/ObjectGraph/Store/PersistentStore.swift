@@ -360,7 +360,24 @@ public final class PersistentStore: @unchecked Sendable {
         }
         try connection.execute("PRAGMA synchronous = \(description.synchronous.rawValue)")
         try connection.execute("PRAGMA foreign_keys = ON")
+        // A statement that fires triggers (a full-text index's) keeps the pages it changes in a
+        // statement journal, to undo it alone if it fails. In a temporary file past 64 KiB, as by
+        // default, an article's insert into a library of 10,000 wrote 11-27 pages of 4 KiB there,
+        // each with its own system call: 134,000 pages for 10,000 demo articles. In memory the
+        // journal is a copy, freed when the statement ends. (It also keeps temporary tables in
+        // memory; sorts still spill to files.)
+        try connection.execute("PRAGMA temp_store = MEMORY")
+        // A save's changed pages stay in memory until its commit, up to `spillThresholdPages`:
+        // with SQLite's default (spilling once its 2 MB cache is full) a save of 2,000 articles
+        // wrote pages to the log, read them back and wrote them again (10,000 demo articles: 38 %
+        // fewer writes to the log and the file, a third fewer reads).
+        try connection.execute("PRAGMA cache_spill = \(spillThresholdPages)")
     }
+
+    /// The pages a write transaction may keep changed in memory before SQLite writes them to the
+    /// log ahead of its commit (`PRAGMA cache_spill`): 64 MB of 4 KiB pages. Only a transaction
+    /// that changes that much uses it; the cache of pages read stays SQLite's default.
+    public static let spillThresholdPages = 16_384
 
     private static func createLayout(_ connection: SQLiteConnection, model: SchemaModel, metadata: StoreMetadata) throws {
         try connection.execute("BEGIN IMMEDIATE")
