@@ -2,6 +2,7 @@ import Foundation
 import ObjectGraph
 import Platform
 import SyncProtocol
+import Synchronization
 import Testing
 @testable import Library
 
@@ -155,6 +156,29 @@ import Testing
         #expect(try await running.counts(after: CountChange()).counts == store.library.counts())
         try await running.prepare()
         #expect(try await running.counts(after: CountChange()).counts == store.library.counts())
+    }
+
+    /// Reading every article's places only prepares for later: it stops at its next index once
+    /// the library closes (a quit right after opening a million articles waited 6–10 s for it).
+    @Test func readingThePlacesStopsWhenTheLibraryCloses() async throws {
+        let store = try TemporaryLibrary()
+        try await store.library.createArticle(ArticleContent(title: "Tide", body: "Low.\n", folder: "Essays", tags: ["sea"]))
+        let context = store.library.container.newBackgroundContext()
+        let steps = Mutex(0)
+        #expect(throws: CancellationError.self) {
+            try context.performAndWait {
+                _ = try CountLedger(reading: context) {
+                    let step = steps.withLock { $0 += 1; return $0 }
+                    if step == 3 { throw CancellationError() }
+                }
+            }
+        }
+        #expect(steps.withLock { $0 } == 3, "no index read after it said stop")
+        let full = try context.performAndWait { try CountLedger(reading: context) { try store.library.stopIfClosing() } }
+        #expect(try await full.counts == store.library.counts())
+
+        store.library.close()
+        #expect(throws: CancellationError.self) { try store.library.stopIfClosing() }
     }
 
     @Test func readingsCarryIncreasingGenerations() async throws {

@@ -32,6 +32,10 @@ public final class Library: Sendable {
     let conditions: LibraryConditions
     /// The operations running now (``write(_:)``, ``read(_:)``), which ``close()`` lets finish.
     let operationsInFlight = DispatchGroup()
+    /// Set as ``close()`` begins: a long read that only prepares for later (the sidebar counts'
+    /// places of every article) gives up at its next step instead of holding the closing up
+    /// (``stopIfClosing()``).
+    let isClosing = Atomic(false)
     /// The clock and the history's limit, which the app (a preference) and tests set.
     private let settings = Mutex(Settings())
 
@@ -193,6 +197,12 @@ public final class Library: Sendable {
                 throw error
             }
         }
+    }
+
+    /// Throws `CancellationError` once ``close()`` has begun: for a long read whose result is
+    /// only worth having while the library stays open, to call between its steps.
+    func stopIfClosing() throws {
+        if isClosing.load(ordering: .relaxed) { throw CancellationError() }
     }
 
     /// Runs `body` in a fresh background context, for reading.

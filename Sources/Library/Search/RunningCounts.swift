@@ -93,7 +93,7 @@ public final class RunningCounts: Sendable {
     private func readPlaces() async throws {
         do {
             try await library.read { [self] context in
-                var ledger = try CountLedger(reading: context)
+                var ledger = try CountLedger(reading: context, stoppingIf: library.stopIfClosing)
                 try self.state.withLock { state in
                     guard state.ledger == nil else { return }
                     try ledger.apply(state.missed, in: context)
@@ -132,24 +132,38 @@ struct CountLedger {
     private var withTag: [ManagedObjectID: Int] = [:]
 
     /// Every article's places as `context` reads the store, each property through the index
-    /// that serves its count (IDs only: no article row is read).
-    init(reading context: ManagedObjectContext) throws {
-        func ids(_ predicate: FetchPredicate<StoredArticle>?) throws -> [ManagedObjectID] {
-            try context.fetchObjectIDs(FetchRequest<StoredArticle>(predicate: predicate))
+    /// that serves its count (IDs only: no article row is read). `stop` is called before each
+    /// index is read and every 65,536 articles, and gives the reading up by throwing (a library
+    /// closing: the whole reading takes seconds at a million articles).
+    init(reading context: ManagedObjectContext, stoppingIf stop: () throws -> Void = {}) throws {
+        func forEach(_ predicate: FetchPredicate<StoredArticle>?, _ body: (ManagedObjectID) -> Void) throws {
+            try stop()
+            let ids = try context.fetchObjectIDs(FetchRequest<StoredArticle>(predicate: predicate))
+            for (index, id) in ids.enumerated() {
+                if index & 0xFFFF == 0xFFFF { try stop() }
+                body(id)
+            }
         }
         try readPlaces(in: context)
-        for id in try ids(nil) { places[id] = Places() }
-        for id in try ids(.isNotNil(\.trashed)) { places[id]?.trashed = true }
-        for id in try ids(\.isFavorite == true) { places[id]?.favorite = true }
+        try stop()
+        let all = try context.fetchObjectIDs(FetchRequest<StoredArticle>())
+        places.reserveCapacity(all.count)
+        for (index, id) in all.enumerated() {
+            if index & 0xFFFF == 0xFFFF { try stop() }
+            places[id] = Places()
+        }
+        try forEach(.isNotNil(\.trashed)) { places[$0]?.trashed = true }
+        try forEach(\.isFavorite == true) { places[$0]?.favorite = true }
         for status in ArticleStatus.allCases {
-            for id in try ids(\.status == status) { places[id]?.status = status }
+            try forEach(\.status == status) { places[$0]?.status = status }
         }
         for folder in try context.fetch(FetchRequest<Folder>()) {
-            for id in try ids(\.folder == folder) { places[id]?.folder = folder.objectID }
+            try forEach(\.folder == folder) { places[$0]?.folder = folder.objectID }
         }
         for tag in try context.fetch(FetchRequest<Tag>()) {
-            for id in try ids(.any(\.tags, \.name == tag.name)) { places[id]?.tags.insert(tag.objectID) }
+            try forEach(.any(\.tags, \.name == tag.name)) { places[$0]?.tags.insert(tag.objectID) }
         }
+        try stop()
         for article in places.values { count(article, 1) }
     }
 
