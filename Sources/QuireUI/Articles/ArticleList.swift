@@ -63,10 +63,9 @@ final class ArticleList {
     private var selectionAwaitingWholeList: ManagedObjectID?
     /// Reads a search's whole list once the typing pauses.
     private var wholeList: Timeout?
-    /// Whether a list's whole list waits for its first screen's rows to be drawn.
+    /// Whether a list's whole list waits for its first screen's rows to be drawn (a new fetch
+    /// gives the wait up: it starts its own).
     private var wholeListAwaitsRows = false
-    /// Counts fetches, so that a whole list still waiting for the rows of an earlier one is not read.
-    private var fetches = 0
     /// Called as a search's whole list starts to be read (``FeltSpeed``'s `search-whole-list`).
     var wholeListStarted: (@MainActor () -> Void)?
 
@@ -179,7 +178,6 @@ final class ArticleList {
         awaitedSelection = nil
         wholeList = nil
         wholeListAwaitsRows = false
-        fetches += 1
         selectionAwaitingWholeList = selectionAwaitingWholeList ?? selectedObjectID
         controller.fetchRequest = Self.request(for: query)
         do {
@@ -192,9 +190,10 @@ final class ArticleList {
                 wholeList = Timeout(milliseconds: Self.wholeListPause) { [weak self] in self?.fetchWholeList() }
             } else {
                 wholeListAwaitsRows = true
-                let fetch = fetches
                 listView.whenRowsShown { [weak self] in
-                    guard let self, fetch == fetches, wholeListAwaitsRows else { return }
+                    // The current fetch's whole list, once: a wait an earlier fetch left reads it
+                    // and clears the flag, so the later one's finds nothing to do.
+                    guard let self, wholeListAwaitsRows else { return }
                     wholeListAwaitsRows = false
                     fetchWholeList()
                 }
@@ -221,7 +220,7 @@ final class ArticleList {
         }
     }
 
-    /// Whether a search's whole list is still to be read after its first screen.
+    /// Whether a list's whole list is still to be read after its first screen.
     var isAwaitingWholeList: Bool { wholeList?.isPending == true || wholeListAwaitsRows || controller.isFetchingInBackground }
 
     private func settleAfterFetch() {
