@@ -12,13 +12,7 @@ import XCTest
 /// the editor and in draft recovery and say so.
 final class DraftConflictTests: MainWindowTestCase, @unchecked Sendable {
     func testKeepBothThatTheLibraryCannotWriteKeepsTheWritersText() throws {
-        let folder = try makeTemporaryFolder()
-        XCTAssertEqual(quire_faults_install(), 0)
-        quire_faults_set_prefix(folder.path)
-        defer {
-            quire_faults_fail_writes_after(-1)
-            quire_faults_set_prefix(nil)
-        }
+        let folder = try makeFolderWithStoreFaults()
         let url = try makeLibrary(in: folder) { library in
             try await library.createArticle(ArticleContent(title: "Shared", body: "base"))
         }

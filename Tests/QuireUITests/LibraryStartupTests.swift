@@ -260,13 +260,7 @@ final class LibraryStartupTests: QuireTestCase, @unchecked Sendable {
     // MARK: Disk full
 
     func testAFullDiskIsAnnouncedAndTheDialogGoesWhenSpaceReturns() throws {
-        let folder = try makeTemporaryFolder()
-        XCTAssertEqual(quire_faults_install(), 0)
-        quire_faults_set_prefix(folder.path)
-        defer {
-            quire_faults_fail_writes_after(-1)
-            quire_faults_set_prefix(nil)
-        }
+        let folder = try makeFolderWithStoreFaults()
         try MainActor.assumeIsolated {
             let run = StartupRun(folder.appending(path: "library.quire"))
             spinMainLoop { run.finished }
