@@ -213,7 +213,7 @@ extension FetchedResultsController {
 
     /// Where the row in `slot` is now.
     private func position(of slot: Int32, in results: Results) -> FetchedResultsPosition {
-        guard let index = results.tree.index(where: { results.table.compare($0, slot) }) else {
+        guard let index = results.table.withOrder(against: slot, { results.tree.index(where: $0) }) else {
             preconditionFailure("row \(results.table.key(of: slot)) is not where its values place it")
         }
         return FetchedResultsPosition(index: index, indexPath: indexPath(at: index, in: results))
@@ -233,7 +233,7 @@ extension FetchedResultsController {
     /// returns its index.
     @discardableResult
     func insertRow(_ slot: Int32, in results: Results) -> Int {
-        let index = results.tree.insert(slot) { results.table.compare($0, slot) }
+        let index = results.table.withOrder(against: slot) { results.tree.insert(slot, $0) }
         guard results.plan.isSectioned else { return index }
         markSectionStart(at: index, in: results)
         if index + 1 < results.tree.count { markSectionStart(at: index + 1, in: results) }
@@ -244,7 +244,7 @@ extension FetchedResultsController {
     /// returns the index it had.
     @discardableResult
     func removeRow(_ slot: Int32, in results: Results) -> Int {
-        guard let index = results.tree.remove(where: { results.table.compare($0, slot) }) else {
+        guard let index = results.table.withOrder(against: slot, { results.tree.remove(where: $0) }) else {
             preconditionFailure("row \(results.table.key(of: slot)) is not where its values place it")
         }
         if results.plan.isSectioned && index < results.tree.count { markSectionStart(at: index, in: results) }

@@ -287,7 +287,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
     public func index(of objectID: ManagedObjectID) -> Int? {
         let results = fetched()
         guard results.plan.contains(objectID), let slot = results.table.slot(forKey: objectID.key) else { return nil }
-        return results.tree.index { results.table.compare($0, slot) }
+        return results.table.withOrder(against: slot) { results.tree.index(where: $0) }
     }
 
     /// The section and position within it of the object with `objectID`, or nil. O(log n).

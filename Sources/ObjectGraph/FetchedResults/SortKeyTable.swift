@@ -149,6 +149,23 @@ final class SortKeyTable {
     /// with the same key and values.
     @inline(__always)
     func compare(_ lhs: Int32, _ rhs: Int32) -> Int {
+        Self.compare(lhs, rhs, columns: columns, keys: keys, tiesAscend: tiesAscend)
+    }
+
+    /// Runs `body` with how each row orders against row `slot` (``compare(_:_:)`` with `slot` on
+    /// the right), for a walk down the controller's tree. The columns and keys are taken from the
+    /// table once for the walk: read at every step, each comparison paid an exclusivity check and
+    /// a retain of the class's arrays, a fifth of placing one changed row among 100,000.
+    @inline(__always)
+    func withOrder<Result>(against slot: Int32, _ body: ((Int32) -> Int) throws -> Result) rethrows -> Result {
+        let columns = self.columns
+        let keys = self.keys
+        let tiesAscend = self.tiesAscend
+        return try body { row in Self.compare(row, slot, columns: columns, keys: keys, tiesAscend: tiesAscend) }
+    }
+
+    @inline(__always)
+    private static func compare(_ lhs: Int32, _ rhs: Int32, columns: [SortKeyColumn], keys: [Int64], tiesAscend: Bool) -> Int {
         for column in columns.indices {
             let order = columns[column].compare(Int(lhs), Int(rhs))
             if order != 0 { return order }
