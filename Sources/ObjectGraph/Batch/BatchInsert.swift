@@ -43,8 +43,9 @@ struct BatchInsert {
         let named = inputs.indices.filter { inputs[$0].attribute != nil }
             .map { (name: inputs[$0].name, length: inputs[$0].name.utf8.count, column: $0) }
         var given = [Bool](repeating: false, count: inputs.count)
-        // The row's values in column order, reused from row to row.
+        // The row's values in column order, reused from row to row, bound from parameter 2.
         var bound = [PrimitiveValue](repeating: .null, count: inputs.count)
+        let placements = inputs.indices.map { Statement.Placement(parameter: Int32($0 + 2), value: $0) }
         defer { statement.reset() }
         for (offset, row) in rows.enumerated() {
             let key = first + Int64(offset)
@@ -73,7 +74,9 @@ struct BatchInsert {
                 bound[index] = try storable(value, threshold: thresholds[index])
             }
             do {
-                try statement.withBound(bound, from: 2) { try statement.runKeepingBindings() }
+                try bound.withUnsafeBufferPointer { values in
+                    try statement.withBound(values, at: placements) { try statement.runKeepingBindings() }
+                }
             } catch let error as StoreError where error.resultCode == SQLiteCode.constraintUnique {
                 guard let existing = try existingRow(holding: try values(of: row, inputs)) else { throw error }
                 throw ValidationError(issues: [ValidationError.Issue(

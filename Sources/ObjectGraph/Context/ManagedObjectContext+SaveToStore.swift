@@ -51,9 +51,9 @@ extension ManagedObjectContext {
         var changes = save.changes
         changes.historyToken = transaction.token
 
-        for (number, count) in Dictionary(save.inserted.map { ($0.entityModel.number, 1) }, uniquingKeysWith: +) {
-            registered[number].reserveCapacity(count)
-        }
+        var insertedCounts = [Int](repeating: 0, count: model.entities.count)
+        for object in save.inserted { insertedCounts[object.entityModel.number] += 1 }
+        for (number, count) in insertedCounts.enumerated() where count > 0 { registered[number].reserveCapacity(count) }
         for object in save.inserted {
             registered[object.entityModel.number][object.key] = object
             object.flags.remove(.inserted)
@@ -221,13 +221,20 @@ extension ManagedObjectContext {
         try rows.writeJoinRows(newRows + written + keepsRelationships, complete: Set(resurrected.map(ObjectIdentifier.init)))
         save.inserted = newRows
 
-        // What the save changed, for the caller, for other contexts and for history.
-        let temporaryKeyOf = Dictionary(uniqueKeysWithValues: zip(inserts.map(ObjectIdentifier.init), temporaryKeys))
-        for object in newRows + resurrected {
+        // What the save changed, for the caller, for other contexts and for history. A new row's
+        // temporary key is the one at its insert's position (rows written again kept their keys);
+        // only the few adopted rows look theirs up.
+        save.changes.inserted.reserveCapacity(newRows.count + resurrected.count)
+        save.changes.insertedTemporaryIDs.reserveCapacity(newRows.count + resurrected.count)
+        for (object, temporaryKey) in zip(inserts, temporaryKeys) where adopted.isEmpty || !adopted.contains(ObjectIdentifier(object)) {
             save.changes.inserted.append(object.objectID)
-            save.changes.insertedTemporaryIDs.append(ManagedObjectID(
-                entity: object.entityModel, key: temporaryKeyOf[ObjectIdentifier(object)] ?? object.key))
+            save.changes.insertedTemporaryIDs.append(ManagedObjectID(entity: object.entityModel, key: temporaryKey))
         }
+        for object in resurrected {
+            save.changes.inserted.append(object.objectID)
+            save.changes.insertedTemporaryIDs.append(object.objectID)
+        }
+        let temporaryKeyOf = adopted.isEmpty ? [:] : Dictionary(uniqueKeysWithValues: zip(inserts.map(ObjectIdentifier.init), temporaryKeys))
         save.changes.updated.reserveCapacity(written.count + resolved.count)
         save.changes.updatedProperties.reserveCapacity(written.count + resolved.count)
         for object in written {

@@ -52,14 +52,23 @@ struct RowWriter {
 
     /// Reserves primary keys for new objects first, so foreign keys between them can be written.
     func assignKeys(_ inserts: [ManagedObject]) throws {
-        let needingKeys = Dictionary(grouping: inserts.filter { $0.key <= 0 }) { $0.entityModel.number }
-        for (number, objects) in needingKeys.sorted(by: { $0.key < $1.key }) {
-            var key = try context.persistentStore.reserveKeys(connection, entity: model.entities[number], count: objects.count)
+        for (entity, objects) in groupedByEntity(inserts.filter { $0.key <= 0 }) {
+            var key = try context.persistentStore.reserveKeys(connection, entity: entity, count: objects.count)
             for object in objects {
                 object.key = key
                 key += 1
             }
         }
+    }
+
+    /// Objects by entity, in the model's order of entities. (A dictionary grouping hashed every
+    /// object's entity number; a save of 100,000 objects of one entity did it twice.)
+    private func groupedByEntity(_ objects: [ManagedObject]) -> [(entity: EntityModel, objects: [ManagedObject])] {
+        guard let number = objects.first?.entityModel.number else { return [] }
+        if objects.allSatisfy({ $0.entityModel.number == number }) { return [(model.entities[number], objects)] }
+        var groups = [[ManagedObject]](repeating: [], count: model.entities.count)
+        for object in objects { groups[object.entityModel.number].append(object) }
+        return groups.indices.filter { !groups[$0].isEmpty }.map { (model.entities[$0], groups[$0]) }
     }
 
     /// Deletes rows (and then their join rows) whose version is still the one read; returns the
@@ -84,16 +93,19 @@ struct RowWriter {
     }
 
     /// Inserts rows through one prepared statement per entity (objects written again after a
-    /// conflict keep their key and take the next row version).
+    /// conflict keep their key and take the next row version). Text and bytes are bound where the
+    /// objects hold them, without copies.
     func insertRows(_ inserts: [ManagedObject]) throws {
-        for (number, objects) in Dictionary(grouping: inserts, by: { $0.entityModel.number }).sorted(by: { $0.key < $1.key }) {
-            let entity = model.entities[number]
+        for (entity, objects) in groupedByEntity(inserts) {
             let columns = entity.columns
             let placeholders = Array(repeating: "?", count: columns.count + 2).joined(separator: ", ")
             let names = (["_pk", "_version"] + columns.map { SQL.quote($0.name) }).joined(separator: ", ")
             let statement = try connection.statement("INSERT INTO \(entity.table) (\(names)) VALUES (\(placeholders))")
+            // Every parameter is bound anew for each row; the bindings are cleared before the
+            // objects' values could go.
+            defer { statement.reset() }
             let attributeColumns = columns.enumerated().filter { $0.element.slot < entity.attributes.count }
-                .map { (parameter: Int32($0.offset + 3), slot: $0.element.slot) }
+                .map { Statement.Placement(parameter: Int32($0.offset + 3), value: $0.element.slot) }
             let foreignKeys = entity.relationships.compactMap { relationship -> (parameter: Int32, relationship: RelationshipModel, slot: Int)? in
                 guard let slot = relationship.foreignKeySlot else { return nil }
                 return (Int32(columns.firstIndex { $0.slot == slot }! + 3), relationship, slot)
@@ -101,11 +113,12 @@ struct RowWriter {
             for object in objects {
                 statement.bind(object.key, at: 1)
                 statement.bind(object.flags.contains(.inserted) ? 1 : object.rowVersion + 1, at: 2)
-                for column in attributeColumns { statement.bind(object.values[column.slot], at: column.parameter) }
                 for foreignKey in foreignKeys {
                     statement.bind(context.foreignKeyValue(of: object, foreignKey.relationship, slot: foreignKey.slot), at: foreignKey.parameter)
                 }
-                try statement.run()
+                try object.values.withUnsafeBufferPointer { values in
+                    try statement.withBound(values, at: attributeColumns) { try statement.runKeepingBindings() }
+                }
             }
         }
     }
@@ -137,23 +150,33 @@ struct RowWriter {
         for (signature, objects) in ordered {
             let entity = model.entities[signature.entity]
             let slots = signature.slots.positions
-            // The to-one relationship each changed slot holds the key of, if any: looked up once per group.
-            let foreignKeys = slots.map { slot in entity.relationships.first { $0.foreignKeySlot == slot } }
+            // The to-one relationship each changed slot holds the key of, if any: looked up once per
+            // group. Attribute values are bound where the objects hold them, without copies.
+            var foreignKeys: [(parameter: Int32, relationship: RelationshipModel, slot: Int)] = []
+            var attributes: [Statement.Placement] = []
+            for (offset, slot) in slots.enumerated() {
+                if let relationship = entity.relationships.first(where: { $0.foreignKeySlot == slot }) {
+                    foreignKeys.append((Int32(offset + 1), relationship, slot))
+                } else {
+                    attributes.append(Statement.Placement(parameter: Int32(offset + 1), value: slot))
+                }
+            }
             let assignments = slots.map { slot in "\(SQL.quote(entity.columns.first { $0.slot == slot }!.name)) = ?" }
                 + ["_version = _version + 1"]
             let statement = try connection.statement(
                 "UPDATE \(entity.table) SET \(assignments.joined(separator: ", ")) WHERE _pk = ? AND _version = ?")
+            // Every parameter is bound anew for each row; the bindings are cleared before the
+            // objects' values could go.
+            defer { statement.reset() }
             for object in objects {
-                for (offset, slot) in slots.enumerated() {
-                    if let relationship = foreignKeys[offset] {
-                        statement.bind(context.foreignKeyValue(of: object, relationship, slot: slot), at: Int32(offset + 1))
-                    } else {
-                        object.values.withValue(at: slot) { statement.bind($0, at: Int32(offset + 1)) }
-                    }
+                for foreignKey in foreignKeys {
+                    statement.bind(context.foreignKeyValue(of: object, foreignKey.relationship, slot: foreignKey.slot), at: foreignKey.parameter)
                 }
                 statement.bind(object.key, at: Int32(slots.count + 1))
                 statement.bind(object.rowVersion, at: Int32(slots.count + 2))
-                try statement.run()
+                try object.values.withUnsafeBufferPointer { values in
+                    try statement.withBound(values, at: attributes) { try statement.runKeepingBindings() }
+                }
                 if connection.changes == 0 { conflicts.insert(ObjectIdentifier(object)) }
             }
         }

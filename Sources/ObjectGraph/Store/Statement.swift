@@ -78,52 +78,62 @@ final class Statement {
         for (offset, value) in values.enumerated() { bind(value, at: Int32(offset + 1)) }
     }
 
-    /// Binds `values` to parameters `first`, `first + 1`, ... without copying their text or bytes,
-    /// and runs `body`, which must take the statement's step while they are bound: SQLite reads
-    /// them where they lie until the step, and the values stay put only inside this call. (A
-    /// copying bind of each text costs SQLite a locked allocation and a copy: for a batch insert
-    /// of 500-byte texts, a tenth of the time.)
-    func withBound<T>(_ values: [PrimitiveValue], from first: Int32, _ body: () throws -> T) rethrows -> T {
-        try values.withUnsafeBufferPointer { try withBound($0[...], from: first, body) }
+    /// Where one value of a row goes: `values[value]` is bound to parameter `parameter`.
+    struct Placement {
+        let parameter: Int32
+        let value: Int
+    }
+
+    /// Binds `values[placement.value]` to `placement.parameter` for each placement, without copying
+    /// their text or bytes, and runs `body`, which must take the statement's step while they are
+    /// bound: SQLite reads them where they lie until the step, and the values stay put only inside
+    /// this call. Every later step binds anew (or ``reset()`` clears the bindings) before the values
+    /// go. (A copying bind of each text costs SQLite a locked allocation and a copy: for a batch
+    /// insert of 500-byte texts, a tenth of the time.)
+    func withBound<T>(
+        _ values: UnsafeBufferPointer<PrimitiveValue>, at placements: [Placement], _ body: () throws -> T
+    ) rethrows -> T {
+        precondition(placements.allSatisfy { $0.value >= 0 && $0.value < values.count }, "a placement outside the values")
+        return try placements.withUnsafeBufferPointer { try withBound(values, at: $0[...], body) }
     }
 
     private func withBound<T>(
-        _ values: Slice<UnsafeBufferPointer<PrimitiveValue>>, from first: Int32, _ body: () throws -> T
+        _ values: UnsafeBufferPointer<PrimitiveValue>, at placements: Slice<UnsafeBufferPointer<Placement>>,
+        _ body: () throws -> T
     ) rethrows -> T {
-        var index = values.startIndex
-        var parameter = first
-        while index < values.endIndex {
-            switch values[index] {
+        var index = placements.startIndex
+        while index < placements.endIndex {
+            let parameter = placements[index].parameter
+            switch values[placements[index].value] {
             case .string(let text):
-                let rest = values[(index + 1)...]
+                let rest = placements[(index + 1)...]
                 let result = try text.utf8.withContiguousStorageIfAvailable { bytes in
                     let pointer = bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
                         ?? UnsafePointer<CChar>(bitPattern: 1)
                     check(sqlite3_bind_text(handle, parameter, pointer, Int32(bytes.count), nil))
-                    return try withBound(rest, from: parameter + 1, body)
+                    return try withBound(values, at: rest, body)
                 }
                 if let result { return result }
                 // Text without contiguous UTF-8 of its own is copied.
                 bind(text, at: parameter)
             case .data(let data):
-                let rest = values[(index + 1)...]
+                let rest = placements[(index + 1)...]
                 return try data.withUnsafeBytes { bytes in
                     // A zero-length blob still needs a non-null pointer, or SQLite binds NULL.
                     let pointer = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
                     check(sqlite3_bind_blob(handle, parameter, pointer, Int32(bytes.count), nil))
-                    return try withBound(rest, from: parameter + 1, body)
+                    return try withBound(values, at: rest, body)
                 }
             case .uuid(let uuid):
-                let rest = values[(index + 1)...]
+                let rest = placements[(index + 1)...]
                 return try withUnsafeBytes(of: uuid.uuid) { bytes in
                     check(sqlite3_bind_blob(handle, parameter, bytes.baseAddress, 16, nil))
-                    return try withBound(rest, from: parameter + 1, body)
+                    return try withBound(values, at: rest, body)
                 }
             default:
-                bind(values[index], at: parameter)
+                bind(values[placements[index].value], at: parameter)
             }
             index += 1
-            parameter += 1
         }
         return try body()
     }

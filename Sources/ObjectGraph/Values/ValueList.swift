@@ -54,6 +54,15 @@ struct ValueList: RandomAccessCollection, MutableCollection, Equatable, @uncheck
         return try storage!.withUnsafeMutablePointerToElements { try body($0[position]) }
     }
 
+    /// Calls `body` with the values where they lie (a row's values bound without copies, say).
+    @inline(__always)
+    func withUnsafeBufferPointer<T>(_ body: (UnsafeBufferPointer<PrimitiveValue>) throws -> T) rethrows -> T {
+        guard let storage else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try storage.withUnsafeMutablePointers { count, elements in
+            try body(UnsafeBufferPointer(start: elements, count: count.pointee))
+        }
+    }
+
     /// Whether the value at `position` is `.null`, read in place.
     @inline(__always)
     func isNull(at position: Int) -> Bool {

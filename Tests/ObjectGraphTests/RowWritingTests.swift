@@ -1,0 +1,133 @@
+import Foundation
+import ObjectGraph
+import Testing
+
+/// What a save writes into its rows: every object's own values (bound where the objects hold them,
+/// one statement per entity), and the IDs its change set reports.
+@Suite struct RowWritingTests {
+    /// The texts, bytes and optionals of one article, as the test sets and expects them.
+    private struct Values: Equatable {
+        var title: String
+        var subtitle: String?
+        var body: String
+        var attachment: Data?
+        var wordCount: Int
+    }
+
+    /// Values that differ from row to row in length and kind: long texts (on the heap), short ones
+    /// (inline in the string), empty and non-ASCII texts, nil, empty and non-empty bytes.
+    private static func values(_ index: Int, round: Int) -> Values {
+        let word = ["draft", "été", "", "a", "outbox"][(index + round) % 5]
+        return Values(
+            title: index % 4 == 0 ? "" : "\(word) \(index) r\(round)",
+            subtitle: index % 3 == 0 ? nil : String(repeating: word + " ", count: (index + round) % 7),
+            body: String(repeating: "Body \(index) of round \(round), \(word). ", count: (index * 7 + round) % 40),
+            attachment: index % 5 == 0 ? nil : Data((0..<((index + round) % 9)).map { UInt8(($0 + index) % 256) }),
+            wordCount: index * 10 + round)
+    }
+
+    private static func read(_ article: Article) -> Values {
+        Values(title: article.title, subtitle: article.subtitle, body: article.body, attachment: article.attachment, wordCount: article.wordCount)
+    }
+
+    private static func set(_ values: Values, on article: Article) {
+        article.title = values.title
+        article.subtitle = values.subtitle
+        article.body = values.body
+        article.attachment = values.attachment
+        article.wordCount = values.wordCount
+    }
+
+    /// Every article's values as the store holds them, by word count's round-free index.
+    private static func storedValues(_ stack: TestStack) throws -> [UUID: Values] {
+        try stack.run { context in
+            let articles = try context.fetch(FetchRequest<Article>())
+            return Dictionary(uniqueKeysWithValues: articles.map { ($0.id, read($0)) })
+        }
+    }
+
+    @Test func aSaveWritesEachObjectsOwnTextsAndBytes() throws {
+        let stack = try TestStack()
+        let count = 240
+        // Articles, tags and folders inserted in one save, interleaved: each entity's rows are
+        // written with its own statement, and to-one keys point at rows of the same save.
+        let ids: [UUID] = try stack.run { context in
+            var folders: [Folder] = []
+            let articles = (0..<count).map { index -> Article in
+                if index % 60 == 0 {
+                    let folder = Folder(context: context)
+                    folder.name = "Folder \(index / 60)"
+                    folders.append(folder)
+                }
+                let article = Article(context: context)
+                Self.set(Self.values(index, round: 0), on: article)
+                article.folder = folders.last
+                if index % 30 == 0 {
+                    let tag = Tag(context: context)
+                    tag.name = "tag \(index)"
+                    article.tags = [tag]
+                }
+                return article
+            }
+            try context.save()
+            return articles.map(\.id)
+        }
+        var expected = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, Self.values($0, round: 0)) })
+        #expect(try Self.storedValues(stack) == expected)
+        try stack.run { context in
+            let articles = try context.fetch(FetchRequest<Article>(sortDescriptors: [.ascending(\.wordCount)]))
+            #expect(articles.map { $0.folder?.name } == (0..<count).map { "Folder \($0 / 60)" })
+            #expect(try context.count(for: FetchRequest<Tag>()) == count / 30)
+        }
+
+        // Updates in groups of different changed columns: texts grow, shrink, empty and go nil.
+        try stack.run { context in
+            for article in try context.fetch(FetchRequest<Article>()) {
+                let index = article.wordCount / 10
+                var values = Self.values(index, round: 1)
+                if index % 2 == 0 { values.body = article.body }
+                if index % 3 == 1 { values.attachment = article.attachment }
+                Self.set(values, on: article)
+            }
+            try context.save()
+        }
+        for (position, id) in ids.enumerated() {
+            var values = Self.values(position, round: 1)
+            if position % 2 == 0 { values.body = expected[id]!.body }
+            if position % 3 == 1 { values.attachment = expected[id]!.attachment }
+            expected[id] = values
+        }
+        #expect(try Self.storedValues(stack) == expected)
+    }
+
+    @Test func temporaryIDsStayWithTheirObjectsWhenAnInsertBecomesAnExistingRow() throws {
+        let stack = try TestStack()
+        let existingID = try stack.run { context in
+            let tag = Tag(context: context)
+            tag.name = "existing"
+            try context.save()
+            return tag.objectID
+        }
+        try stack.run { context in
+            context.mergePolicy = .mergeByPropertyObjectTrump
+            let tags = ["first", "existing", "third", "fourth"].map { name in
+                let tag = Tag(context: context)
+                tag.name = name
+                return tag
+            }
+            let temporaryIDs = tags.map(\.objectID)
+            let changes = try context.save()
+            #expect(tags[1].objectID == existingID)
+            let created = [tags[0], tags[2], tags[3]].map(\.objectID)
+            #expect(changes.inserted == created)
+            #expect(changes.insertedTemporaryIDs == [temporaryIDs[0], temporaryIDs[2], temporaryIDs[3]])
+            #expect(changes.permanentIDs == [
+                temporaryIDs[0]: created[0], temporaryIDs[1]: existingID, temporaryIDs[2]: created[1], temporaryIDs[3]: created[2],
+            ])
+        }
+        try stack.run { context in
+            let names = try context.fetch(FetchRequest<Tag>(sortDescriptors: [.ascending(\.name)])).map(\.name)
+            #expect(names == ["existing", "first", "fourth", "third"])
+        }
+    }
+}
