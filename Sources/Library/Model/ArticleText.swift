@@ -141,41 +141,6 @@ extension ArticleText {
     }
 }
 
-/// Collects plain text up to a length, one space between words.
-struct ExcerptBuilder {
-    let limit: Int
-    private(set) var text = ""
-    private(set) var isFull = false
-    private var count = 0
-
-    init(limit: Int) { self.limit = limit }
-
-    var isEmpty: Bool { text.isEmpty }
-
-    /// Adds `piece`'s words until the excerpt is full. The words are found one at a time, not
-    /// split all at once: a block is often a whole paragraph of which the excerpt takes the
-    /// first words, and every character read is a grapheme and whitespace lookup (the first
-    /// sync reads each pulled article's excerpt).
-    mutating func append(_ piece: String) {
-        var rest = piece[...]
-        while !isFull, let start = rest.firstIndex(where: { !$0.isWhitespace }) {
-            let end = rest[start...].firstIndex(where: \.isWhitespace) ?? rest.endIndex
-            let word = rest[start..<end]
-            rest = rest[end...]
-            let separator = text.isEmpty ? 0 : 1
-            if count + separator + word.count > limit {
-                if text.isEmpty { text = String(word.prefix(limit - 1)) }
-                text += "…"
-                isFull = true
-                return
-            }
-            if separator == 1 { text += " " }
-            text += word
-            count += separator + word.count
-        }
-    }
-}
-
 /// What one piece of Markdown (a whole body, or one run of its blocks, ``BlockTally/runs(of:)``)
 /// gives to the body's summary: its words, and the text of the blocks an excerpt could take,
 /// read through cmark (``MarkdownProse``).
