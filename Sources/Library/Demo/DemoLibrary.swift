@@ -191,8 +191,7 @@ extension Library {
                 let existing = Set(try context.fetchDictionaries(
                     FetchRequest<StoredArticle>(predicate: .in(\.id, ids)), propertiesToFetch: ["id"]
                 ).compactMap { $0["id"] as? UUID })
-                var folders: [String: Folder] = [:]
-                var tags: [String: Tag] = [:]
+                var places = LibraryNames.Places(in: context)
                 var inserted = 0
                 for snapshot in articles where !existing.contains(snapshot.id) {
                     let article = StoredArticle(context: context)
@@ -204,16 +203,8 @@ extension Library {
                     article.created = snapshot.created
                     article.updated = snapshot.updated
                     article.trashed = snapshot.trashed
-                    if let name = snapshot.folder {
-                        if folders[name] == nil { folders[name] = try LibraryNames.folder(named: name, creatingIn: context, at: now) }
-                        article.folder = folders[name]
-                    }
-                    var articleTags: [Tag] = []
-                    for name in snapshot.tags {
-                        if tags[name] == nil { tags[name] = try LibraryNames.tag(named: name, creatingIn: context) }
-                        articleTags.append(tags[name]!)
-                    }
-                    article.tags = RelatedObjects(articleTags)
+                    article.folder = try snapshot.folder.map { try places.folder(named: $0, at: now) }
+                    article.tags = RelatedObjects(try snapshot.tags.map { try places.tag(named: $0) })
                     inserted += 1
                 }
                 try LocalChanges.record(in: context, at: now)
