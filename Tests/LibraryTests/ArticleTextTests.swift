@@ -1,3 +1,5 @@
+import Foundation
+import Platform
 import Testing
 @testable import Library
 
@@ -114,5 +116,30 @@ import Testing
         #expect(ArticleText.sortKey("  École du Nord") == "ecole du nord")
         #expect(ArticleText.sortKey("ZEBRA") < ArticleText.sortKey("zoo"))
         #expect(ArticleText.sortKey("apple") < ArticleText.sortKey("Banana"))
+    }
+
+    /// ASCII titles are keyed by byte (``ArticleText/sortKey(_:)``): the key is Foundation's
+    /// trimming and folding, for every ASCII character and for random titles, ASCII or not.
+    @Test func aTitlesKeyIsFoundationsTrimmingAndFolding() {
+        func folded(_ title: String) -> String {
+            title.trimmingCharacters(in: .whitespacesAndNewlines)
+                .folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        }
+        for value in UInt8(0)..<0x80 {
+            let character = String(UnicodeScalar(value))
+            for title in [character, "A\(character)b", "\(character) x \(character)"] {
+                #expect(ArticleText.sortKey(title) == folded(title), "\(title.debugDescription)")
+            }
+        }
+        var random = SeededGenerator(seed: 35)
+        let pieces = [" ", "\t", "\n", "\r\n", "\u{0B}", "\u{85}", "\u{A0}", "\u{3000}", "A", "z", "Q", "é", "É", "e\u{301}", "ß", "İ", "ﬁ", "1", "-", "漢"]
+        for _ in 0..<5_000 {
+            let asciiOnly = random.chance(0.5)
+            var title = ""
+            for _ in 0..<Int.random(in: 0...10, using: &random) {
+                title += asciiOnly ? String(UnicodeScalar(UInt8.random(in: 0..<0x80, using: &random))) : random.pick(pieces)
+            }
+            #expect(ArticleText.sortKey(title) == folded(title), "\(title.debugDescription)")
+        }
     }
 }

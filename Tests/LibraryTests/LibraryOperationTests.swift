@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import Platform
 import SyncProtocol
 import Testing
 @testable import Library
@@ -246,6 +247,27 @@ import QuireTestSupport
         let sequences = try store.outbox().map(\.sequence)
         #expect(sequences.count == 12)
         #expect(Set(sequences).count == 12)
+    }
+
+    /// Articles saved together are queued in the order they were created, those created at the
+    /// same moment in the order of their IDs' text.
+    @Test func articlesSavedTogetherAreQueuedByCreationThenID() async throws {
+        let store = try TemporaryLibrary()
+        let library = store.library
+        defer { library.close() }
+        var random = SeededGenerator(seed: 35)
+        let moments = (0..<3).map { Date(timeIntervalSince1970: 1_700_000_000 + Double($0) * 60) }
+        // IDs alike up to their last byte too, where a comparison of fewer bytes would stop.
+        let alike = (0..<8).map { last in UUID(uuid: (1, 2, 3, 4, 5, 6, 0x47, 8, 0x89, 10, 11, 12, 13, 14, 15, UInt8(last * 31))) }
+        let ids = alike + (0..<40).map { _ in random.uuid() }
+        let articles = ids.shuffled(using: &random).enumerated().map { index, id in
+            let created = moments[index % moments.count]
+            return ArticleSnapshot(id: id, title: "Article \(index)", body: "", created: created, updated: created)
+        }
+        try await library.applyImport(creatingFolders: [], tags: [], writes: articles.map { ImportWrite(.create, $0) }, batchSize: articles.count)
+
+        let expected = articles.sorted { ($0.created, $0.id.uuidString) < ($1.created, $1.id.uuidString) }.map(\.id)
+        #expect(try store.outbox().map(\.articleID) == expected)
     }
 
     @Test func aMissingLibraryIsNotCreatedUnlessAsked() throws {

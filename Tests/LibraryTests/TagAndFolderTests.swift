@@ -34,6 +34,17 @@ import Testing
         await #expect(throws: TagError.tagNotFound("swfit")) { try await store.library.renameTag("swfit", to: "x") }
     }
 
+    /// An article's tags are in one order wherever they show and are sent: case and accents
+    /// folded, then as written.
+    @Test func anArticlesTagsAreSortedByFoldedNameThenByName() async throws {
+        let store = try TemporaryLibrary()
+        let tags = ["zoo", "École", "ecole", "apple", "Apple", "  banana", "Banana"]
+        let article = try await store.library.createArticle(ArticleContent(title: "Tagged", body: "", tags: tags))
+        let sorted = ["Apple", "apple", "  banana", "Banana", "ecole", "École", "zoo"]
+        #expect(article.tags == sorted)
+        #expect(try store.outbox(of: article.id).first?.payload?.tags == sorted)
+    }
+
     @Test func renamingOntoAnExistingTagMergesThem() async throws {
         let (store, ids) = try await library()
         try await store.library.renameTag("gtk", to: "swfit")

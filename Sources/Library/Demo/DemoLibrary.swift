@@ -20,9 +20,11 @@ public enum DemoLibrary {
     public static func article(_ index: Int, seed: UInt64 = 1, now: Date = Date()) -> ArticleSnapshot {
         var random = SeededGenerator(seed: seed &* 0x2545_F491_4F6C_DD1D &+ UInt64(index))
         let topic = random.pick(topics)
-        let title = random.pick(titleForms).replacingOccurrences(of: "{t}", with: topic)
-            .replacingOccurrences(of: "{T}", with: topic.prefix(1).uppercased() + topic.dropFirst())
-            .replacingOccurrences(of: "{n}", with: String(random.int(3...12)))
+        let form = random.pick(titleForms)
+        // Drawn for every title, whether its form shows a number or not: each later choice
+        // depends on how many came before.
+        let number = random.int(3...12)
+        let title = filling(form, topic: topic, number: number)
         let age = Double(random.int(0...(730 * 24))) * 3600 + Double(random.int(0...3599))
         let created = now.addingTimeInterval(-age)
         // Edited some time after creation: within the following two months, and before now.
@@ -110,7 +112,31 @@ public enum DemoLibrary {
         ("sh", "quire list --folder Essays --json | jq '.[].title'"),
     ]
 
-    private static func paragraph(_ random: inout SeededGenerator) -> String {
+    /// The sentences with "the third revision" in emphasis, as a section's first paragraph has them.
+    private static let emphasizedSentences = sentences.map {
+        $0.replacingOccurrences(of: "the third revision", with: "*the third revision*")
+    }
+
+    /// `form` with `{t}` the topic, `{T}` the topic with a capital, `{n}` the number. (Read here,
+    /// not by Foundation's search and replace, which costs more than the rest of an article.)
+    private static func filling(_ form: String, topic: String, number: Int) -> String {
+        var title = ""
+        var rest = form[...]
+        while let open = rest.firstIndex(of: "{") {
+            title += rest[..<open]
+            let placeholder = rest[open...].prefix(3)
+            switch placeholder {
+            case "{t}": title += topic
+            case "{T}": title += topic.prefix(1).uppercased() + topic.dropFirst()
+            case "{n}": title += String(number)
+            default: title += placeholder
+            }
+            rest = rest[placeholder.endIndex...]
+        }
+        return title + rest
+    }
+
+    private static func paragraph(_ random: inout SeededGenerator, of sentences: [String] = sentences) -> String {
         (0..<random.int(2...5)).map { _ in random.pick(sentences) }.joined(separator: " ")
     }
 
@@ -119,7 +145,7 @@ public enum DemoLibrary {
         let sections = random.int(0...4)
         for section in 0..<sections {
             blocks.append("## " + headings[(section + random.int(0...2)) % headings.count])
-            blocks.append(paragraph(&random).replacingOccurrences(of: "the third revision", with: "*the third revision*"))
+            blocks.append(paragraph(&random, of: emphasizedSentences))
             switch random.int(0...7) {
             case 0:
                 blocks.append((0..<random.int(2...5)).map { _ in "- " + random.pick(listItems) }.joined(separator: "\n"))
@@ -165,8 +191,7 @@ extension Library {
                 let existing = Set(try context.fetchDictionaries(
                     FetchRequest<StoredArticle>(predicate: .in(\.id, ids)), propertiesToFetch: ["id"]
                 ).compactMap { $0["id"] as? UUID })
-                var folders: [String: Folder] = [:]
-                var tags: [String: Tag] = [:]
+                var places = LibraryNames.Places(in: context)
                 var inserted = 0
                 for snapshot in articles where !existing.contains(snapshot.id) {
                     let article = StoredArticle(context: context)
@@ -178,16 +203,8 @@ extension Library {
                     article.created = snapshot.created
                     article.updated = snapshot.updated
                     article.trashed = snapshot.trashed
-                    if let name = snapshot.folder {
-                        if folders[name] == nil { folders[name] = try LibraryNames.folder(named: name, creatingIn: context, at: now) }
-                        article.folder = folders[name]
-                    }
-                    var articleTags: [Tag] = []
-                    for name in snapshot.tags {
-                        if tags[name] == nil { tags[name] = try LibraryNames.tag(named: name, creatingIn: context) }
-                        articleTags.append(tags[name]!)
-                    }
-                    article.tags = RelatedObjects(articleTags)
+                    article.folder = try snapshot.folder.map { try places.folder(named: $0, at: now) }
+                    article.tags = RelatedObjects(try snapshot.tags.map { try places.tag(named: $0) })
                     inserted += 1
                 }
                 try LocalChanges.record(in: context, at: now)

@@ -45,6 +45,7 @@ extension Library {
     /// One batch of an import.
     private static func save(_ items: [ImportWrite], in context: ManagedObjectContext, at now: Date) throws -> ImportResult {
         var result = ImportResult()
+        var places = LibraryNames.Places(in: context)
         for item in items {
             let imported = item.article
             let article: StoredArticle
@@ -59,7 +60,7 @@ extension Library {
                 article.created = imported.created
                 if item.kind == .copy { result.copied += 1 } else { result.created += 1 }
             }
-            try article.setContent(imported.content, at: now)
+            try article.setContent(imported.content, at: now, places: &places)
             if let history = imported.history {
                 try VersionHistory.add(history, to: article.id, freshIDs: item.kind == .copy, in: context)
             }

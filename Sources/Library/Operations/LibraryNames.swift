@@ -58,6 +58,32 @@ enum LibraryNames {
         return tag
     }
 
+    /// The folders and tags of one context found or created by name, each name looked up once:
+    /// an import or the demo library names the same few for every article of a save.
+    struct Places {
+        let context: ManagedObjectContext
+        private var folders: [String: Folder] = [:]
+        private var tags: [String: Tag] = [:]
+
+        init(in context: ManagedObjectContext) { self.context = context }
+
+        /// ``LibraryNames/folder(named:creatingIn:at:)``, once per name.
+        mutating func folder(named name: String, at now: Date) throws -> Folder {
+            if let folder = folders[name] { return folder }
+            let folder = try LibraryNames.folder(named: name, creatingIn: context, at: now)
+            folders[name] = folder
+            return folder
+        }
+
+        /// ``LibraryNames/tag(named:creatingIn:)``, once per name.
+        mutating func tag(named name: String) throws -> Tag {
+            if let tag = tags[name] { return tag }
+            let tag = try LibraryNames.tag(named: name, creatingIn: context)
+            tags[name] = tag
+            return tag
+        }
+    }
+
     /// A folder or tag name: one line of visible text, at most the protocol's name length.
     static func check(_ name: String, kind: String) throws {
         if name.allSatisfy(\.isWhitespace) {

@@ -45,8 +45,9 @@ public enum LocalChanges {
             articles.append(article)
         }
         guard !articles.isEmpty else { return 0 }
-        // Sets have no order; this one makes operation sequences follow creation.
-        articles.sort { ($0.created, $0.id.uuidString) < ($1.created, $1.id.uuidString) }
+        // Sets have no order; this one makes operation sequences follow creation, then the ID (a
+        // UUID's `<` compares its bytes in order, so its text's order). Each key is read once.
+        articles = articles.map { (key: ($0.created, $0.id), article: $0) }.sorted { $0.key < $1.key }.map(\.article)
 
         var writer = try OperationWriter(context: context, now: now, articles: articles.filter { !$0.isInserted })
         for article in articles {

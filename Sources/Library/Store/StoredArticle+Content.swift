@@ -8,14 +8,21 @@ extension StoredArticle {
     /// for content pulled from the server, call ``refreshDerivedFields()`` after it.
     public func setContent(_ content: ArticleContent, at now: Date = Library.now()) throws {
         guard let context = managedObjectContext else { throw ObjectGraphError.objectDetached(objectID) }
+        var places = LibraryNames.Places(in: context)
+        try setContent(content, at: now, places: &places)
+    }
+
+    /// ``setContent(_:at:)`` with the folder and tag found in `places`, which many articles
+    /// saved together share (their context's).
+    func setContent(_ content: ArticleContent, at now: Date, places: inout LibraryNames.Places) throws {
         if title != content.title { title = content.title }
         if body != content.body { body = content.body }
         if status != content.status { status = content.status }
         if isFavorite != content.isFavorite { isFavorite = content.isFavorite }
         if let language = content.language, language != self.language { self.language = language }
-        let newFolder = try content.folder.map { try LibraryNames.folder(named: $0, creatingIn: context, at: now) }
+        let newFolder = try content.folder.map { try places.folder(named: $0, at: now) }
         if folder != newFolder { folder = newFolder }
-        let newTags = try Set(content.tags.map { try LibraryNames.tag(named: $0, creatingIn: context) })
+        let newTags = try Set(content.tags.map { try places.tag(named: $0) })
         if Set(tags) != newTags { tags = RelatedObjects(newTags) }
     }
 

@@ -59,12 +59,10 @@ public final class StoredArticle: ManagedObject {
     /// The files put in it, such as pasted images (``StoredAttachment``). (Since schema V5.)
     @ToMany("attachments") public var attachments: RelatedObjects<StoredAttachment>
 
-    /// Tag names sorted by folded name: the store keeps tags as a set, so this is their one order.
+    /// Tag names sorted by folded name, then by name: the store keeps tags as a set, so this is
+    /// their one order. (Each name is folded once: every save of an article reads them.)
     public var tagNames: [String] {
-        tags.map(\.name).sorted { lhs, rhs in
-            let (left, right) = (ArticleText.sortKey(lhs), ArticleText.sortKey(rhs))
-            return left != right ? left < right : lhs < rhs
-        }
+        tags.map { (key: ArticleText.sortKey($0.name), name: $0.name) }.sorted { $0 < $1 }.map(\.name)
     }
 
     /// What the writer edits, as a value.
