@@ -488,6 +488,7 @@ final class EditorPaneTests: QuireTestCase, @unchecked Sendable {
     func testStyleSchemeFollowsLightAndDark() throws {
         try MainActor.assumeIsolated {
             let editor = try EditorPane()
+            editor.load(title: "Look", body: "# Heading\n")
             let manager = adw_style_manager_get_default()
             defer { adw_style_manager_set_color_scheme(manager, ADW_COLOR_SCHEME_DEFAULT) }
             adw_style_manager_set_color_scheme(manager, ADW_COLOR_SCHEME_FORCE_DARK)

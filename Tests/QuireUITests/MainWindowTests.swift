@@ -54,6 +54,37 @@ final class MainWindowTests: MainWindowTestCase, @unchecked Sendable {
         }
     }
 
+    /// The window opens before the counts are read (off the main thread): until they arrive the
+    /// sidebar shows its places without a count (it showed "All Articles 0" and no folders), then
+    /// the counts and the folders.
+    func testTheSidebarShowsNoCountUntilTheCountsAreRead() throws {
+        let url = try makeLibrary { library in
+            try await library.createFolder(named: "Essays")
+            let alpha = try await library.createArticle(ArticleContent(title: "Alpha", body: "", folder: "Essays"))
+            try await library.setFavorite(true, for: [alpha.id])
+            try await library.createArticle(ArticleContent(title: "Beta", body: ""))
+        }
+        MainActor.assumeIsolated {
+            let status = runQuire(settings: nil, libraryURL: url) { quire, window in
+                // As the window opens, before the main loop has turned once: no reading has arrived.
+                XCTAssertEqual(window.sidebar.items, [.all, .favorites, .trash])
+                XCTAssertNil(window.sidebar.countText(of: .all))
+                XCTAssertNil(window.sidebar.countText(of: .favorites))
+                Task { @MainActor in
+                    do {
+                        try await self.until { window.sidebar.countText(of: .all) == "2" }
+                        XCTAssertEqual(window.sidebar.countText(of: .favorites), "1")
+                        XCTAssertEqual(window.sidebar.countText(ofFolder: "Essays"), "1")
+                    } catch {
+                        XCTFail("\(error)")
+                    }
+                    quire.application.activateAction(named: "quit")
+                }
+            }
+            XCTAssertEqual(status, 0)
+        }
+    }
+
     func testNewArticleIsAutosavedWithItsOutboxOperationAndTrashedFromTheList() throws {
         let url = try makeLibrary { _ in }
         drive(url) { window in

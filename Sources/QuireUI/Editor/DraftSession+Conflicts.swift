@@ -45,7 +45,7 @@ extension DraftSession {
                 article.body = merged.body
                 show(title: merged.title, body: merged.body)
                 bodyEdited = false
-                editor.saveState = .unsaved
+                shownEditor?.saveState = .unsaved
             }
             // Saving over the text stored now makes the next save go through; an article deleted
             // meanwhile keeps the text as a new article, and then lets the draft go.
@@ -54,7 +54,9 @@ extension DraftSession {
                 return
             }
             base = (stored.title, stored.body)
-            save()
+            // A closed session's text is saved as its closing would have: ending the editing
+            // session, and its recovery copy removed once saved.
+            if save(endingSession: isClosed), isClosed { removeRecoveryCopy() }
         case .resolve(.keepTheirs), .resolve(.acceptDelete):
             takeTheirs(deleted: stored == nil)
         case .resolve(.keepBoth):

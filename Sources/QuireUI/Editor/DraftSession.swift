@@ -71,7 +71,10 @@ final class DraftSession {
     private var saveAgain = false
     /// The conflict dialog while it is open; saves wait for its decision.
     var conflictDialog: ConflictDialog?
-    private var isClosed = false
+    /// Whether the editor no longer shows this session (``close()``, until ``reopen()``): a
+    /// closed session's conflict dialog still carries out the writer's decision, in the store
+    /// only, since the editor shows another article.
+    private(set) var isClosed = false
     /// Called after each edit of the writer (the window's wait for a long pause).
     var afterEdit: (@MainActor () -> Void)?
 
@@ -94,12 +97,31 @@ final class DraftSession {
         articleID = article.id
         shownBody = article.body
         base = (article.title, article.body)
-        editor.load(title: article.title, body: article.body)
+        showInEditor()
+    }
+
+    /// Shows the draft's text in the editor and takes the writer's edits from it.
+    private func showInEditor() {
+        show(title: article.title, body: article.body)
         editor.readOnlyReason = article.trashed != nil ? gettext("This article is in the Trash.") : nil
         editor.titleChanged = { [weak self] title in self?.edited(title: title) }
         editor.bodyChanged = { [weak self] in self?.edited(body: true) }
         connectSpelling(to: editor.spelling, library: library, report: report)
     }
+
+    /// Takes the editor again after ``close()`` left the writer's text unsaved (a conflict they
+    /// left to decide later, a save that failed): the editor shows that text, not the store's,
+    /// and the next save tries again, asking again about a conflict. Without this, the article
+    /// opened again would show the store's text, and the recovery copy of the writer's would be
+    /// replaced by the next edit's.
+    func reopen() {
+        isClosed = false
+        showInEditor()
+        editor.saveState = .unsaved
+    }
+
+    /// The editor while it shows this session; nil once closed.
+    var shownEditor: EditorPane? { isClosed ? nil : editor }
 
     /// Whether the writer's text holds edits the store does not have yet (asking puts the
     /// editor's body into the draft).
@@ -186,7 +208,7 @@ final class DraftSession {
     private func startSave(endingSession: Bool) -> EditorSaveRun? {
         takeEditedBody()
         guard conflictDialog == nil, draft.hasChanges else { return nil }
-        editor.saveState = .saving
+        shownEditor?.saveState = .saving
         let text = Library.EditorText(
             articleID: articleID, title: article.title, body: article.body,
             language: article.changedValues()["language"] == nil ? nil : article.language,
@@ -211,11 +233,11 @@ final class DraftSession {
             }
             return true
         case .success(.conflict(let theirs)):
-            editor.saveState = .unsaved
+            shownEditor?.saveState = .unsaved
             askAboutConflict(theirs: theirs)
             return false
         case .failure(let error):
-            editor.saveState = .unsaved
+            shownEditor?.saveState = .unsaved
             report(String(cFormat: gettext("Could not save “%s”"), ConflictDialog.displayTitle(article.title)), error)
             return false
         }
@@ -283,7 +305,7 @@ final class DraftSession {
         if article.title != title { article.title = title }
         if article.body != body { article.body = body }
         if article.language != language { article.language = language }
-        if editor.saveState == .saving { editor.saveState = .saved }
+        if shownEditor?.saveState == .saving { editor.saveState = .saved }
         // The save may have settled the article's conflict with a clean merge (LocalChanges).
         try showStoredContent()
     }
@@ -324,8 +346,10 @@ final class DraftSession {
         show(title: stored.title, body: stored.body)
     }
 
-    /// Loads the editor with `title` and `body`, remembering the body it shows.
+    /// Loads the editor with `title` and `body`, remembering the body it shows (nothing once the
+    /// session is closed: the editor shows another article).
     func show(title: String, body: String) {
+        guard !isClosed else { return }
         shownBody = body
         editor.load(title: title, body: body)
     }

@@ -188,7 +188,6 @@ public final class EditorPane {
         spelling = BodySpelling(buffer: buffer, view: bodyView, actions: actions, connections: connections)
         attachments = EditorAttachments(view: bodyView, buffer: buffer)
 
-        buffer.highlightMarkdown()
         buffer.followStyle(storingIn: connections)
         widget.add(backgroundStyle)
         bodyView.add(fontStyle)
@@ -220,6 +219,12 @@ public final class EditorPane {
         isLoading = true
         defer { isLoading = false }
         titleField.load(title)
+        // The language is set here rather than when the pane is made: the first time, GtkSourceView
+        // parses markdown.lang and validates it against its RelaxNG schema (about 65 ms), which
+        // every start paid before its first rows, article open or not. Later loads find it set.
+        // (The spell checker's dictionary opens off the main thread with the first check:
+        // ``BodySpelling``.)
+        buffer.highlightMarkdown()
         buffer.load(body)
         saveState = .saved
         updateWordCountNow()

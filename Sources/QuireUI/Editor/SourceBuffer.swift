@@ -21,9 +21,11 @@ final class SourceBuffer: TextBuffer {
     /// The instance as a `GtkSourceBuffer *`.
     var sourceBuffer: UnsafeMutablePointer<GtkSourceBuffer> { pointer(as: GtkSourceBuffer.self) }
 
-    /// Highlights Markdown with GtkSourceView's `markdown` language.
+    /// Highlights Markdown with GtkSourceView's `markdown` language. Costly only the first time in
+    /// the process (the language file is parsed); again on the same buffer it changes nothing.
     func highlightMarkdown() {
         let language = gtk_source_language_manager_get_language(gtk_source_language_manager_get_default(), "markdown")
+        guard gtk_source_buffer_get_language(sourceBuffer) != language else { return }
         gtk_source_buffer_set_language(sourceBuffer, language)
         gtk_source_buffer_set_highlight_syntax(sourceBuffer, 1)
     }
@@ -39,6 +41,11 @@ final class SourceBuffer: TextBuffer {
         let scheme = gtk_source_style_scheme_manager_get_scheme(
             gtk_source_style_scheme_manager_get_default(), StyleManager.shared.isDark ? "Adwaita-dark" : "Adwaita")
         gtk_source_buffer_set_style_scheme(sourceBuffer, scheme)
+    }
+
+    /// The id of the language highlighted (`markdown`), nil for none.
+    var languageID: String? {
+        gtk_source_buffer_get_language(sourceBuffer).flatMap { gtk_source_language_get_id($0) }.map { String(cString: $0) }
     }
 
     /// The background colour of the current scheme's text, as CSS (`#ffffff`), if it sets one.

@@ -40,7 +40,9 @@ final class Sidebar {
     private let acceptsArticleDrops: Bool
     private var isRebuilding = false
 
-    /// Attaches to the list box and lists the places without folders. With `acceptsArticleDrops`
+    /// Attaches to the list box and lists the places without folders and without counts: a
+    /// count is shown once it is known (``show(_:selecting:)``), never a 0 that is not yet true.
+    /// With `acceptsArticleDrops`
     /// false (a read-only library) no place takes dragged articles, and folders and tags have no
     /// menu.
     init(listBox: ListBox, acceptsArticleDrops: Bool) {
@@ -54,15 +56,16 @@ final class Sidebar {
             guard let self else { return }
             statusChosen?(filteredStatus)
         }
-        show(SidebarCounts())
+        show(nil)
     }
 
     /// Lists the places with their counts: All Articles and Favorites, `counts.folders`, a Tags
     /// heading with `counts.tags` (when there are any), the Trash; selects `item` or keeps the
-    /// selection (a selected folder or tag that is gone selects All Articles).
-    func show(_ counts: SidebarCounts, selecting item: SidebarItem? = nil) {
-        folders = counts.folders
-        tags = counts.tags
+    /// selection (a selected folder or tag that is gone selects All Articles). With `counts` nil
+    /// (not read yet), the places that are always there, without counts.
+    func show(_ counts: SidebarCounts?, selecting item: SidebarItem? = nil) {
+        folders = counts?.folders ?? []
+        tags = counts?.tags ?? []
         isRebuilding = true
         listBox.removeAll()
         let tagItems: [SidebarItem?] = tags.isEmpty ? [] : [nil] + tags.map { .tag($0.name) }
@@ -78,7 +81,7 @@ final class Sidebar {
                 listBox.append(row)
                 continue
             }
-            row.child = makeRowContent(item, count: counts.count(of: item))
+            row.child = makeRowContent(item, count: counts?.count(of: item))
             // The drop target goes on the row, whose :drop(active) state the style sheet outlines.
             listBox.append(row)
             if acceptsArticleDrops && item.takesArticleDrops {

@@ -3,12 +3,10 @@ import Library
 /// What the sidebar counts: every article, the favorites, each folder and each tag (from
 /// Library's ``LibraryCounts``, read off the main thread).
 struct SidebarCounts: Sendable, Hashable {
-    var all = 0
-    var favorites = 0
-    var folders: [FolderSummary] = []
-    var tags: [TagSummary] = []
-
-    init() {}
+    var all: Int
+    var favorites: Int
+    var folders: [FolderSummary]
+    var tags: [TagSummary]
 
     init(_ counts: LibraryCounts) {
         (all, favorites, folders, tags) = (counts.all, counts.favorites, counts.folders, counts.tags)

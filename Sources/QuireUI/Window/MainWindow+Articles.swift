@@ -15,9 +15,14 @@ extension MainWindow {
         let started = ContinuousClock.now
         editor.openStarted = started
         do {
-            session = try DraftSession(
-                objectID: objectID, viewContext: library.viewContext, library: library, recorder: recorder, editor: editor,
-                window: window, report: { [weak self] heading, error in self?.showError(heading, error) })
+            if let unsaved = unsavedClosedSessions.removeValue(forKey: objectID), unsaved.hasUnsavedChanges {
+                unsaved.reopen()
+                session = unsaved
+            } else {
+                session = try DraftSession(
+                    objectID: objectID, viewContext: library.viewContext, library: library, recorder: recorder, editor: editor,
+                    window: window, report: { [weak self] heading, error in self?.showError(heading, error) })
+            }
             if let readOnlyReason { editor.readOnlyReason = readOnlyReason }
             session?.afterEdit = { [weak self] in self?.writerEdited() }
             editor.attachments.store = session.map { session in
@@ -56,10 +61,16 @@ extension MainWindow {
         }
     }
 
-    /// Saves and closes the open article, if any.
+    /// Saves and closes the open article, if any. When its text could not be saved (a conflict,
+    /// a failure), the session is kept until it is (``unsavedClosedSessions``).
     func closeArticle() {
         guard let session else { return }
-        if let removingRecoveryCopy = session.close() { errors.track(removingRecoveryCopy) }
+        unsavedClosedSessions = unsavedClosedSessions.filter { $0.value.hasUnsavedChanges }
+        if let removingRecoveryCopy = session.close() {
+            errors.track(removingRecoveryCopy)
+        } else {
+            unsavedClosedSessions[session.objectID] = session
+        }
         endEditingSession(of: session.articleID)
         self.session = nil
         editor.attachments.store = nil

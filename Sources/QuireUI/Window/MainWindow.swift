@@ -69,6 +69,11 @@ public final class MainWindow {
     let articleList: ArticleList
     /// The article open in the editor.
     var session: DraftSession?
+    /// Sessions closed with the writer's text unsaved, by article: a conflict dialog the closing
+    /// save opened (whose decision the session still carries out), a conflict left to decide
+    /// later, a save that failed. Opening the article again shows that text
+    /// (``DraftSession/reopen()``); a session leaves once its text is saved or let go.
+    var unsavedClosedSessions: [ManagedObjectID: DraftSession] = [:]
     /// Times the window's answers to the writer for `quire-bench` when set (``FeltSpeed``).
     var feltSpeed: FeltSpeed?
     let recorder: DraftRecorder

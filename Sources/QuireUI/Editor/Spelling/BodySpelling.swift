@@ -11,6 +11,9 @@ import Spelling
 /// checked on a worker thread (``SpellChecker`` over the whole text's prose ranges, since a code
 /// fence may sit far above) and only their underlines are replaced, so typing never waits for the
 /// dictionary. A result for text that changed meanwhile is dropped and the check runs again.
+/// The dictionary itself is opened by the first check, on that thread too: enchant loading its
+/// providers and a hunspell dictionary took about 40 ms, which every start paid on the main thread
+/// before its first rows when the editor opened it as it was made.
 ///
 /// The host says which language the article is in (``language``), which words the writer added
 /// to the library's personal dictionary (``personalWords``) and hears ``wordAdded`` and
@@ -23,8 +26,8 @@ import Spelling
 final class BodySpelling {
     /// The tag that underlines misspelled words.
     static let tagName = "misspelled"
-    /// The installed dictionaries, shared by every editor of the app.
-    static let dictionaries = SpellingDictionaries()
+    /// The installed dictionaries, shared by every editor of the app (and its worker threads).
+    nonisolated static let dictionaries = SpellingDictionaries()
 
     /// Whether words are checked at all (Preferences); turning it off removes every underline.
     var isEnabled = true {
@@ -40,7 +43,12 @@ final class BodySpelling {
     }
     /// The library's personal dictionary: the words the writer added, by language.
     var personalWords: [String: Set<String>] = [:] {
-        didSet { if personalWords != oldValue { checkEverything() } }
+        didSet {
+            guard personalWords != oldValue else { return }
+            // Opened again by the next check, which makes it accept them.
+            opened = nil
+            checkEverything()
+        }
     }
     /// Called when the writer adds a word to the personal dictionary of a language.
     var wordAdded: (@MainActor (_ word: String, _ language: String) -> Void)?
@@ -58,7 +66,13 @@ final class BodySpelling {
 
     private let buffer: TextBuffer
     private let view: TextView
-    private var checker: SpellChecker?
+    /// The dictionary of a language, opened with the personal words by the first check in that
+    /// language since they changed; its checker is nil when no dictionary is installed for it.
+    private var opened: (language: String, checker: SpellChecker?)?
+    /// The checker of ``language``, once a check has opened it.
+    private var checker: SpellChecker? { opened?.language == language ? opened?.checker : nil }
+    /// Whether a check has opened a dictionary yet (none has before an article is loaded).
+    var hasOpenedDictionary: Bool { opened != nil }
     /// The characters edited since the last check, nil when nothing waits.
     private var dirty: Range<Int>?
     /// Bumped by every edit: a check's result is only applied to the text it read.
@@ -68,6 +82,9 @@ final class BodySpelling {
     /// The misspelled word the context menu was built for.
     private var menuWord: (range: Range<Int>, word: String)?
     private var languageAction: Action!
+    /// Whether the context menu lists the languages yet: it does once a check has opened a
+    /// dictionary, so that making the editor does not start enchant.
+    private var menuListsLanguages = false
 
     /// Checks `buffer` as `view` shows it, with actions in `actions`.
     init(buffer: TextBuffer, view: TextView, actions: ActionGroup, connections: SignalConnections) {
@@ -92,8 +109,6 @@ final class BodySpelling {
             self?.languageChosen?(chosen)
         }
         actions.add(languageAction)
-        checker = Self.dictionaries.checker(for: language)
-        prepareMenu(at: nil)
     }
 
     /// Takes the words ignored in the article now shown (the library keeps them), and checks the
@@ -118,8 +133,6 @@ final class BodySpelling {
     }
 
     private func checkEverything() {
-        checker = isEnabled ? Self.dictionaries.checker(for: language) : nil
-        for word in personalWords[language] ?? [] { checker?.accept([word]) }
         generation += 1
         dirty = 0..<buffer.characterCount
         schedule()
@@ -133,7 +146,10 @@ final class BodySpelling {
     private func checkDirty() {
         guard let edited = dirty else { return }
         dirty = nil
-        guard let checker else {
+        let language = language
+        let current = opened?.language == language ? opened : nil
+        guard isEnabled, current.map({ $0.checker != nil }) ?? true else {
+            // Off, or no dictionary is installed for the language: nothing is underlined.
             buffer.removeTag(Self.tagName, from: 0..<buffer.characterCount)
             checked?()
             return
@@ -146,29 +162,58 @@ final class BodySpelling {
         let text = buffer.text(in: 0..<(buffer.text(in: 0..<3) == "---" ? count : lineEnd))
         let generation = generation
         let ignored = ignoredWords
+        let (checker, personal) = (current?.checker, personalWords[language] ?? [])
         isChecking = true
         // Below the main thread's priority (``TextPassWorker``): a check never takes the core
         // the writer's next keystroke waits for.
         Task { [weak self] in
-            let (found, paragraphs) = await TextPassWorker.spelling.run {
+            let check = await TextPassWorker.spelling.run { () -> Check in
+                guard let checker = checker ?? Self.openChecker(for: language, accepting: personal) else {
+                    return Check(language: language, checker: nil, found: [], paragraphs: 0..<0)
+                }
                 let scalars = Array(text.unicodeScalars)
                 let paragraphs = Self.lines(around: edited, in: scalars)
-                return (checker.misspellings(in: text, within: paragraphs, ignoring: ignored), paragraphs)
+                return Check(language: language, checker: checker, found: checker.misspellings(in: text, within: paragraphs, ignoring: ignored), paragraphs: paragraphs)
             }
-            self?.apply(found, in: paragraphs, generation: generation, edited: edited)
+            self?.apply(check, generation: generation, edited: edited)
         }
     }
 
-    private func apply(_ found: [Misspelling], in checkedRange: Range<Int>, generation: Int, edited: Range<Int>) {
+    /// What a check on the worker thread found, and the checker it used.
+    private struct Check: Sendable {
+        var language: String
+        /// Nil when no dictionary is installed for the language.
+        var checker: SpellChecker?
+        var found: [Misspelling]
+        /// The lines checked.
+        var paragraphs: Range<Int>
+    }
+
+    /// The checker of `language`, accepting the writer's `personal` words; nil without a dictionary.
+    private nonisolated static func openChecker(for language: String, accepting personal: Set<String>) -> SpellChecker? {
+        let checker = dictionaries.checker(for: language)
+        checker?.accept(personal)
+        return checker
+    }
+
+    private func apply(_ check: Check, generation: Int, edited: Range<Int>) {
         isChecking = false
         guard generation == self.generation else {
-            // The text changed while it was checked: check the same place again, with the new edits.
+            // The text changed while it was checked, or the language or the personal words did:
+            // check the same place again, with the new edits.
             dirty = dirty.map { min($0.lowerBound, edited.lowerBound)..<max($0.upperBound, edited.upperBound) } ?? edited
             schedule()
             return
         }
+        opened = (check.language, check.checker)
+        if !menuListsLanguages {
+            menuListsLanguages = true
+            prepareMenu(at: nil)
+        }
+        // Without a dictionary nothing is underlined.
+        let checkedRange = check.checker == nil ? 0..<buffer.characterCount : check.paragraphs
         buffer.removeTag(Self.tagName, from: checkedRange)
-        for misspelling in found { buffer.applyTag(Self.tagName, to: misspelling.range) }
+        for misspelling in check.found { buffer.applyTag(Self.tagName, to: misspelling.range) }
         if dirty != nil { schedule() } else { checked?() }
     }
 
