@@ -31,12 +31,13 @@ extension ManagedObjectContext {
 
         for object in deleted {
             for relationship in object.entityModel.relationships where relationship.deleteRule == .nullify {
-                let inverse = model.inverse(of: relationship)
+                // From the deleted object's side, which is loaded now: the other side (a tag's
+                // articles, say) need not be, and takes the change as pending if it is not.
                 for target in try liveDestinations(of: object, relationship) {
-                    if inverse.isToMany {
-                        try removeMember(object, from: target, inverse)
-                    } else if try destinationObject(of: target, inverse) === object {
-                        try setDestination(nil, of: target, inverse)
+                    if relationship.isToMany {
+                        try removeMember(target, from: object, relationship)
+                    } else {
+                        try setDestination(nil, of: object, relationship)
                     }
                 }
             }
@@ -49,7 +50,7 @@ extension ManagedObjectContext {
         switch try loadedState(of: object, relationship) {
         case .toOne(let target): return target.map { $0.flags.contains(.deleted) ? [] : [$0] } ?? []
         case .toMany(let storage): return storage.members.filter { !$0.flags.contains(.deleted) }.sorted { $0.key < $1.key }
-        case .fault: return []
+        case .fault, .unloadedToMany: return []
         }
     }
 }

@@ -195,7 +195,7 @@ extension ManagedObjectContext {
                     switch try loadedState(of: object, relationship) {
                     case .toOne(let target): if let target { targets.append(target) }
                     case .toMany(let storage): targets += storage.members
-                    case .fault: break
+                    case .fault, .unloadedToMany: break
                     }
                 }
                 let rest = paths.map { Array($0.dropFirst()) }.filter { !$0.isEmpty }

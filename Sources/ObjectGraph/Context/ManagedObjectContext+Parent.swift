@@ -111,6 +111,7 @@ extension ManagedObjectContext {
     func destinationKeys(ofKey key: Int64, _ entity: EntityModel, _ relationship: RelationshipModel) throws -> [Int64] {
         adoptPermanentIDsIfNeeded()
         let destination = model.destination(of: relationship)
+        var pending: PendingMembers?
         if let object = heldObject(forKey: key, of: entity) {
             if object.flags.contains(.deleted) { return [] }
             switch state(of: object, relationship) {
@@ -118,7 +119,9 @@ extension ManagedObjectContext {
                 return target.map { $0.flags.contains(.deleted) ? [] : [$0.key] } ?? []
             case .toMany(let storage)?:
                 return storage.members.filter { !$0.flags.contains(.deleted) }.map(\.key).sorted()
-            default:
+            case .unloadedToMany(let changes)?:
+                pending = changes
+            case .fault?, nil:
                 break
             }
             if object.flags.contains(.inserted) { return [] }
@@ -127,10 +130,14 @@ extension ManagedObjectContext {
                 return []
             }
         }
-        // By the invariant of relationship changes, a relationship changed here is loaded here;
-        // only deletions of its members remain to be taken out.
-        return try sourceDestinationKeys(ofKey: heldObject(forKey: key, of: entity)?.key ?? key, entity, relationship)
+        // A relationship changed here is loaded here or holds its pending changes; deletions of
+        // its members remain to be taken out.
+        let stored = try sourceDestinationKeys(ofKey: heldObject(forKey: key, of: entity)?.key ?? key, entity, relationship)
             .filter { registeredObject(forKey: $0, of: destination)?.flags.contains(.deleted) != true }
+        guard let pending else { return stored }
+        var keys = Set(stored).subtracting(pending.removed.lazy.map(\.key))
+        for member in pending.added where !member.flags.contains(.deleted) { keys.insert(member.key) }
+        return keys.sorted()
     }
 
     /// The keys of a fetch as this context sees it, its unsaved changes included.

@@ -3,15 +3,25 @@ import Foundation
 /// Relationships in memory: loading them lazily from the store, and keeping both sides of every
 /// relationship in step when one side changes.
 ///
-/// The invariant that keeps this simple: before a change touches a relationship of any object, that
-/// relationship is loaded; so a relationship loaded from the store is never missing a pending change.
+/// A change made from one side reaches the other side's loaded state, or, when the other side is a
+/// to-many that is not loaded, its pending changes (``PendingMembers``): loading applies them, a
+/// save writes them and then lets the relationship be a plain fault again, a rollback drops them
+/// with the object's other changes. So filing an article never reads the folder's other articles.
+/// The side a change names is loaded (setting all members must know the current ones, and adding
+/// one must know whether it is there), and so is a one-to-one partner.
 extension ManagedObjectContext {
     // MARK: Reading
 
-    /// The relationship's state, loaded from the store when it is still a fault. Inserted objects
-    /// start with empty relationships.
+    /// The relationship's state, loaded from the store when it is still a fault (with its pending
+    /// changes applied); never `.fault` or `.unloadedToMany`. Inserted objects start with empty
+    /// relationships.
     func loadedState(of object: ManagedObject, _ relationship: RelationshipModel) throws -> RelationshipState {
-        if let state = state(of: object, relationship) { return state }
+        var pending: PendingMembers?
+        switch object.relations?[relationship.index] {
+        case .unloadedToMany(let changes)?: pending = changes
+        case .fault?, nil: break
+        case let state?: return state
+        }
         let destination = model.destination(of: relationship)
         let state: RelationshipState
         if object.flags.contains(.inserted) {
@@ -28,7 +38,15 @@ extension ManagedObjectContext {
             case .inverseForeignKey, .joinTable:
                 let keys = try sourceDestinationKeys(ofKey: object.key, object.entityModel, relationship)
                 let objects = keys.map { self.object(forKey: $0, of: destination) }
-                state = relationship.isToMany ? .toMany(ToManyStorage(Set(objects))) : .toOne(objects.first)
+                if relationship.isToMany {
+                    let stored = Set(objects)
+                    let storage = ToManyStorage(pending?.applied(to: stored) ?? stored)
+                    // The save writes the join rows that differ from what the source holds.
+                    if pending != nil, relationship.joinTable != nil { storage.committed = stored }
+                    state = .toMany(storage)
+                } else {
+                    state = .toOne(objects.first)
+                }
             }
         }
         if object.relations == nil {
@@ -52,25 +70,46 @@ extension ManagedObjectContext {
         return storage
     }
 
-    /// The number of members of a to-many, counted in the store when it is not loaded.
+    /// The number of members of a to-many, counted in the store (or the parent) when it is not
+    /// loaded: pending changes count as they are, the other members as the source holds them.
     func memberCount(of object: ManagedObject, _ relationship: RelationshipModel) throws -> Int {
-        if case .toMany(let storage)? = state(of: object, relationship) { return storage.members.count }
-        if object.flags.contains(.inserted) { return 0 }
-        if parent != nil {
-            if case .foreignKey = relationship.storage { return try destinationObject(of: object, relationship) == nil ? 0 : 1 }
-            return try sourceDestinationKeys(ofKey: object.key, object.entityModel, relationship).count
+        var pending: PendingMembers?
+        switch state(of: object, relationship) {
+        case .toMany(let storage)?: return storage.members.count
+        case .unloadedToMany(let changes)?: pending = changes
+        default: break
         }
-        let sql: String
+        if object.flags.contains(.inserted) { return 0 }
+        if case .foreignKey = relationship.storage { return try destinationObject(of: object, relationship) == nil ? 0 : 1 }
+        let changedKeys = pending?.changedKeys ?? []
+        return try sourceMemberCount(of: object, relationship, excluding: changedKeys) + (pending?.added.count ?? 0)
+    }
+
+    /// The number of members the source holds, leaving out `excluded` keys.
+    private func sourceMemberCount(of object: ManagedObject, _ relationship: RelationshipModel, excluding excluded: Set<Int64>) throws -> Int {
+        if parent != nil {
+            return try Set(sourceDestinationKeys(ofKey: object.key, object.entityModel, relationship)).subtracting(excluded).count
+        }
+        let table: String, ownColumn: String, memberColumn: String
         switch relationship.storage {
         case .inverseForeignKey(let column):
-            sql = "SELECT count(*) FROM \(model.destination(of: relationship).table) WHERE \(SQL.quote(column)) = ?"
-        case .joinTable(let table, let ownColumn, _):
-            sql = "SELECT count(*) FROM \(table) WHERE \(ownColumn) = ?"
+            (table, ownColumn, memberColumn) = (model.destination(of: relationship).table, SQL.quote(column), "_pk")
+        case .joinTable(let joinTable, let own, let other):
+            (table, ownColumn, memberColumn) = (joinTable, own, other)
         case .foreignKey:
-            return try destinationObject(of: object, relationship) == nil ? 0 : 1
+            preconditionFailure("\(relationship.name) holds a key, not members")
         }
+        let countSQL = "SELECT count(*) FROM \(table) WHERE \(ownColumn) = ?"
+        let stored = excluded.filter { $0 > 0 }.sorted()
         return try persistentStore.read { connection in
-            guard case .integer(let count)? = try connection.scalar(sql, [.integer(object.key)]) else { return 0 }
+            var count = try connection.scalar(countSQL, [.integer(object.key)])?.integerValue ?? 0
+            for start in stride(from: 0, to: stored.count, by: EntityModel.keyBatchSize) {
+                let batch = stored[start..<min(start + EntityModel.keyBatchSize, stored.count)]
+                let placeholders = Array(repeating: "?", count: batch.count).joined(separator: ", ")
+                count -= try connection.scalar(
+                    "\(countSQL) AND \(memberColumn) IN (\(placeholders))", [.integer(object.key)] + batch.map { .integer($0) }
+                )?.integerValue ?? 0
+            }
             return Int(count)
         }
     }
@@ -101,13 +140,9 @@ extension ManagedObjectContext {
             try setDestination(object, of: member, inverse)
             return
         }
-        let storage = try toManyStorage(of: object, relationship)
-        guard !storage.members.contains(member) else { return }
-        try willChangeMembers(of: object, relationship, storage)
-        storage.members.insert(member)
-        let inverseStorage = try toManyStorage(of: member, inverse)
-        try willChangeMembers(of: member, inverse, inverseStorage)
-        inverseStorage.members.insert(object)
+        guard try !toManyStorage(of: object, relationship).members.contains(member) else { return }
+        try include(member, in: object, relationship)
+        try include(object, in: member, inverse)
     }
 
     /// Removes `member` from a to-many relationship and `object` from the member's inverse.
@@ -118,13 +153,9 @@ extension ManagedObjectContext {
             if try destinationObject(of: member, inverse) === object { try setDestination(nil, of: member, inverse) }
             return
         }
-        let storage = try toManyStorage(of: object, relationship)
-        guard storage.members.contains(member) else { return }
-        try willChangeMembers(of: object, relationship, storage)
-        storage.members.remove(member)
-        let inverseStorage = try toManyStorage(of: member, inverse)
-        try willChangeMembers(of: member, inverse, inverseStorage)
-        inverseStorage.members.remove(object)
+        guard try toManyStorage(of: object, relationship).members.contains(member) else { return }
+        try exclude(member, from: object, relationship)
+        try exclude(object, from: member, inverse)
     }
 
     /// Replaces the members of a to-many relationship, adding and removing one by one so that every
@@ -136,13 +167,21 @@ extension ManagedObjectContext {
         for member in members.subtracting(current) { try addMember(member, to: object, relationship) }
     }
 
+    /// Changes one side of a to-many only, as pending changes when it is not loaded: a child's save
+    /// brings the pending changes of a side it did not load this way. The other sides come with
+    /// their own objects (their changes are loaded ones), or are deleted (and their delete rules
+    /// run again in this context's save).
+    func changeOneSide(
+        of object: ManagedObject, _ relationship: RelationshipModel, adding added: [ManagedObject], removing removed: [ManagedObject]
+    ) throws {
+        for member in removed { try exclude(member, from: object, relationship) }
+        for member in added { try include(member, in: object, relationship) }
+    }
+
     /// Removes `object` from `other`'s side of the relationship (`inverse` is `other`'s).
     private func detach(_ object: ManagedObject, from other: ManagedObject, _ inverse: RelationshipModel) throws {
         if inverse.isToMany {
-            let storage = try toManyStorage(of: other, inverse)
-            guard storage.members.contains(object) else { return }
-            try willChangeMembers(of: other, inverse, storage)
-            storage.members.remove(object)
+            try exclude(object, from: other, inverse)
         } else if try destinationObject(of: other, inverse) === object {
             try setState(of: other, inverse, to: .toOne(nil))
         }
@@ -151,10 +190,7 @@ extension ManagedObjectContext {
     /// Adds `object` to `other`'s side of the relationship.
     private func attach(_ object: ManagedObject, to other: ManagedObject, _ inverse: RelationshipModel) throws {
         if inverse.isToMany {
-            let storage = try toManyStorage(of: other, inverse)
-            guard !storage.members.contains(object) else { return }
-            try willChangeMembers(of: other, inverse, storage)
-            storage.members.insert(object)
+            try include(object, in: other, inverse)
         } else {
             try setState(of: other, inverse, to: .toOne(object))
         }
@@ -167,14 +203,76 @@ extension ManagedObjectContext {
         object.changedProperties.insert(object.entityModel.attributes.count + relationship.index)
     }
 
-    /// Records a coming change of a to-many: the object is updated and, for a many-to-many, the
-    /// committed members are kept so that the save knows which join rows change.
-    private func willChangeMembers(of object: ManagedObject, _ relationship: RelationshipModel, _ storage: ToManyStorage) throws {
+    /// Adds `member` to one side of a to-many: to its members when loaded, else to its pending changes.
+    private func include(_ member: ManagedObject, in owner: ManagedObject, _ relationship: RelationshipModel) throws {
+        switch try changingMembers(of: owner, relationship) {
+        case .loaded(let storage):
+            guard !storage.members.contains(member) else { return }
+            willChangeMembers(of: owner, relationship, storage)
+            storage.members.insert(member)
+        case .pending(let pending):
+            willChangeMembers(of: owner, relationship, nil)
+            pending.add(member)
+        }
+    }
+
+    /// Removes `member` from one side of a to-many: from its members when loaded, else through its
+    /// pending changes.
+    private func exclude(_ member: ManagedObject, from owner: ManagedObject, _ relationship: RelationshipModel) throws {
+        switch try changingMembers(of: owner, relationship) {
+        case .loaded(let storage):
+            guard storage.members.contains(member) else { return }
+            willChangeMembers(of: owner, relationship, storage)
+            storage.members.remove(member)
+        case .pending(let pending):
+            willChangeMembers(of: owner, relationship, nil)
+            pending.remove(member)
+        }
+    }
+
+    /// Where a change to one side of a to-many goes.
+    private enum MembersToChange {
+        case loaded(ToManyStorage)
+        case pending(PendingMembers)
+    }
+
+    /// The loaded members of a to-many, or the pending changes of one that is not loaded (an
+    /// inserted object's relationships load for free, so they are loaded instead).
+    private func changingMembers(of owner: ManagedObject, _ relationship: RelationshipModel) throws -> MembersToChange {
+        switch owner.relations?[relationship.index] {
+        case .toMany(let storage)?:
+            return .loaded(storage)
+        case .unloadedToMany(let pending)?:
+            return .pending(pending)
+        default:
+            if owner.flags.contains(.inserted) { return .loaded(try toManyStorage(of: owner, relationship)) }
+            let pending = PendingMembers()
+            if owner.relations == nil {
+                owner.relations = ContiguousArray(repeating: .fault, count: owner.entityModel.relationships.count)
+            }
+            owner.relations![relationship.index] = .unloadedToMany(pending)
+            return .pending(pending)
+        }
+    }
+
+    /// Records a coming change of a to-many: the object is updated and, for a loaded many-to-many,
+    /// the committed members are kept so that the save knows which join rows change (pending
+    /// changes are the join rows that change).
+    private func willChangeMembers(of object: ManagedObject, _ relationship: RelationshipModel, _ storage: ToManyStorage?) {
         objectWillChange(object)
-        if case .joinTable = relationship.storage, storage.committed == nil, !object.flags.contains(.inserted) {
+        if let storage, case .joinTable = relationship.storage, storage.committed == nil, !object.flags.contains(.inserted) {
             storage.committed = storage.members
         }
         object.changedProperties.insert(object.entityModel.attributes.count + relationship.index)
+    }
+
+    /// Turns the pending changes of an object's unloaded to-manys into plain faults, once their
+    /// source holds them (the object was saved to the store or into the parent).
+    func settlePendingMembers(of object: ManagedObject) {
+        guard object.relations != nil else { return }
+        for index in object.relations!.indices {
+            if case .unloadedToMany = object.relations![index] { object.relations![index] = .fault }
+        }
     }
 
     /// Refuses destinations of another entity or another context.

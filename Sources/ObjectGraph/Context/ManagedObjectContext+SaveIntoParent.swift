@@ -18,6 +18,8 @@ extension ManagedObjectContext {
         let changed: PropertyMask
         /// The keys each changed relationship now holds, by relationship index.
         let relationships: [(index: Int, keys: [Int64])]
+        /// The pending changes of each changed to-many the child did not load, by relationship index.
+        let pendingMembers: [(index: Int, added: [Int64], removed: [Int64])]
         let isDeleted: Bool
 
         var rowKey: RowKey { RowKey(entity: entity.number, key: key) }
@@ -77,6 +79,7 @@ extension ManagedObjectContext {
             object.flags.remove(.updated)
             object.committedValues = nil
             object.changedProperties.removeAll()
+            settlePendingMembers(of: object)
         }
         for object in deletes {
             unregister(object)
@@ -103,6 +106,7 @@ extension ManagedObjectContext {
     private func pushedObject(_ object: ManagedObject) -> PushedObject {
         let entity = object.entityModel
         var relationships: [(index: Int, keys: [Int64])] = []
+        var pendingMembers: [(index: Int, added: [Int64], removed: [Int64])] = []
         if !object.flags.contains(.deleted) {
             for relationship in entity.relationships
             where object.changedProperties.contains(entity.attributes.count + relationship.index) {
@@ -111,7 +115,10 @@ extension ManagedObjectContext {
                     relationships.append((relationship.index, target.map { [$0.key] } ?? []))
                 case .toMany(let storage)?:
                     relationships.append((relationship.index, storage.members.filter { !$0.flags.contains(.deleted) }.map(\.key)))
-                default:
+                case .unloadedToMany(let pending)?:
+                    pendingMembers.append((
+                        relationship.index, pending.added.filter { !$0.flags.contains(.deleted) }.map(\.key), pending.removed.map(\.key)))
+                case .fault?, nil:
                     break
                 }
             }
@@ -120,7 +127,8 @@ extension ManagedObjectContext {
         return PushedObject(
             entity: entity, key: object.key, values: persistentValues(of: object),
             snapshot: inserted ? nil : object.committedValues ?? object.values, version: object.rowVersion,
-            changed: object.changedProperties, relationships: relationships, isDeleted: object.flags.contains(.deleted))
+            changed: object.changedProperties, relationships: relationships, pendingMembers: pendingMembers,
+            isDeleted: object.flags.contains(.deleted))
     }
 
     /// Applies a child's save to this context's objects (on this context's queue). Conflicts are
@@ -224,6 +232,13 @@ extension ManagedObjectContext {
                 } else {
                     try setDestination(targets.first, of: object, relationship)
                 }
+            }
+            for (index, added, removed) in item.pendingMembers {
+                let relationship = item.entity.relationships[index]
+                let destination = model.destination(of: relationship)
+                try changeOneSide(
+                    of: object, relationship, adding: added.map { self.object(forKey: $0, of: destination) },
+                    removing: removed.map { self.object(forKey: $0, of: destination) })
             }
             if !isInsert {
                 changes.updated.append(object.objectID)

@@ -145,6 +145,7 @@ extension ManagedObjectContext {
     private func didSave(_ object: ManagedObject) {
         object.committedValues = nil
         object.changedProperties.removeAll()
+        settlePendingMembers(of: object)
         guard let relations = object.relations else { return }
         for relationship in object.entityModel.relationships {
             switch relations[relationship.index] {
@@ -152,7 +153,7 @@ extension ManagedObjectContext {
                 if let slot = relationship.foreignKeySlot { object.values[slot] = target.map { .integer($0.key) } ?? .null }
             case .toMany(let storage):
                 storage.committed = nil
-            case .fault:
+            case .fault, .unloadedToMany:
                 break
             }
         }

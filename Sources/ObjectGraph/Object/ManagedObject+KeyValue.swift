@@ -26,7 +26,7 @@ extension ManagedObject {
         switch try context.loadedState(of: self, relationship) {
         case .toOne(let target): return target
         case .toMany(let storage): return storage.members
-        case .fault: return nil
+        case .fault, .unloadedToMany: return nil
         }
     }
 
@@ -84,9 +84,12 @@ extension ManagedObject {
             if position < entityModel.attributes.count {
                 result[name] = values[position].swiftValue
             } else {
-                switch relations?[position - entityModel.attributes.count] {
+                let index = position - entityModel.attributes.count
+                switch relations?[index] {
                 case .toOne(let target)?: result[name] = .some(target)
                 case .toMany(let storage)?: result[name] = storage.members
+                // Changed from its inverse side while not loaded: its members are loaded to be reported.
+                case .unloadedToMany?: result[name] = members(of: entityModel.relationships[index])
                 default: break
                 }
             }

@@ -59,7 +59,11 @@ extension ManagedObject {
 
     /// The members of a to-many, loading the relationship if needed.
     final func members(forKey key: PropertyKey) -> Set<ManagedObject> {
-        let relationship = relationshipModel(forKey: key)
+        members(of: relationshipModel(forKey: key))
+    }
+
+    /// The members of a to-many, loading the relationship if needed.
+    final func members(of relationship: RelationshipModel) -> Set<ManagedObject> {
         guard let context else {
             if case .toMany(let storage)? = relations?[relationship.index] { return storage.members }
             return []

@@ -6,6 +6,10 @@ enum RelationshipState {
     case toOne(ManagedObject?)
     /// A loaded to-many.
     case toMany(ToManyStorage)
+    /// A to-many not loaded, changed from its inverse side since it was last loaded or saved:
+    /// filing one article in a folder of 20,000 must not read the 20,000 (a Core Data to-many fault
+    /// stays a fault when its inverse changes, too). Loading applies the changes; saving writes them.
+    case unloadedToMany(PendingMembers)
 }
 
 /// The members of a loaded to-many relationship, mutated in place so that adding one object does
@@ -18,5 +22,33 @@ final class ToManyStorage {
 
     init(_ members: Set<ManagedObject>) {
         self.members = members
+    }
+}
+
+/// The changes of a to-many that is not loaded: the members added and removed since, relative to
+/// the members its source (the store, or the parent context) holds. An object is in at most one of
+/// the two sets: the last change to it wins, whatever the source holds.
+final class PendingMembers {
+    private(set) var added: Set<ManagedObject> = []
+    private(set) var removed: Set<ManagedObject> = []
+
+    func add(_ member: ManagedObject) {
+        removed.remove(member)
+        added.insert(member)
+    }
+
+    func remove(_ member: ManagedObject) {
+        added.remove(member)
+        removed.insert(member)
+    }
+
+    /// The keys of every changed member, added or removed.
+    var changedKeys: Set<Int64> {
+        Set(added.lazy.map(\.key)).union(removed.lazy.map(\.key))
+    }
+
+    /// The members after these changes, given those the source holds.
+    func applied(to stored: Set<ManagedObject>) -> Set<ManagedObject> {
+        stored.subtracting(removed).union(added)
     }
 }

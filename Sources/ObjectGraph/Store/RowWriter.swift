@@ -206,25 +206,33 @@ struct RowWriter {
     }
 
     /// Adds and removes the join rows of changed many-to-many relationships, from the side that
-    /// names the table's `source` column (each change is recorded on both sides). Objects in
-    /// `complete` (rows written again) get a join row for every member.
+    /// names the table's `source` column (each change is recorded on both sides, loaded or pending).
+    /// Objects in `complete` (rows written again) get a join row for every member they know of.
     func writeJoinRows(_ objects: [ManagedObject], complete: Set<ObjectIdentifier> = []) throws {
         for object in objects {
             guard let relations = object.relations else { continue }
             let isComplete = complete.contains(ObjectIdentifier(object))
             for relationship in object.entityModel.relationships {
-                guard let (table, ownColumn, otherColumn) = relationship.joinTable,
-                      case .toMany(let storage) = relations[relationship.index] else { continue }
+                guard let (table, ownColumn, otherColumn) = relationship.joinTable else { continue }
                 // Each change is recorded on both sides; the `source` side writes it, unless the
                 // object is written again, when every member is written from its side.
                 guard ownColumn == "source" || isComplete else { continue }
-                let committed = isComplete ? [] : storage.committed ?? (object.flags.contains(.inserted) ? [] : storage.members)
-                for removed in committed.subtracting(storage.members) where removed.key > 0 {
+                let added: Set<ManagedObject>, removed: Set<ManagedObject>
+                switch relations[relationship.index] {
+                case .toMany(let storage):
+                    let committed = isComplete ? [] : storage.committed ?? (object.flags.contains(.inserted) ? [] : storage.members)
+                    (added, removed) = (storage.members.subtracting(committed), committed.subtracting(storage.members))
+                case .unloadedToMany(let pending):
+                    (added, removed) = (pending.added, isComplete ? [] : pending.removed)
+                case .fault, .toOne:
+                    continue
+                }
+                for removed in removed where removed.key > 0 {
                     try connection.run(
                         "DELETE FROM \(table) WHERE \(ownColumn) = ? AND \(otherColumn) = ?",
                         [.integer(object.key), .integer(removed.key)])
                 }
-                for added in storage.members.subtracting(committed) where !added.flags.contains(.deleted) {
+                for added in added where !added.flags.contains(.deleted) {
                     try connection.run(
                         "INSERT OR IGNORE INTO \(table) (\(ownColumn), \(otherColumn)) VALUES (?, ?)",
                         [.integer(object.key), .integer(added.key)])
