@@ -260,6 +260,34 @@ import QuireTestSupport
         withExtendedLifetime(directory) {}
     }
 
+    /// A stage that only adds does not look for references to missing rows itself (it cannot
+    /// make one); one the original already holds still fails the upgrade, in validation.
+    @Test func aReferenceToAMissingRowInTheOriginalStillFailsAnUpgradeThatOnlyAdds() throws {
+        let (directory, url, _) = try v1Store()
+        do {
+            let store = try SQLiteConnection(path: url.path, readOnly: false, create: false)
+            try store.execute("PRAGMA foreign_keys = OFF")
+            try store.execute("UPDATE Note SET notebook = 999 WHERE _pk = 1")
+            try store.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        let original = try Data(contentsOf: url)
+        var v2 = MigrationModel.v1
+        v2.version = 2
+        let note = try #require(v2.entities.firstIndex { $0.name == "Note" })
+        v2.entities[note].attributes.append(AttributeDescription("mood", .string, optional: true))
+        let plan = try MigrationPlan(schemas: [MigrationModel.v1, v2], stages: [.lightweight(from: MigrationModel.v1, to: v2)])
+        let migrator = StoreMigrator(plan: plan, store: url)
+        do {
+            _ = try migrator.runNow()
+            Issue.record("the upgrade passed")
+        } catch MigrationError.validationFailed(_, let problems) {
+            #expect(problems.map(\.description).contains { $0.contains("row 1 refers to a missing row of Notebook") }, "\(problems)")
+        }
+        #expect(try Data(contentsOf: url) == original)
+        #expect(!FileManager.default.fileExists(atPath: migrator.workspace.path))
+        withExtendedLifetime(directory) {}
+    }
+
     @Test func aCustomStageWhoseCheckFailsLeavesTheOriginal() throws {
         let (directory, url, original) = try v1Store()
         var stage = MigrationModel.v2ToV3

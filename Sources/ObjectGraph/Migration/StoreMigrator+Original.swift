@@ -41,6 +41,11 @@ extension StoreMigrator {
             let original = try lockOriginal()
             fingerprint = try StoreFingerprint(path: storePath)
             let destination = try SQLiteConnection(path: partialPath, readOnly: false, create: true)
+            // The partial copy is thrown away unless it is whole: each step of the copy needs no
+            // journal and no sync of its own. The first transaction of the working copy below
+            // (full syncs) writes it to disk before it gets its name.
+            try destination.execute("PRAGMA journal_mode = OFF")
+            try destination.execute("PRAGMA synchronous = OFF")
             try SQLiteBackup.copy(from: original, to: destination) { copied, total in
                 reporter.report(.preparing, copied, total)
             }

@@ -22,7 +22,8 @@ import Platform
 ///    ``MigrationError/insufficientSpace(path:required:available:)`` and nothing is left behind.
 /// 2. **Copy**: with an exclusive lock on the original (so that no other connection has it open),
 ///    its write-ahead log is checkpointed and the SQLite backup API copies it into the workspace
-///    (`.NAME.migration/` beside it). The original's fingerprint goes into the copy.
+///    (`.NAME.migration/` beside it; the partial copy without a journal or syncs of its own, the
+///    copy's first transaction syncs it). The original's fingerprint goes into the copy.
 /// 3. **Stages** run on the copy, each step a transaction that records the next step
 ///    (``MigrationState``); custom stages transform rows in batches with a checkpoint, committed
 ///    into a write-ahead log without a sync each (a power cut may cost the last batches, never
