@@ -121,7 +121,7 @@ struct RawLibraryUpgrade {
             }
             let differs = names.filter { $0 != "_pk" }.map { "a.\(Self.quote($0)) IS NOT b.\(Self.quote($0))" }
             let sums = ["a._pk IS NULL", "a._pk IS NOT NULL AND (\((["0"] + differs).joined(separator: " OR ")))"]
-                + Self.valueTests(of: table, in: schema, columns: expected.columns[table] ?? [], row: "b")
+                + (try schema.failingRowConditions(ofEntityNamed: table, row: "b") ?? [])
             comparisons.append("""
                 SELECT (SELECT count(*) FROM original.\(Self.quote(table))), (SELECT count(*) FROM main.\(Self.quote(table))), \
                 \(sums.map { "coalesce(sum(\($0)), 0)" }.joined(separator: ", ")) \
@@ -129,7 +129,7 @@ struct RawLibraryUpgrade {
                 """)
         }
         for entity in schema.entities where original.columns[entity.name] == nil {
-            let tests = Self.valueTests(of: entity.name, in: schema, columns: expected.columns[entity.name] ?? [], row: "b")
+            let tests = try schema.failingRowConditions(ofEntityNamed: entity.name, row: "b") ?? []
             guard !tests.isEmpty else { continue }
             newTableTests.append("SELECT \(tests.map { "coalesce(sum(\($0)), 0)" }.joined(separator: ", ")) FROM \(Self.quote(entity.name)) AS b")
         }
@@ -350,38 +350,6 @@ struct RawLibraryUpgrade {
         }
     }
 
-    /// The SQL conditions a row of `table` fails: a required value missing, a value not stored as
-    /// its type stores it (as the migrator's validator tests them).
-    private static func valueTests(of table: String, in schema: Schema, columns: [String], row: String) -> [String] {
-        guard let entity = schema.entity(named: table) else { return [] }
-        var tests: [String] = []
-        for column in columns {
-            let name = String(column.prefix { $0 != " " })
-            let value = "\(row).\(quote(name))"
-            if let attribute = entity.attribute(named: name) {
-                if !attribute.isOptional { tests.append("\(value) IS NULL") }
-                let external = attribute.externalStorageThreshold != nil ? " AND typeof(\(value)) <> 'text'" : ""
-                tests.append("\(value) IS NOT NULL AND NOT (\(storageTest(value, attribute.type)))\(external)")
-            } else if let relationship = entity.relationship(named: name) {
-                if !relationship.isOptional { tests.append("\(value) IS NULL") }
-                tests.append("\(value) IS NOT NULL AND NOT (typeof(\(value)) = 'integer')")
-            }
-        }
-        return tests
-    }
-
-    private static func storageTest(_ column: String, _ type: AttributeType) -> String {
-        switch type {
-        case .string, .decimal, .uri, .json: return "typeof(\(column)) = 'text'"
-        case .integer16: return "typeof(\(column)) = 'integer' AND \(column) BETWEEN \(Int16.min) AND \(Int16.max)"
-        case .integer32: return "typeof(\(column)) = 'integer' AND \(column) BETWEEN \(Int32.min) AND \(Int32.max)"
-        case .integer64: return "typeof(\(column)) = 'integer'"
-        case .boolean: return "typeof(\(column)) = 'integer' AND \(column) IN (0, 1)"
-        case .double, .date: return "typeof(\(column)) IN ('real', 'integer')"
-        case .uuid: return "typeof(\(column)) = 'blob' AND length(\(column)) = 16"
-        case .binaryData: return "typeof(\(column)) = 'blob'"
-        }
-    }
 
     private static func quote(_ name: String) -> String { "\"\(name.replacingOccurrences(of: "\"", with: "\"\""))\"" }
 

@@ -121,14 +121,14 @@ struct MigrationValidator {
 
     /// A test of every row's values: an SQL condition true for a row that fails it, and what a
     /// failing row lacks.
-    private struct ValueTest {
+    fileprivate struct ValueTest {
         var condition: String
         var message: String
     }
 
     /// Required values present and values of the stored types, for the rows of `entity` named
     /// `row` in the query that sums them.
-    private static func valueTests(_ entity: EntityModel, row: String) -> [ValueTest] {
+    fileprivate static func valueTests(_ entity: EntityModel, row: String) -> [ValueTest] {
         var tests: [ValueTest] = []
         for column in entity.columns {
             let name = "\(row).\(SQL.quote(column.name))"
@@ -321,5 +321,17 @@ struct MigrationValidator {
             }
         }
         return problems
+    }
+}
+
+extension Schema {
+    /// The SQL conditions a migration's validation tests each row of the entity named
+    /// `entityName` against (each true for a row that fails: a required value missing, a value
+    /// not stored as its type stores it), for a query that names the row `row`; nil for an entity
+    /// the schema has not. quire-bench's raw upgrade, measured against the migrator, runs the
+    /// same conditions.
+    public func failingRowConditions(ofEntityNamed entityName: String, row: String) throws -> [String]? {
+        try SchemaModel(schema: self, storeIdentifier: UUID()).entity(named: entityName)
+            .map { MigrationValidator.valueTests($0, row: row).map(\.condition) }
     }
 }
