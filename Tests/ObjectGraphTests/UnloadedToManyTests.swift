@@ -239,6 +239,26 @@ import Testing
         #expect(try storedMembers(stack)["folder Big"] == ["a1", "a2", "a3"])
     }
 
+    @Test func anObjectInsertedFiledAndDeletedInAChildLeavesNoTraceInTheParent() throws {
+        let stack = try seed()
+        let parent = stack.container.newBackgroundContext()
+        try parent.performAndWait {
+            let child = parent.newChildContext()
+            try child.performAndWait {
+                let discarded = Article(context: child)
+                discarded.title = "discarded"
+                discarded.folder = try folder("Big", in: child)
+                discarded.tags = [try tag("swift", in: child)]
+                child.delete(discarded)
+                try child.save()
+            }
+            // Nothing registered for the discarded article, which had only a temporary key.
+            #expect(!parent.registeredObjects.contains { ($0 as? Article)?.objectID.isTemporaryID == true })
+            #expect(try folder("Big", in: parent).$articles.count == 3)
+            try parent.save()
+        }
+    }
+
     @Test func aChildSavesItsPendingChangesIntoItsParent() throws {
         let stack = try seed()
         let parent = stack.container.newBackgroundContext()

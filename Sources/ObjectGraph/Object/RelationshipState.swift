@@ -39,6 +39,10 @@ final class PendingMembers {
 
     func remove(_ member: ManagedObject) {
         added.remove(member)
+        // An object inserted in this context has no row the source could hold: forgetting its
+        // addition is all. (Kept as removed, its temporary key reached the parent of a child that
+        // inserted, filed and deleted it, which registered an object for a row that never was.)
+        guard !member.flags.contains(.inserted) else { return }
         removed.insert(member)
     }
 
