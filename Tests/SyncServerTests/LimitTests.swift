@@ -35,6 +35,22 @@ import Testing
         #expect(try client.allChanges().count == 1)
     }
 
+    /// A client that writes its whole body before it reads (as libcurl does, without
+    /// `Expect: 100-continue`) still reads the 413 that was sent after the headers: the server
+    /// reads and throws away the rest instead of resetting the connection (`LingeringClose`).
+    /// Without that the client's writes fail with a broken pipe, and a sync client would send the
+    /// same oversize article again and again.
+    @Test func aClientStillSendingItsOversizeBodyReadsThe413() throws {
+        let server = try TestServer { $0.maximumBodyBytes = 8 * 1024 }
+        defer { server.stop() }
+        let token = try server.addAccount("alice")
+        // Far more than the loopback's socket buffers hold, so that the writes go on after the answer.
+        let body = Array(#"{"title":"T","body":""#.utf8) + Array(repeating: UInt8(ascii: "x"), count: 32 * 1024 * 1024) + Array(#""}"#.utf8)
+        let headers = ["Content-Type: application/json", "If-None-Match: *", "Content-Length: \(body.count)"]
+        let answer = try #require(try server.client(token).raw(head("PUT", "/v1/articles/a", token: token, headers) + body))
+        #expect(answer.status == 413 && answer.problem?.type == .payloadTooLarge)
+    }
+
     @Test func oversizeHeadersGet431() throws {
         let server = try TestServer { $0.maximumHeaderBytes = 4 * 1024 }
         defer { server.stop() }

@@ -24,6 +24,8 @@ final class ConnectionTable: @unchecked Sendable {
         let address: String
         var isInsideRequest = false
         var isClosing = false
+        /// Whether a request was answered before its body was read (see `LingeringClose`).
+        var leavesBodyUnread = false
         /// Whether it counts toward its address's open connections (until it is being closed).
         var isCounted = false
         /// When the client's current turn began (sending a request, reading an answer); nil while
@@ -79,12 +81,22 @@ final class ConnectionTable: @unchecked Sendable {
         entries[key(connection)] = entry
     }
 
-    /// libmicrohttpd closed the connection; its socket is still open during this call.
-    func closed(_ connection: OpaquePointer) {
+    /// libmicrohttpd closed the connection; its socket is still open during this call. Answers
+    /// the socket when it must linger: a request on it was answered before its body was read,
+    /// and the table did not shut it down itself.
+    func closed(_ connection: OpaquePointer) -> Int32? {
         condition.lock()
         defer { condition.unlock() }
-        guard var entry = entries.removeValue(forKey: key(connection)) else { return }
+        guard var entry = entries.removeValue(forKey: key(connection)) else { return nil }
         uncount(&entry)
+        return entry.leavesBodyUnread && !entry.isClosing ? entry.socket : nil
+    }
+
+    /// A request on the connection was answered while its client may still be sending the body.
+    func answeredBeforeBody(on connection: OpaquePointer) {
+        condition.lock()
+        entries[key(connection)]?.leavesBodyUnread = true
+        condition.unlock()
     }
 
     /// The peer address of the connection, as text.

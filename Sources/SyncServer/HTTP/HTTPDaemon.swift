@@ -8,8 +8,10 @@ import SyncProtocol
 ///
 /// The daemon itself enforces what must be decided before a body arrives: header size (431),
 /// framing that could hide a second request (400, see `MessageFraming`), declared body size
-/// (413), and refusing new requests while it shuts down (503). It routes on the request target
-/// as sent, never on libmicrohttpd's decoded copy (see `RequestTarget`).
+/// (413), and refusing new requests while it shuts down (503). Such an answer closes the
+/// connection, which lingers while the client may still be sending its body (`LingeringClose`).
+/// It routes on the request target as sent, never on libmicrohttpd's decoded copy (see
+/// `RequestTarget`).
 ///
 /// Connections: each address may hold a limited number open at once, and a client must send a
 /// whole request, or read a whole answer, within the timeout; trickling bytes does not extend it
@@ -53,6 +55,7 @@ final class HTTPDaemon: @unchecked Sendable {
     private let log: ServerLog
     private var daemon: OpaquePointer?
     private let connections: ConnectionTable
+    private let lingeringClose = LingeringClose()
     private let overdueSweep: any DispatchSourceTimer
     /// Copies of the PEM texts and priorities libmicrohttpd was given, freed after it stopped.
     private let tlsStrings: [UnsafeMutablePointer<CChar>]
@@ -126,6 +129,7 @@ final class HTTPDaemon: @unchecked Sendable {
         }
         guard daemon != nil else {
             overdueSweep.cancel()
+            lingeringClose.stop()
             tlsStrings.forEach { free($0) }
             if configuration.tls != nil {
                 throw ServerError.tls("libmicrohttpd \(version) refused the certificate or key (do they belong together?)")
@@ -175,6 +179,7 @@ final class HTTPDaemon: @unchecked Sendable {
             log.write("shutdown: \(connections.requestsInFlight) requests did not finish within \(grace) s", level: .warning)
         }
         MHD_stop_daemon(daemon)
+        lingeringClose.stop()
         Glibc.close(listener)
         tlsStrings.forEach { free($0) }
     }
@@ -203,7 +208,10 @@ final class HTTPDaemon: @unchecked Sendable {
                 exchange.rejection = connections.serverWork { screened(exchange) }
             }
             // A rejection is answered at once, before the client sends a body nobody will read.
-            if let rejection = exchange.rejection { return send(rejection, for: exchange, on: connection) }
+            if let rejection = exchange.rejection {
+                if exchange.announcesBody { connections.answeredBeforeBody(on: connection) }
+                return send(rejection, for: exchange, on: connection)
+            }
             return MHD_Result.YES
         }
         if uploadSize.pointee > 0 {
@@ -289,8 +297,8 @@ final class HTTPDaemon: @unchecked Sendable {
             let known = quire_mhd_client_address(connection, &text, socklen_t(text.count)) != 0
             let address = known ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "unknown"
             connections.opened(connection, socket: quire_mhd_connection_socket(connection), address: address)
-        } else {
-            connections.closed(connection)
+        } else if let socket = connections.closed(connection) {
+            lingeringClose.linger(socket)
         }
     }
 
@@ -369,6 +377,11 @@ private final class Exchange {
     /// The client's address: the peer's, or the one a trusted proxy names.
     func clientAddress(trusting proxies: [AddressRange]) -> String {
         ClientAddress.resolve(peer: peerAddress, forwardedFor: headers["x-forwarded-for"], trusted: proxies)
+    }
+
+    /// Whether a body follows the headers.
+    var announcesBody: Bool {
+        headers["transfer-encoding"] != nil || headers["content-length"].map { $0 != "0" } ?? false
     }
 
     /// The size of the header lines as sent, give or take the line ends.
