@@ -14,18 +14,27 @@ import Glibc
 ///     // … a second close must leave `file` open:
 ///     #expect(ReservedDescriptor.isOpen(file))
 ///
-/// The numbers start at 900, above those the test process holds (each `open` or `socket` takes the
-/// lowest free number), and each is handed out once, so that tests running at the same time never
-/// land on one another's, nor on any other descriptor.
+/// The numbers are the highest the process may open, counted down from its descriptor limit: each
+/// `open` or `socket` takes the lowest free number, so these are the last any other descriptor
+/// would get. (They started at 900 once, and a run of the server and client suites in parallel,
+/// a thousand tests at once, held 901 already.) Each is handed out once, so that tests running at
+/// the same time never land on one another's.
 public enum ReservedDescriptor {
-    private static let next = Mutex<Int32>(900)
+    private static let next = Mutex<Int32>(highest())
 
     /// A number no descriptor has, for one test.
     public static func number() -> Int32 {
         next.withLock { number in
-            defer { number += 1 }
+            defer { number -= 1 }
             return number
         }
+    }
+
+    /// The highest number `dup2` accepts: one below the soft limit on open descriptors.
+    private static func highest() -> Int32 {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(Int32.max) else { return 1023 }
+        return Int32(limit.rlim_cur) - 1
     }
 
     /// Puts a duplicate of `descriptor` on `number`, which must be free, and closes `descriptor`.
