@@ -69,11 +69,24 @@ final class ArticleList {
     /// Called as a search's whole list starts to be read (``FeltSpeed``'s `search-whole-list`).
     var wholeListStarted: (@MainActor () -> Void)?
 
-    /// How many rows a list shows first: more than a window shows (40 rows of 76 pixels fill a
-    /// 3,000-pixel list), and no more, since GTK 4.8 makes, binds and measures a row for each of
-    /// them in the frame that shows them. At 100,000 articles a one-letter search's first 100 rows
-    /// took 12 ms of processor time, all of them 87 ms.
-    static let firstScreenRows = 40
+    /// How many rows a list shows first: the rows its height shows, and a few more for a window
+    /// made taller before the whole list arrives; at most ``firstScreenRowsBeforeLayout``, the
+    /// number while the list has no height yet (the window's first frame). No more, since GTK 4.8
+    /// makes, binds and measures a row for each of them in the frame that shows them: at 100,000
+    /// articles a one-letter search's first 100 rows took 12 ms of processor time, all of them
+    /// 87 ms; and each key typed in the search field makes them all again (in a window 960 pixels
+    /// high, 14 rows instead of 40).
+    var firstScreenRows: Int {
+        let height = listView.widget.height
+        guard height > 0 else { return Self.firstScreenRowsBeforeLayout }
+        return min(Self.firstScreenRowsBeforeLayout, (height + ArticleRow.height - 1) / ArticleRow.height + Self.rowsBelowTheView)
+    }
+
+    /// The first screen before the list has a height: more than a window shows (40 rows of 76
+    /// pixels fill a 3,000-pixel list).
+    static let firstScreenRowsBeforeLayout = 40
+    /// Rows a first screen holds beyond those the list's height shows.
+    static let rowsBelowTheView = 2
     /// The pause in the typing, in milliseconds, after which a search reads its whole list: what
     /// GTK's search entry used to wait before every search, now only before its costly part.
     static let wholeListPause: UInt32 = 150
@@ -181,7 +194,7 @@ final class ArticleList {
         selectionAwaitingWholeList = selectionAwaitingWholeList ?? selectedObjectID
         controller.fetchRequest = Self.request(for: query)
         do {
-            try controller.performFetch(firstRows: Self.firstScreenRows)
+            try controller.performFetch(firstRows: firstScreenRows)
         } catch {
             failed?(error)
         }
