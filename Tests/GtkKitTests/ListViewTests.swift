@@ -248,6 +248,24 @@ final class ListViewTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    /// A row's content has no say in the list's width: a title far wider than the window is
+    /// clipped, not scrolled to, and the window keeps its width.
+    func testRowsTakeTheListsWidth() {
+        MainActor.assumeIsolated {
+            let fixture = ListViewFixture(rows: 100)
+            defer { fixture.window.destroy() }
+            present(fixture)
+            let wideTitle = String(repeating: "A title wider than any window ", count: 40)
+            fixture.titles[1] = wideTitle
+            fixture.source.change(to: fixture.source.identities, reporting: [.update(1, at: 1)])
+            waitForFrames(1, of: fixture.window)
+            XCTAssertEqual(Array(fixture.visibleRows.map(\.title).prefix(2)), ["Article 0", wideTitle])
+            let across = gtk_scrollable_get_hadjustment(fixture.list.widget.opaquePointer)!
+            XCTAssertEqual(gtk_adjustment_get_upper(across), gtk_adjustment_get_page_size(across), "nothing to scroll across to")
+            XCTAssertEqual(fixture.window.width, 360)
+        }
+    }
+
     /// The list view's row widgets by the title they show.
     @MainActor
     private func rowWidgets(of fixture: ListViewFixture) -> [String: UnsafeMutablePointer<GtkWidget>] {

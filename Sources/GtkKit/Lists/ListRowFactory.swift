@@ -15,6 +15,10 @@ public protocol ListRowView: AnyObject {
 /// - Rows have a fixed height: each row view sits in a bin of `rowHeight` pixels (content
 ///   that asks for more is clipped), so GTK's estimate for rows it has not measured is exact
 ///   and scrolling a million rows stays smooth and exact.
+/// - Rows take the list's width and ask for none of their own: GTK measures the width of every
+///   row it keeps (about 200) on every change, and measuring a wrapping label's width lays its
+///   whole text out on one line. Content wider than the list is clipped, so a list needs a
+///   minimum width (a `width-request` on it or its pane) that its rows fit in.
 /// - Rows bind lazily, from the source's data, only for the rows GTK shows (about 200 around
 ///   the visible ones). Before binding a row outside the range asked for last, the factory
 ///   asks the source to ``ListSource/prefetch(_:)`` the next `prefetchCount` rows in the

@@ -113,7 +113,8 @@ GListModel *gtkshim_selection_model_get_model(GtkShimSelectionModel *self);
 /*
  * GtkShimFixedHeightBin: holds one child at a fixed height, whatever the child asks for
  * (taller content is clipped), so every row of a list has the same height and GTK's estimate
- * for rows it has not measured is exact.
+ * for rows it has not measured is exact. It asks no width either: the child gets the width the
+ * bin is given (wider content is clipped).
  */
 #define GTKSHIM_TYPE_FIXED_HEIGHT_BIN (gtkshim_fixed_height_bin_get_type())
 G_DECLARE_FINAL_TYPE(GtkShimFixedHeightBin, gtkshim_fixed_height_bin, GTKSHIM, FIXED_HEIGHT_BIN, GtkWidget)
