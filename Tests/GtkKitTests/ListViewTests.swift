@@ -8,13 +8,15 @@ import XCTest
 /// A row that shows "Article N" for identity N.
 @MainActor
 final class ArticleTitleRow: ListRowView {
-    /// How many rows exist.
+    /// How many rows exist, and how many were made.
     static var alive = 0
+    static var made = 0
 
     let widget = Widget(owning: gtk_label_new(nil))
 
     init() {
         Self.alive += 1
+        Self.made += 1
     }
 
     isolated deinit {
@@ -245,6 +247,32 @@ final class ListViewTests: GtkTestCase, @unchecked Sendable {
             waitForFrames(2, of: fixture.window)
             XCTAssertEqual(fixture.visibleRows.first?.title, "Article 1000")
             XCTAssertTrue(Set(rowWidgets(of: fixture).keys).isDisjoint(with: kept))
+        }
+    }
+
+    /// GTK 4.8 destroys the row widget of every row a reload removes; the views in them serve
+    /// the rows of the next reload, so reloads that replace every row make no new row view, and
+    /// the views kept do not grow in number.
+    func testAReloadThatReplacesEveryRowReusesTheRowViews() {
+        MainActor.assumeIsolated {
+            let fixture = ListViewFixture(rows: 1_000)
+            defer { fixture.window.destroy() }
+            present(fixture)
+            XCTAssertGreaterThan(fixture.list.widget.children.count, 100, "GTK keeps rows beyond those on screen")
+
+            // The first reload's rows are set up before the old ones are torn down, so only
+            // the reloads after it can reuse row views.
+            fixture.source.reload(Array(10_000..<11_000))
+            waitForFrames(2, of: fixture.window)
+            let (made, alive) = (ArticleTitleRow.made, ArticleTitleRow.alive)
+            for round in 1...3 {
+                let first = 10_000 + round * 1_000
+                fixture.source.reload(Array(first..<first + 1_000))
+                waitForFrames(2, of: fixture.window)
+                XCTAssertEqual(Array(fixture.visibleRows.map(\.title).prefix(3)), (first..<first + 3).map { "Article \($0)" })
+            }
+            XCTAssertEqual(ArticleTitleRow.made, made, "no new row view")
+            XCTAssertEqual(ArticleTitleRow.alive, alive)
         }
     }
 

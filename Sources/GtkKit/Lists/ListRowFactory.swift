@@ -19,6 +19,10 @@ public protocol ListRowView: AnyObject {
 ///   row it keeps (about 200) on every change, and measuring a wrapping label's width lays its
 ///   whole text out on one line. Content wider than the list is clipped, so a list needs a
 ///   minimum width (a `width-request` on it or its pane) that its rows fit in.
+/// - Row views outlive their rows: GTK 4.8 destroys the row widget of every row that leaves
+///   the list (a search that replaces the rows replaces about 200 of them), so the factory keeps
+///   the views of rows GTK tears down, up to as many as GTK keeps, and gives them to the next
+///   rows GTK sets up instead of making new ones.
 /// - Rows bind lazily, from the source's data, only for the rows GTK shows (about 200 around
 ///   the visible ones). Before binding a row outside the range asked for last, the factory
 ///   asks the source to ``ListSource/prefetch(_:)`` the next `prefetchCount` rows in the
@@ -69,19 +73,30 @@ public final class ListRowFactory<Source: ListSource, Row: ListRowView> {
 }
 
 /// Does the work of a ``ListRowFactory`` for each `GtkListItem`: keeps its row view on it,
-/// binds it, rebinds it on updates, and prefetches ahead.
+/// binds it, rebinds it on updates, prefetches ahead, and keeps the views of torn-down rows for
+/// the next rows set up.
 @MainActor
 final class RowBinder<Source: ListSource, Row: ListRowView> {
-    /// What a `GtkListItem` carries: its row view and, while bound, the connection to its
-    /// row item's `updated` signal.
+    /// What a `GtkListItem` carries: its row view in its fixed-height bin and, while bound, the
+    /// connection to its row item's `updated` signal.
+    @MainActor
     final class BoundRow {
         let row: Row
+        /// The bin the list item shows. Referenced here as well as by the list item, so that the
+        /// row view survives its list item.
+        let bin: Widget
         var updates: SignalConnection?
 
-        init(row: Row) {
+        init(row: Row, rowHeight: Int) {
             self.row = row
+            bin = Widget(owning: gtkshim_fixed_height_bin_new(row.widget.widgetPointer, gint(rowHeight)))
         }
     }
+
+    /// How many views of torn-down rows are kept: as many row widgets as GTK 4.8's list view
+    /// keeps at most (205 around its anchor, 5 around each of its focus and selection), so a
+    /// reload that replaces every row finds a view for each new one.
+    static var spareRowLimit: Int { 215 }
 
     private let list: PresentedList<Source>
     private let rowHeight: Int
@@ -91,6 +106,8 @@ final class RowBinder<Source: ListSource, Row: ListRowView> {
     private let unbindRow: @MainActor (Row) -> Void
     /// The rows the source was last asked to prefetch.
     private(set) var prefetched: Range<Int> = 0..<0
+    /// Row views of torn-down list items, unbound and without a parent, for the next `setUp`.
+    private(set) var spareRows: [BoundRow] = []
 
     init(
         list: PresentedList<Source>, rowHeight: Int, prefetchCount: Int,
@@ -111,8 +128,8 @@ final class RowBinder<Source: ListSource, Row: ListRowView> {
     }
 
     func setUp(_ listItem: OpaquePointer) {
-        let boundRow = BoundRow(row: makeRow())
-        gtk_list_item_set_child(listItem, gtkshim_fixed_height_bin_new(boundRow.row.widget.widgetPointer, gint(rowHeight)))
+        let boundRow = spareRows.popLast() ?? BoundRow(row: makeRow(), rowHeight: rowHeight)
+        gtk_list_item_set_child(listItem, boundRow.bin.widgetPointer)
         g_object_set_qdata_full(
             UnsafeMutableRawPointer(listItem).assumingMemoryBound(to: GObject.self), boundRowQuark,
             Unmanaged.passRetained(boundRow).toOpaque(), { Unmanaged<AnyObject>.fromOpaque($0!).release() })
@@ -139,6 +156,13 @@ final class RowBinder<Source: ListSource, Row: ListRowView> {
     }
 
     func tearDown(_ listItem: OpaquePointer) {
+        // GTK 4.8 has taken the bin off the list item already; this makes sure of it.
+        gtk_list_item_set_child(listItem, nil)
+        if let boundRow = boundRow(of: listItem), spareRows.count < Self.spareRowLimit,
+            gtk_widget_get_parent(boundRow.bin.widgetPointer) == nil
+        {
+            spareRows.append(boundRow)
+        }
         g_object_set_qdata(UnsafeMutableRawPointer(listItem).assumingMemoryBound(to: GObject.self), boundRowQuark, nil)
     }
 
