@@ -107,7 +107,7 @@ final class RowBinder<Source: ListSource, Row: ListRowView> {
     /// The rows the source was last asked to prefetch.
     private(set) var prefetched: Range<Int> = 0..<0
     /// Row views of torn-down list items, unbound and without a parent, for the next `setUp`.
-    private(set) var spareRows: [BoundRow] = []
+    private var spareRows: [BoundRow] = []
 
     init(
         list: PresentedList<Source>, rowHeight: Int, prefetchCount: Int,
