@@ -48,6 +48,9 @@ for result in results:
         assert math.isfinite(result["baseline_value"]) and result["baseline_value"] > 0, result
         # Each figure is printed to six significant digits, the ratio from the exact figures.
         assert math.isclose(result["ratio"], result["value"] / result["baseline_value"], rel_tol=1e-4), result
+    # The median of the rounds' ratios, for figures measured in alternation with their baseline.
+    if "paired_ratio" in result:
+        assert "baseline" in result and math.isfinite(result["paired_ratio"]) and result["paired_ratio"] > 0, result
 PY
   echo "bench-smoke: $suite ok ($((SECONDS - started)) s): $(python3 -c 'import json,sys; print(", ".join(r["name"] for r in json.loads(sys.argv[1])["results"]))' "$report")"
 done

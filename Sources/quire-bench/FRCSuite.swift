@@ -45,7 +45,7 @@ enum FRCSuite: BenchmarkSuite {
             for (fetchRequest, suffix) in [(request, ""), (ascendingRequest, "_ascending")] {
                 let (raw, performFetch) = try await fetchTimes(of: fetchRequest, store: store, rows: rows, repetitions: options.repetitions)
                 results.append(
-                    BenchmarkResult(name: name + suffix, unit: "ms", value: performFetch, baseline: "raw_sqlite", baselineValue: raw))
+                    BenchmarkResult(name: name + suffix, unit: "ms", samples: performFetch, baseline: "raw_sqlite", baselineSamples: raw))
             }
         }
         results += try await changeTimes(store: smallStore, rows: small, repetitions: options.repetitions)
@@ -90,13 +90,13 @@ enum FRCSuite: BenchmarkSuite {
 
     // MARK: Fetching
 
-    /// The median milliseconds of the raw baseline and of a new controller's `performFetch()` of
-    /// `request`, measured in alternation. What a repetition fetched is released in the next
-    /// set-up, untimed.
+    /// The milliseconds of the raw baseline and of a new controller's `performFetch()` of
+    /// `request`, measured in alternation, round by round. What a repetition fetched is released
+    /// in the next set-up, untimed.
     @MainActor
     static func fetchTimes(
         of request: FetchRequest<BenchArticle>, store: URL, rows: Int, repetitions: Int
-    ) throws -> (raw: Double, performFetch: Double) {
+    ) throws -> (raw: [Double], performFetch: [Double]) {
         let (container, view) = try viewContext(store: store)
         defer { _ = container }
         let ascending = request.sortDescriptors[0].ascending

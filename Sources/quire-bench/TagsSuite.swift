@@ -70,7 +70,7 @@ enum TagsSuite: BenchmarkSuite {
                 second: { _ in
                     guard try raw.read().count == expected else { throw BenchmarkFailure.wrongCount(expected) }
                 })
-            results.append(BenchmarkResult(name: name, unit: "ms", value: fetchTime, baseline: "raw_sqlite", baselineValue: rawTime))
+            results.append(BenchmarkResult(name: name, unit: "ms", samples: fetchTime, baseline: "raw_sqlite", baselineSamples: rawTime))
         }
 
         let counts = try medianOfSelfTimed(repetitions: options.repetitions) {
@@ -82,7 +82,7 @@ enum TagsSuite: BenchmarkSuite {
 
         let (bound, unprefetched) = try rowBindingTimes(library: library, repetitions: options.repetitions)
         results.append(BenchmarkResult(
-            name: "list_rows_bind_\(listedRows)", unit: "ms", value: bound, baseline: "rows_without_prefetch", baselineValue: unprefetched))
+            name: "list_rows_bind_\(listedRows)", unit: "ms", samples: bound, baseline: "rows_without_prefetch", baselineSamples: unprefetched))
 
         // A 5,000-word article, edited again and again: a plain save (an autosave) in alternation
         // with the save that ends an editing session (the text and its version in one
@@ -194,11 +194,11 @@ extension TagsSuite {
     /// The rows the article list binds as it opens (a window's worth and the rows past it).
     static let listedRows = 200
 
-    /// The milliseconds of binding the list's first ``listedRows`` rows as the article list does
+    /// The milliseconds, round by round, of binding the list's first ``listedRows`` rows as the article list does
     /// (its fetched-results controller's request, a prefetched range, then each row's title,
     /// excerpt, date, status, tags and sync state read) with the rows' tags prefetched, and the
     /// same without, in alternation; each repetition in a fresh context, so every row is a fault.
-    static func rowBindingTimes(library: Library, repetitions: Int) throws -> (prefetched: Double, unprefetched: Double) {
+    static func rowBindingTimes(library: Library, repetitions: Int) throws -> (prefetched: [Double], unprefetched: [Double]) {
         func controller(prefetchingTags: Bool) throws -> (ManagedObjectContext, FetchedResultsController<StoredArticle>) {
             let context = library.container.newBackgroundContext()
             var request = ArticleQuery().fetchRequest
