@@ -80,8 +80,8 @@ struct SuiteReport: Encodable, Sendable {
         let header = ["name", "value", "unit", "baseline", "baseline value", "ratio"] + (showsPairedRatio ? ["paired ratio"] : [])
         var rowsText = results.map { result in
             [result.name, format(result.value), result.unit, result.baseline ?? "",
-             result.baselineValue.map(format) ?? "", result.ratio.map(format) ?? ""]
-                + (showsPairedRatio ? [result.pairedRatio.map(format) ?? ""] : [])
+             result.baselineValue.map(format) ?? "", result.ratio.map(formatRatio) ?? ""]
+                + (showsPairedRatio ? [result.pairedRatio.map(formatRatio) ?? ""] : [])
         }
         rowsText.insert(header, at: 0)
         let widths = header.indices.map { column in rowsText.map { $0[column].count }.max() ?? 0 }
@@ -93,6 +93,9 @@ struct SuiteReport: Encodable, Sendable {
     }
 
     private func format(_ value: Double) -> String { String(format: "%.3f", value) }
+
+    /// Four significant digits: a change against a refetch is a ratio near 0.001.
+    private func formatRatio(_ ratio: Double) -> String { String(format: "%.4g", ratio) }
 }
 
 /// Options every suite understands.
