@@ -175,6 +175,30 @@ func measureMilliseconds(repetitions: Int, _ body: () throws -> Void) rethrows -
     try measureMilliseconds(repetitions: repetitions, setUp: {}, body)
 }
 
+/// Measures two pieces of work in alternation (first, second, first, second, ...) after one
+/// warm-up of each, and returns the milliseconds of each side, round by round: both then run with
+/// the disk and the page cache in the same state, which measuring one after the other does not
+/// give, and a round's two samples meet the same load.
+func measureAlternating<First, Second>(
+    repetitions: Int, setUpFirst: () throws -> First, first: (First) throws -> Void,
+    setUpSecond: () throws -> Second, second: (Second) throws -> Void
+) throws -> ([Double], [Double]) {
+    precondition(repetitions >= 5, "DESIGN.md asks for the median of at least five repetitions")
+    var firstSamples: [Double] = []
+    var secondSamples: [Double] = []
+    for run in 0...repetitions {
+        let firstFixture = try setUpFirst()
+        let firstTime = try timeMilliseconds { try first(firstFixture) }
+        let secondFixture = try setUpSecond()
+        let secondTime = try timeMilliseconds { try second(secondFixture) }
+        if run > 0 {
+            firstSamples.append(firstTime)
+            secondSamples.append(secondTime)
+        }
+    }
+    return (firstSamples, secondSamples)
+}
+
 /// The asynchronous form of `measureMilliseconds`, for suites that talk to a server.
 func measureMilliseconds<Fixture>(
     repetitions: Int, setUp: () async throws -> Fixture, _ body: (Fixture) async throws -> Void

@@ -340,30 +340,6 @@ enum ObjectGraphSuite: BenchmarkSuite {
     }
 }
 
-/// Measures two pieces of work in alternation (first, second, first, second, ...) after one
-/// warm-up of each, and returns the milliseconds of each side, round by round: both then run with
-/// the disk and the page cache in the same state, which measuring one after the other does not
-/// give, and a round's two samples meet the same load.
-func measureAlternating<First, Second>(
-    repetitions: Int, setUpFirst: () throws -> First, first: (First) throws -> Void,
-    setUpSecond: () throws -> Second, second: (Second) throws -> Void
-) throws -> ([Double], [Double]) {
-    precondition(repetitions >= 5, "DESIGN.md asks for the median of at least five repetitions")
-    var firstSamples: [Double] = []
-    var secondSamples: [Double] = []
-    for run in 0...repetitions {
-        let firstFixture = try setUpFirst()
-        let firstTime = try timeMilliseconds { try first(firstFixture) }
-        let secondFixture = try setUpSecond()
-        let secondTime = try timeMilliseconds { try second(secondFixture) }
-        if run > 0 {
-            firstSamples.append(firstTime)
-            secondSamples.append(secondTime)
-        }
-    }
-    return (firstSamples, secondSamples)
-}
-
 /// The allocator's handling of freed memory for one measurement: with `keptFreed()` freed pages
 /// stay in the process (no trimming of the heap, no large block given its own mapping) until
 /// `restore()` sets glibc's default thresholds again. Only their values: glibc's dynamic mmap
