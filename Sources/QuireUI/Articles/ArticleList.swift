@@ -36,7 +36,8 @@ final class ArticleList {
 
     /// Called when the selected article changes (nil: none).
     var selectionChanged: (@MainActor (ManagedObjectID?) -> Void)?
-    /// Called when the list cannot read the store; the list keeps showing what it had.
+    /// Called when the list cannot read the store (once, until reading works again); the list
+    /// keeps showing what it had, and reads its rows again after a pause (``readFailed(_:)``).
     var failed: (@MainActor (any Error) -> Void)?
     /// A row's context menu (a right click selects the row's article, then opens it there); its
     /// actions act on the selected article.
@@ -68,6 +69,10 @@ final class ArticleList {
     private var wholeListAwaitsRows = false
     /// Called as a search's whole list starts to be read (``FeltSpeed``'s `search-whole-list`).
     var wholeListStarted: (@MainActor () -> Void)?
+    /// Reads the rows again after reading the store failed (``readFailed(_:)``).
+    private var fetchAfterFailure: Timeout?
+    /// The pause before that, in milliseconds: doubled after each failed attempt.
+    private var pauseAfterFailure = ArticleList.firstPauseAfterFailure
 
     /// How many rows a list shows first: the rows its height shows, and a few more for a window
     /// made taller before the whole list arrives; at most ``firstScreenRowsBeforeLayout``, the
@@ -90,6 +95,10 @@ final class ArticleList {
     /// The pause in the typing, in milliseconds, after which a search reads its whole list: what
     /// GTK's search entry used to wait before every search, now only before its costly part.
     static let wholeListPause: UInt32 = 150
+    /// The first and the longest pause, in milliseconds, before the list reads its rows again
+    /// after reading the store failed.
+    static let firstPauseAfterFailure: UInt32 = 1000
+    static let longestPauseAfterFailure: UInt32 = 30_000
 
     /// Attaches to the list view, stack and status page of the main window's builder file and
     /// fetches `query`. `rowsAreDraggable` lets the writer drag rows (not in a read-only library).
@@ -120,7 +129,7 @@ final class ArticleList {
         listView = ListView(listView: widget, selection: selection, factory: rowFactory)
         // Rows would hold back the window's first frame; they arrive just after it.
         listView.makeRowsAfterNextFrame()
-        reportFailure = { [weak self] error in self?.failed?(error) }
+        reportFailure = { [weak self] error in self?.readFailed(error) }
         openMenu = { [weak self] row, x, y in self?.openMenu(of: row, atX: x, y: y) }
         selection.onChanged = { [weak self] in self?.selectionDidChange() }
         fetch()
@@ -195,8 +204,10 @@ final class ArticleList {
         controller.fetchRequest = Self.request(for: query)
         do {
             try controller.performFetch(firstRows: firstScreenRows)
+            fetchAfterFailure = nil
+            pauseAfterFailure = Self.firstPauseAfterFailure
         } catch {
-            failed?(error)
+            readFailed(error)
         }
         if controller.hasMoreRows {
             if query.isSearching {
@@ -223,13 +234,30 @@ final class ArticleList {
         do {
             try controller.performFetchInBackground { [weak self] error in
                 MainActor.assumeIsolated {
-                    if let error { self?.failed?(error) }
+                    if let error { self?.readFailed(error) }
                     self?.settleAfterFetch()
                 }
             }
         } catch {
-            failed?(error)
+            readFailed(error)
             settleAfterFetch()
+        }
+    }
+
+    /// Reading the store failed: for a fetch, or for applying a change of the context (the
+    /// controller then keeps the rows as they were, which no longer follow the store, and asks
+    /// to be fetched again once the store works). The first failure is reported; the rows are
+    /// read again after a pause, longer after each attempt that fails too, until one succeeds
+    /// or another fetch (a new query) does.
+    private func readFailed(_ error: any Error) {
+        let isFirst = fetchAfterFailure == nil && pauseAfterFailure == Self.firstPauseAfterFailure
+        if isFirst { failed?(error) }
+        guard fetchAfterFailure == nil else { return }
+        let pause = pauseAfterFailure
+        pauseAfterFailure = min(pause * 2, Self.longestPauseAfterFailure)
+        fetchAfterFailure = Timeout(milliseconds: pause) { [weak self] in
+            self?.fetchAfterFailure = nil
+            self?.fetch()
         }
     }
 

@@ -1,0 +1,65 @@
+import CSQLite
+import Foundation
+import Library
+import ObjectGraph
+import XCTest
+
+@testable import QuireUI
+
+/// The article list after reading the store failed: it says so once, and reads its rows again
+/// until it can, so that it follows the store again (it kept showing an article another
+/// program had moved out of the folder shown).
+final class ArticleListRecoveryTests: MainWindowTestCase, @unchecked Sendable {
+    func testTheListReadsItsRowsAgainOnceTheStoreCanBeReadAfterAChangeItCouldNotApply() throws {
+        let url = try makeLibrary { library in
+            try await library.createFolder(named: "Essays")
+            try await library.createFolder(named: "Old")
+            try await library.createArticle(ArticleContent(title: "Moving", body: "a", folder: "Essays"))
+            try await library.createArticle(ArticleContent(title: "Staying", body: "b", folder: "Essays"))
+        }
+        // The sidebar reads the moved article too, and says so.
+        drive(url, expectedErrorHeadings: ["Could not read the library", "Could not read the folders"]) { window in
+            try await self.until { window.sidebar.folders.count == 2 }
+            window.sidebar.select(.folder("Essays"))
+            try await self.until { Set(self.titles(window)) == ["Moving", "Staying"] }
+
+            // Another program moves "Moving" out of the folder; before the view context merges
+            // that save (on the main queue, after this turn), the articles' table goes away, so
+            // the list cannot read the moved row.
+            let container = window.library.container
+            let background = container.newBackgroundContext()
+            try background.performAndWait {
+                let article = try XCTUnwrap(try background.fetch(FetchRequest<StoredArticle>(predicate: \.title == "Moving")).first)
+                article.folder = try XCTUnwrap(try background.fetch(FetchRequest<Folder>(predicate: \.name == "Old")).first)
+                try background.save()
+            }
+            let store = try XCTUnwrap(container.persistentStore.storeDescription.url)
+            try Self.renameTable("Article", to: "ArticleGone", in: store)
+            let listFailures = { window.shownErrors.filter { $0.hasPrefix("Could not read the library: ") }.count }
+            try await self.until { listFailures() == 1 }
+            // (Their objects cannot be read either: the moved one's title reads empty meanwhile.)
+            XCTAssertEqual(window.articleList.count, 2, "the rows as they were")
+
+            try Self.renameTable("ArticleGone", to: "Article", in: store)
+            try await self.until { self.titles(window) == ["Staying"] }
+            XCTAssertEqual(listFailures(), 1, "the failure is reported once, not again for each attempt")
+        }
+    }
+
+    /// Renames a table of the store through a connection of its own, as a damaged file would
+    /// make its reads fail.
+    private static func renameTable(_ name: String, to newName: String, in store: URL) throws {
+        var handle: OpaquePointer?
+        defer { sqlite3_close_v2(handle) }
+        guard sqlite3_open_v2(store.path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK,
+              sqlite3_busy_timeout(handle, 5000) == SQLITE_OK,
+              sqlite3_exec(handle, "ALTER TABLE \"\(name)\" RENAME TO \"\(newName)\"", nil, nil, nil) == SQLITE_OK
+        else {
+            throw RenameFailure(message: String(cString: sqlite3_errmsg(handle)))
+        }
+    }
+
+    private struct RenameFailure: Error {
+        let message: String
+    }
+}
