@@ -70,9 +70,7 @@ final class ArticleList {
     /// Called as a search's whole list starts to be read (``FeltSpeed``'s `search-whole-list`).
     var wholeListStarted: (@MainActor () -> Void)?
     /// Reads the rows again after reading the store failed (``readFailed(_:)``).
-    private var fetchAfterFailure: Timeout?
-    /// The pause before that, in milliseconds: doubled after each failed attempt.
-    private var pauseAfterFailure = ArticleList.firstPauseAfterFailure
+    private lazy var rereading = ReadAgainAfterFailure { [weak self] in self?.fetch() }
 
     /// How many rows a list shows first: the rows its height shows, and a few more for a window
     /// made taller before the whole list arrives; at most ``firstScreenRowsBeforeLayout``, the
@@ -95,10 +93,6 @@ final class ArticleList {
     /// The pause in the typing, in milliseconds, after which a search reads its whole list: what
     /// GTK's search entry used to wait before every search, now only before its costly part.
     static let wholeListPause: UInt32 = 150
-    /// The first and the longest pause, in milliseconds, before the list reads its rows again
-    /// after reading the store failed.
-    static let firstPauseAfterFailure: UInt32 = 1000
-    static let longestPauseAfterFailure: UInt32 = 30_000
 
     /// Attaches to the list view, stack and status page of the main window's builder file and
     /// fetches `query`. `rowsAreDraggable` lets the writer drag rows (not in a read-only library).
@@ -204,8 +198,7 @@ final class ArticleList {
         controller.fetchRequest = Self.request(for: query)
         do {
             try controller.performFetch(firstRows: firstScreenRows)
-            fetchAfterFailure = nil
-            pauseAfterFailure = Self.firstPauseAfterFailure
+            rereading.succeeded()
         } catch {
             readFailed(error)
         }
@@ -246,19 +239,10 @@ final class ArticleList {
 
     /// Reading the store failed: for a fetch, or for applying a change of the context (the
     /// controller then keeps the rows as they were, which no longer follow the store, and asks
-    /// to be fetched again once the store works). The first failure is reported; the rows are
-    /// read again after a pause, longer after each attempt that fails too, until one succeeds
-    /// or another fetch (a new query) does.
+    /// to be fetched again once the store works). The rows are fetched again after a pause
+    /// until a fetch (that one, or a new query's) succeeds; the first failure is reported.
     private func readFailed(_ error: any Error) {
-        let isFirst = fetchAfterFailure == nil && pauseAfterFailure == Self.firstPauseAfterFailure
-        if isFirst { failed?(error) }
-        guard fetchAfterFailure == nil else { return }
-        let pause = pauseAfterFailure
-        pauseAfterFailure = min(pause * 2, Self.longestPauseAfterFailure)
-        fetchAfterFailure = Timeout(milliseconds: pause) { [weak self] in
-            self?.fetchAfterFailure = nil
-            self?.fetch()
-        }
+        if rereading.failed() { failed?(error) }
     }
 
     /// Whether a list's whole list is still to be read after its first screen.

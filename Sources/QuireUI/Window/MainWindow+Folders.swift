@@ -117,9 +117,15 @@ extension MainWindow {
         let change = countsToUpdate.change
         countsToUpdate.change = CountChange()
         run(gettext("Could not read the folders")) { [runningCounts] in
-            let reading = try await runningCounts.counts(after: change)
+            let reading: RunningCounts.Reading
+            do {
+                reading = try await runningCounts.counts(after: change)
+            } catch {
+                return { [weak self] in self?.countsReadFailed(error, change: change) }
+            }
             return { [weak self] in
                 guard let self else { return }
+                countsRereading.succeeded()
                 let isNewer = reading.generation > countsToUpdate.shownGeneration
                 if isNewer { countsToUpdate.shownGeneration = reading.generation }
                 if isNewer && reading.counts != countsToUpdate.shown {
@@ -131,6 +137,15 @@ extension MainWindow {
                 showArticleDetails()
             }
         }
+    }
+
+    /// Reading the counts failed: the sidebar keeps what it showed, which no longer follows the
+    /// store. The change goes back among those to apply, and the counts are read again after a
+    /// pause until a reading succeeds (in full: ``RunningCounts`` forgets what it remembered
+    /// when applying a change fails); the first failure is reported.
+    private func countsReadFailed(_ error: any Error, change: CountChange) {
+        countsToUpdate.change.formUnion(change)
+        if countsRereading.failed() { showError(gettext("Could not read the folders"), error) }
     }
 
     /// Shows the places with their counts in the sidebar, and the folders in the Move to Folder menu.

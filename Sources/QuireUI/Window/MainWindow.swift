@@ -118,6 +118,8 @@ public final class MainWindow {
     lazy var runningCounts = RunningCounts(library: library)
     /// The count changes seen since the last update, and the counts shown with their generation.
     var countsToUpdate = (change: CountChange(), shown: LibraryCounts?.none, shownGeneration: 0)
+    /// Reads the counts again after reading them failed.
+    lazy var countsRereading = ReadAgainAfterFailure { [weak self] in self?.refreshFolders() }
     /// What the Undo of the last folder or tag deletion does, while its toast is offered.
     var undoDeletion: (@MainActor () -> Void)?
     /// The toast offering to undo a folder's or tag's deletion, while it is shown.

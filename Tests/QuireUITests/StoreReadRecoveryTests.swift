@@ -6,11 +6,11 @@ import XCTest
 
 @testable import QuireUI
 
-/// The article list after reading the store failed: it says so once, and reads its rows again
-/// until it can, so that it follows the store again (it kept showing an article another
-/// program had moved out of the folder shown).
-final class ArticleListRecoveryTests: MainWindowTestCase, @unchecked Sendable {
-    func testTheListReadsItsRowsAgainOnceTheStoreCanBeReadAfterAChangeItCouldNotApply() throws {
+/// The article list and the sidebar's counts after reading the store failed: each says so once,
+/// and reads again until it can, so that it follows the store again (the list kept showing an
+/// article another program had moved out of the folder shown, and the counts kept it there).
+final class StoreReadRecoveryTests: MainWindowTestCase, @unchecked Sendable {
+    func testTheListAndTheCountsReadAgainOnceTheStoreCanBeReadAfterAChangeTheyCouldNotApply() throws {
         let url = try makeLibrary { library in
             try await library.createFolder(named: "Essays")
             try await library.createFolder(named: "Old")
@@ -43,6 +43,9 @@ final class ArticleListRecoveryTests: MainWindowTestCase, @unchecked Sendable {
             try Self.renameTable("ArticleGone", to: "Article", in: store)
             try await self.until { self.titles(window) == ["Staying"] }
             XCTAssertEqual(listFailures(), 1, "the failure is reported once, not again for each attempt")
+            // The sidebar's counts could not be read either; they follow the store again too.
+            try await self.until { window.sidebar.countText(ofFolder: "Old") == "1" && window.sidebar.countText(ofFolder: "Essays") == "1" }
+            XCTAssertEqual(window.shownErrors.filter { $0.hasPrefix("Could not read the folders: ") }.count, 1)
         }
     }
 
