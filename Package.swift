@@ -195,7 +195,7 @@ let package = Package(
         .testTarget(name: "GtkWebKitTests", dependencies: ["GtkWebKit", "GtkKit", "GtkTestSupport"]),
         .testTarget(
             name: "QuireUITests",
-            dependencies: ["QuireUI", "GtkKit", "GtkWebKit", "CGtk", "CGtkSource", "CSQLite", "Library", "Transfer", "ObjectGraph", "SyncClient", "SyncServer", "quire", "CommandLineArguments", "CStoreFaults", "QuireTestSupport", "GtkTestSupport", "SyncTestSupport"]),
+            dependencies: ["QuireUI", "GtkKit", "GtkWebKit", "CGtk", "CGtkSource", "Library", "Transfer", "ObjectGraph", "SyncClient", "SyncServer", "quire", "CommandLineArguments", "CStoreFaults", "QuireTestSupport", "GtkTestSupport", "SyncTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

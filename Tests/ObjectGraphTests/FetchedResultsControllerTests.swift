@@ -1,6 +1,6 @@
-import CSQLite
 import Foundation
 import ObjectGraph
+import QuireTestSupport
 import Testing
 
 /// The fetched-results controller: building and fetching, positions, sections, lazy objects, and
@@ -527,16 +527,6 @@ extension TestStack {
     /// Renames the Article table through a connection of its own, so that the store's next read of
     /// articles fails as a damaged file would make it fail.
     func breakArticleTable() throws {
-        var handle: OpaquePointer?
-        defer { sqlite3_close_v2(handle) }
-        guard sqlite3_open_v2(directory.file().path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK,
-              sqlite3_exec(handle, "ALTER TABLE \"Article\" RENAME TO \"ArticleGone\"", nil, nil, nil) == SQLITE_OK
-        else {
-            throw StoreFailure(message: String(cString: sqlite3_errmsg(handle)))
-        }
-    }
-
-    struct StoreFailure: Error {
-        let message: String
+        try renameStoreTable("Article", to: "ArticleGone", in: directory.file())
     }
 }

@@ -1,7 +1,7 @@
-import CSQLite
 import Foundation
 import Library
 import ObjectGraph
+import QuireTestSupport
 import XCTest
 
 @testable import QuireUI
@@ -34,13 +34,13 @@ final class StoreReadRecoveryTests: MainWindowTestCase, @unchecked Sendable {
                 try background.save()
             }
             let store = try XCTUnwrap(container.persistentStore.storeDescription.url)
-            try Self.renameTable("Article", to: "ArticleGone", in: store)
+            try renameStoreTable("Article", to: "ArticleGone", in: store)
             let listFailures = { window.shownErrors.filter { $0.hasPrefix("Could not read the library: ") }.count }
             try await self.until { listFailures() == 1 }
             // (Their objects cannot be read either: the moved one's title reads empty meanwhile.)
             XCTAssertEqual(window.articleList.count, 2, "the rows as they were")
 
-            try Self.renameTable("ArticleGone", to: "Article", in: store)
+            try renameStoreTable("ArticleGone", to: "Article", in: store)
             try await self.until { self.titles(window) == ["Staying"] }
             XCTAssertEqual(listFailures(), 1, "the failure is reported once, not again for each attempt")
             // The sidebar's counts could not be read either; they follow the store again too.
@@ -49,20 +49,4 @@ final class StoreReadRecoveryTests: MainWindowTestCase, @unchecked Sendable {
         }
     }
 
-    /// Renames a table of the store through a connection of its own, as a damaged file would
-    /// make its reads fail.
-    private static func renameTable(_ name: String, to newName: String, in store: URL) throws {
-        var handle: OpaquePointer?
-        defer { sqlite3_close_v2(handle) }
-        guard sqlite3_open_v2(store.path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK,
-              sqlite3_busy_timeout(handle, 5000) == SQLITE_OK,
-              sqlite3_exec(handle, "ALTER TABLE \"\(name)\" RENAME TO \"\(newName)\"", nil, nil, nil) == SQLITE_OK
-        else {
-            throw RenameFailure(message: String(cString: sqlite3_errmsg(handle)))
-        }
-    }
-
-    private struct RenameFailure: Error {
-        let message: String
-    }
 }

@@ -25,8 +25,8 @@ final class ReadAgainAfterFailure {
     /// A read failed: the next attempt is scheduled, unless one is already. Returns whether this
     /// is the first failure since the last success, the one to report.
     func failed() -> Bool {
-        let isFirst = attempt == nil && pause == Self.firstPause
-        guard attempt == nil else { return isFirst }
+        guard attempt == nil else { return false }
+        let isFirst = pause == Self.firstPause
         let wait = pause
         pause = min(pause * 2, Self.longestPause)
         attempt = Timeout(milliseconds: wait) { [weak self] in
