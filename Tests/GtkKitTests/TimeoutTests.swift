@@ -48,6 +48,17 @@ final class TimeoutTests: GtkTestCase, @unchecked Sendable {
         }
     }
 
+    func testAnIdleTimeoutWaitsForOrdinaryWork() {
+        MainActor.assumeIsolated {
+            var fired: [String] = []
+            let idle = Timeout(milliseconds: 0, priority: .idle) { fired.append("idle") }
+            let ordinary = Timeout(milliseconds: 0) { fired.append("default") }
+            spinMainLoop { idle.hasFired }
+            XCTAssertTrue(ordinary.hasFired)
+            XCTAssertEqual(fired, ["default", "idle"], "the idle one, made first, fires after the ordinary one")
+        }
+    }
+
     func testAUnixSignalRunsItsHandlerOnTheMainLoop() {
         MainActor.assumeIsolated {
             var received = 0

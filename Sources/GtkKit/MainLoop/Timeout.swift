@@ -16,8 +16,18 @@ public final class Timeout {
         case high
         /// With ordinary work (`G_PRIORITY_DEFAULT`).
         case `default`
+        /// Once the loop has nothing else to do, drawing and ordinary work included
+        /// (`G_PRIORITY_DEFAULT_IDLE`): for costly work that can wait, such as loading ahead what
+        /// the writer will soon need.
+        case idle
 
-        var glibPriority: Int32 { self == .high ? G_PRIORITY_HIGH : G_PRIORITY_DEFAULT }
+        var glibPriority: Int32 {
+            switch self {
+            case .high: G_PRIORITY_HIGH
+            case .default: G_PRIORITY_DEFAULT
+            case .idle: G_PRIORITY_DEFAULT_IDLE
+            }
+        }
     }
 
     private var source: MainLoopSource?
