@@ -18,13 +18,22 @@ class MainWindowTestCase: QuireTestCase, @unchecked Sendable {
 
     /// Runs the application over the library, runs `body` once the window is open, then quits.
     /// The window must have shown no error but those under `expectedErrorHeadings`, in order
-    /// (`body` checks what they say).
+    /// (`body` checks what they say). With `windowSize`, the window opens at that size (as saved
+    /// in the settings) instead of its built-in one.
     func drive(
-        _ url: URL, expectedErrorHeadings: [String] = [], file: StaticString = #filePath, line: UInt = #line,
+        _ url: URL, windowSize: (width: Int32, height: Int32)? = nil, expectedErrorHeadings: [String] = [],
+        file: StaticString = #filePath, line: UInt = #line,
         _ body: @escaping @MainActor (MainWindow) async throws -> Void
     ) {
         MainActor.assumeIsolated {
-            let status = runQuire(settings: nil, libraryURL: url, file: file, line: line) { quire, window in
+            var settings: Settings?
+            if let windowSize {
+                settings = try? freshSettings()
+                XCTAssertNotNil(settings, "Quire's settings schema", file: file, line: line)
+                settings?.set(windowSize.width, forKey: "window-width")
+                settings?.set(windowSize.height, forKey: "window-height")
+            }
+            let status = runQuire(settings: settings, libraryURL: url, file: file, line: line) { quire, window in
                 Task { @MainActor in
                     do {
                         try await body(window)

@@ -219,11 +219,9 @@ public final class EditorPane {
         isLoading = true
         defer { isLoading = false }
         titleField.load(title)
-        // The language is set here rather than when the pane is made: the first time, GtkSourceView
-        // parses markdown.lang and validates it against its RelaxNG schema (about 65 ms), which
-        // every start paid before its first rows, article open or not. Later loads find it set.
-        // (The spell checker's dictionary opens off the main thread with the first check:
-        // ``BodySpelling``.)
+        // Usually set already (``prepareHighlighting()``); an article opened before the window
+        // was idle pays the language's parse here. (The spell checker's dictionary opens off the
+        // main thread with the first check: ``BodySpelling``.)
         buffer.highlightMarkdown()
         buffer.load(body)
         saveState = .saved
@@ -231,6 +229,16 @@ public final class EditorPane {
         lastChange = (openStarted ?? ContinuousClock.now, true)
         openStarted = nil
         updatePreviewNow()
+    }
+
+    /// Highlights Markdown in the editor from now on, before any article is loaded. The first
+    /// time in the process, GtkSourceView parses markdown.lang and validates it against its
+    /// RelaxNG schema (about 90 ms), on the main thread: not when the pane is made, which every
+    /// start would wait for before its first rows, nor in the first ``load(title:body:)``, which
+    /// the writer's first click would wait for, but when the window is idle after its start
+    /// (``MainWindow``). Later calls change nothing.
+    public func prepareHighlighting() {
+        buffer.highlightMarkdown()
     }
 
     /// Puts the keyboard focus in the title.
