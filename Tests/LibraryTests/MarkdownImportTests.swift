@@ -129,6 +129,26 @@ import QuireTestSupport
         #expect(badID == .invalidField(path: folder.appending("bad-id.md").standardizedFileURL.path, line: 2, key: "id", reason: "not a UUID: not-a-uuid"))
     }
 
+    @Test func filesAreReadInPathOrderEachInTheFolderItLiesIn() async throws {
+        let folder = try TemporaryFolder()
+        for path in ["b.md", "a.md", "Essays/Drafts/late.md", "Essays/early.markdown", "Essays/.hidden/secret.md", "Essays/list.txt"] {
+            let file = folder.appending(path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let name = file.deletingPathExtension().lastPathComponent
+            try "# \(name)\n".write(to: file, atomically: true, encoding: .utf8)
+        }
+        // A link is not followed, to a file either: it would bring the same article twice.
+        try FileManager.default.createSymbolicLink(at: folder.appending("Essays/linked.md"), withDestinationURL: folder.appending("a.md"))
+
+        let scan = try await ImportScan.read([folder.url])
+        #expect(scan.articles.map(\.article.title) == ["late", "early", "a", "b"])
+        #expect(scan.articles.map(\.article.folder) == ["Drafts", "Essays", nil, nil])
+        #expect(scan.articles.map(\.source.path) == ["Essays/Drafts/late.md", "Essays/early.markdown", "a.md", "b.md"].map {
+            folder.appending($0).standardizedFileURL.path
+        })
+        #expect(scan.failures.isEmpty)
+    }
+
     @Test func duplicateIDsAcrossFilesAreReported() async throws {
         let folder = try TemporaryFolder()
         let article = SampleArticles.article("Twice")

@@ -69,36 +69,54 @@ public struct ImportScan: Sendable {
 
     /// A file to read, and the folder its place below the chosen folder implies.
     private struct FileToRead {
-        let url: URL
+        let path: String
         let folder: String?
         let isArchive: Bool
+
+        var url: URL { URL(fileURLWithPath: path, isDirectory: false) }
     }
 
+    /// The file at `url`, or the Markdown files and archives in the folder at `url` and below it,
+    /// sorted by path.
     private static func files(at url: URL) -> [FileToRead] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return [FileToRead(url: url, folder: nil, isArchive: url.pathExtension.lowercased() == "json")]
+            return [FileToRead(path: url.path, folder: nil, isArchive: url.pathExtension.lowercased() == "json")]
         }
         var found: [FileToRead] = []
-        let keys: [URLResourceKey] = [.isRegularFileKey, .isDirectoryKey]
-        guard let enumerator = FileManager.default.enumerator(
-            at: url, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles, .skipsPackageDescendants])
-        else { return [FileToRead(url: url, folder: nil, isArchive: false)] }
-        let rootDepth = url.pathComponents.count
-        for case let file as URL in enumerator {
-            let values = try? file.resourceValues(forKeys: Set(keys))
-            guard values?.isRegularFile == true else { continue }
-            let fileExtension = file.pathExtension.lowercased()
-            guard ["md", "markdown", "json"].contains(fileExtension) else { continue }
-            let components = file.standardizedFileURL.pathComponents
-            let folder = components.count - rootDepth > 1 ? components[components.count - 2] : nil
-            found.append(FileToRead(url: file.standardizedFileURL, folder: folder, isArchive: fileExtension == "json"))
+        collectFiles(in: url.path, named: nil, into: &found)
+        return found.sorted { $0.path < $1.path }
+    }
+
+    /// Adds the Markdown files and archives in the folder at `path` and its subfolders to `found`:
+    /// regular files only, hidden entries skipped, symbolic links not followed (a link to a
+    /// folder could lead back up). `name` is the folder's name, nil for the chosen folder, whose
+    /// files belong to no folder. One `lstat` per entry: FileManager's enumerator made a URL of
+    /// each and, asked whether it was a regular file, looked up its owner's and group's names,
+    /// which made listing the files about 10 % of importing 5,000 notes.
+    private static func collectFiles(in path: String, named name: String?, into found: inout [FileToRead]) {
+        // A folder that cannot be listed is left out, as the enumerator left it out.
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
+        for entry in entries where !entry.hasPrefix(".") {
+            let entryPath = path.hasSuffix("/") ? path + entry : path + "/" + entry
+            var status = stat()
+            guard lstat(entryPath, &status) == 0 else { continue }
+            switch status.st_mode & S_IFMT {
+            case S_IFDIR:
+                collectFiles(in: entryPath, named: entry, into: &found)
+            case S_IFREG:
+                let fileExtension = (entry as NSString).pathExtension.lowercased()
+                guard ["md", "markdown", "json"].contains(fileExtension) else { continue }
+                found.append(FileToRead(path: entryPath, folder: name, isArchive: fileExtension == "json"))
+            default:
+                continue
+            }
         }
-        return found.sorted { $0.url.path < $1.url.path }
     }
 
     private static func read(_ file: FileToRead) throws(ImportError) -> FileContents {
-        let path = file.url.path
+        let path = file.path
+        let url = file.url
         let attributes: [FileAttributeKey: Any]
         do {
             attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -110,7 +128,7 @@ public struct ImportScan: Sendable {
         guard size <= limit else { throw .tooLarge(path: path, bytes: size, limit: limit) }
         let data: Data
         do {
-            data = try Data(contentsOf: file.url)
+            data = try Data(contentsOf: url)
         } catch {
             throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
         }
@@ -135,13 +153,13 @@ public struct ImportScan: Sendable {
                     }
                     files.append(restored)
                 }
-                return ImportedArticle(article: article.snapshot, source: file.url, hasStoredID: true, attachments: files)
+                return ImportedArticle(article: article.snapshot, source: url, hasStoredID: true, attachments: files)
             }
             return (articles, archive.folders, archive.tags, archive.personalWords ?? [:], failures)
         }
         let modified = attributes[.modificationDate] as? Date ?? Date()
         let (article, leftOut) = try MarkdownAttachments.bringIn(
-            MarkdownFileReader.article(from: data, url: file.url, folder: file.folder, modified: modified))
+            MarkdownFileReader.article(from: data, url: url, folder: file.folder, modified: modified))
         return ([article], [], [], [:], leftOut)
     }
 }
