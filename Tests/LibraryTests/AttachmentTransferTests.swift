@@ -147,7 +147,8 @@ enum ImageSamples {
         try Data("secret".utf8).write(to: folder.appending("secret.txt"))
         try FileManager.default.createSymbolicLink(
             at: inside.appendingPathComponent("img/link.txt"), withDestinationURL: folder.appending("secret.txt"))
-        let body = "![dot](img/dot.png) [s](../secret.txt) [l](img/link.txt) [other](other.md) [web](https://example.org/x.png) [gone](img/none.png)\n"
+        // Brackets that open no link, and text before them that is not ASCII, change nothing.
+        let body = "Café [draft] ]] ![dot](img/dot.png) [s](../secret.txt) [l](img/link.txt) [other](other.md) [web](https://example.org/x.png) [gone](img/none.png) ]\n"
         try Data(body.utf8).write(to: inside.appendingPathComponent("note.md"))
 
         let scan = try await ImportScan.read([inside])

@@ -20,7 +20,7 @@ enum MarkdownAttachments {
         var leftOut: [String: ImportError] = [:]
         var body = ""
         var rest = Substring(imported.article.body)
-        while let opening = rest.range(of: "](") {
+        while let opening = linkDestinationOpening(in: rest) {
             body += rest[..<opening.upperBound]
             rest = rest[opening.upperBound...]
             let isBracketed = rest.hasPrefix("<")
@@ -44,6 +44,21 @@ enum MarkdownAttachments {
         imported.article.body = body + rest
         imported.attachments += files.values.sorted { $0.fileName < $1.fileName }
         return (imported, leftOut.sorted { $0.key < $1.key }.map(\.value))
+    }
+
+    /// Where the first `](` in `text` is: searched as bytes. (Foundation's `range(of:)` compares
+    /// text as Unicode: about 5 % of importing 5,000 notes; the standard library's generic
+    /// `firstRange(of:)` over the UTF-8 view took longer still.)
+    private static func linkDestinationOpening(in text: Substring) -> Range<String.Index>? {
+        let bytes = text.utf8
+        var start = bytes.startIndex
+        while let bracket = bytes[start...].firstIndex(of: UInt8(ascii: "]")) {
+            let next = bytes.index(after: bracket)
+            guard next < bytes.endIndex else { return nil }
+            if bytes[next] == UInt8(ascii: "(") { return bracket..<bytes.index(after: next) }
+            start = next
+        }
+        return nil
     }
 
     /// The relative path a destination names inside the Markdown file's folder, percent-decoded;
