@@ -18,8 +18,9 @@ class MainWindowTestCase: QuireTestCase, @unchecked Sendable {
 
     /// Runs the application over the library, runs `body` once the window is open, then quits.
     /// The window must have shown no error but those under `expectedErrorHeadings`, in order
-    /// (`body` checks what they say). With `windowSize`, the window opens at that size (as saved
-    /// in the settings) instead of its built-in one.
+    /// (`body` checks what they say). With `windowSize`, the window opens at that size, saved in
+    /// settings of its own (a new key file, every other key at its default), instead of its
+    /// built-in one.
     func drive(
         _ url: URL, windowSize: (width: Int32, height: Int32)? = nil, expectedErrorHeadings: [String] = [],
         file: StaticString = #filePath, line: UInt = #line,
@@ -28,7 +29,9 @@ class MainWindowTestCase: QuireTestCase, @unchecked Sendable {
         MainActor.assumeIsolated {
             var settings: Settings?
             if let windowSize {
-                settings = try? freshSettings()
+                settings = try? Settings.lookup(
+                    schemaID: Quire.settingsSchemaID, inDirectory: Self.schemaFolder.get().path,
+                    keyFile: makeTemporaryFolder().appending(path: "settings.ini").path)
                 XCTAssertNotNil(settings, "Quire's settings schema", file: file, line: line)
                 settings?.set(windowSize.width, forKey: "window-width")
                 settings?.set(windowSize.height, forKey: "window-height")
