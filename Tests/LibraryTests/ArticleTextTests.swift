@@ -52,6 +52,8 @@ import Testing
         #expect(ArticleText.wordCount(of: "数据库迁移 and ひらがな") == 5 + 1 + 4)
         #expect(ArticleText.wordCount(of: "café naïve cafe\u{301}") == 3)
         #expect(ArticleText.wordCount(of: "— * _ ---") == 0)
+        // The ASCII scalars on either side of the letters and digits end a word.
+        #expect(ArticleText.wordCount(of: "A/Z a:z 0@9 z{a}") == 8)
     }
 
     /// The text a reader sees, as cmark-gfm parses it, where a line-by-line reading goes wrong.

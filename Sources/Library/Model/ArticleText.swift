@@ -139,9 +139,13 @@ extension ArticleText {
         scalar.isASCII ? ("0"..."9").contains(scalar) : scalar.properties.numericType == .decimal
     }
 
+    @inline(__always)
     fileprivate static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII {
-            return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+            // A letter with its case bit cleared is A...Z. (Three `ClosedRange.contains` calls,
+            // not inlined, took a third of reading an article's summary and word count.)
+            let value = scalar.value
+            return (value | 0x20) &- 0x61 < 26 || value &- 0x30 < 10
         }
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
