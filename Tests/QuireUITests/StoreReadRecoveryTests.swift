@@ -1,3 +1,4 @@
+import CGtk
 import Foundation
 import Library
 import ObjectGraph
@@ -49,4 +50,33 @@ final class StoreReadRecoveryTests: MainWindowTestCase, @unchecked Sendable {
         }
     }
 
+    /// A retry whose first screen reads but whose whole list fails again is not a success: the
+    /// failure is not reported again at each retry (it was, every second, while the whole list
+    /// could not be read), and the list reads in full once it can.
+    func testASearchWhoseWholeListCannotBeReadIsReportedOnceWhileItsFirstScreenReads() throws {
+        let url = try makeLibrary { library in
+            for number in 1...60 { try await library.createArticle(ArticleContent(title: "Note \(number)", body: "x")) }
+        }
+        drive(url, expectedErrorHeadings: ["Could not read the library"]) { window in
+            let list = window.articleList
+            try await self.until { list.count == 60 }
+            let store = try XCTUnwrap(window.library.container.persistentStore.storeDescription.url)
+            // Each whole list's read finds the articles' table gone; its first screen, read
+            // before, finds it there.
+            var wholeListsStarted = 0
+            list.wholeListStarted = {
+                wholeListsStarted += 1
+                do { try renameStoreTable("Article", to: "ArticleGone", in: store) } catch { XCTFail("\(error)") }
+            }
+            gtk_editable_set_text(window.searchEntry.opaquePointer, "Note")
+            for attempt in 1...3 {
+                try await self.until { wholeListsStarted == attempt && !list.isAwaitingWholeList }
+                try renameStoreTable("ArticleGone", to: "Article", in: store)
+            }
+            XCTAssertEqual(window.shownErrors.count, 1, "reported once, not at each retry")
+            list.wholeListStarted = nil
+            try await self.until { list.count == 60 && !list.isAwaitingWholeList }
+            XCTAssertEqual(window.shownErrors.count, 1)
+        }
+    }
 }

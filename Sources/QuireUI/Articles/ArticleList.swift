@@ -198,7 +198,10 @@ final class ArticleList {
         controller.fetchRequest = Self.request(for: query)
         do {
             try controller.performFetch(firstRows: firstScreenRows)
-            rereading.succeeded()
+            // Read in full only once the whole list is too, if one is still to come: a retry
+            // whose first screen reads but whose whole list does not keeps the pause growing,
+            // and its failure is not reported again.
+            if !controller.hasMoreRows { rereading.succeeded() }
         } catch {
             readFailed(error)
         }
@@ -227,7 +230,7 @@ final class ArticleList {
         do {
             try controller.performFetchInBackground { [weak self] error in
                 MainActor.assumeIsolated {
-                    if let error { self?.readFailed(error) }
+                    if let error { self?.readFailed(error) } else { self?.rereading.succeeded() }
                     self?.settleAfterFetch()
                 }
             }
@@ -240,7 +243,8 @@ final class ArticleList {
     /// Reading the store failed: for a fetch, or for applying a change of the context (the
     /// controller then keeps the rows as they were, which no longer follow the store, and asks
     /// to be fetched again once the store works). The rows are fetched again after a pause
-    /// until a fetch (that one, or a new query's) succeeds; the first failure is reported.
+    /// until a fetch (that one, or a new query's) reads the whole list; the first failure is
+    /// reported.
     private func readFailed(_ error: any Error) {
         if rereading.failed() { failed?(error) }
     }
