@@ -6,12 +6,12 @@ public enum QueryPlan {
     public static func explain(_ sql: String, in url: URL) throws -> String {
         var handle: OpaquePointer?
         guard sqlite3_open_v2(url.path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
-            throw QueryPlanError(message: "cannot open \(url.path)")
+            throw TestConnectionError(message: "cannot open \(url.path)")
         }
         defer { sqlite3_close(handle) }
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, "EXPLAIN QUERY PLAN " + sql, -1, &statement, nil) == SQLITE_OK else {
-            throw QueryPlanError(message: String(cString: sqlite3_errmsg(handle)))
+            throw TestConnectionError(message: String(cString: sqlite3_errmsg(handle)))
         }
         defer { sqlite3_finalize(statement) }
         var lines: [String] = []
@@ -20,6 +20,7 @@ public enum QueryPlan {
     }
 }
 
-public struct QueryPlanError: Error {
+/// What a test's own SQLite connection could not do (query plans, the write lock, table renames).
+public struct TestConnectionError: Error {
     public let message: String
 }

@@ -11,6 +11,6 @@ public func renameStoreTable(_ name: String, to newName: String, in url: URL) th
           sqlite3_busy_timeout(handle, 5_000) == SQLITE_OK,
           sqlite3_exec(handle, "ALTER TABLE \"\(name)\" RENAME TO \"\(newName)\"", nil, nil, nil) == SQLITE_OK
     else {
-        throw QueryPlanError(message: String(cString: sqlite3_errmsg(handle)))
+        throw TestConnectionError(message: String(cString: sqlite3_errmsg(handle)))
     }
 }

@@ -13,13 +13,13 @@ public final class StoreWriteLock: @unchecked Sendable {
     public init(_ url: URL) throws {
         guard sqlite3_open_v2(url.path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else {
             sqlite3_close(handle)
-            throw QueryPlanError(message: "cannot open \(url.path)")
+            throw TestConnectionError(message: "cannot open \(url.path)")
         }
         sqlite3_busy_timeout(handle, 5_000)
         guard sqlite3_exec(handle, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK else {
             let message = String(cString: sqlite3_errmsg(handle))
             sqlite3_close(handle)
-            throw QueryPlanError(message: message)
+            throw TestConnectionError(message: message)
         }
     }
 
