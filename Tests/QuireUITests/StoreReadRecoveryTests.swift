@@ -57,7 +57,8 @@ final class StoreReadRecoveryTests: MainWindowTestCase, @unchecked Sendable {
         let url = try makeLibrary { library in
             for number in 1...60 { try await library.createArticle(ArticleContent(title: "Note \(number)", body: "x")) }
         }
-        drive(url, expectedErrorHeadings: ["Could not read the library"]) { window in
+        // Wide enough to show the list, whose whole list is read once its rows are drawn.
+        drive(url, windowSize: (1400, 900), expectedErrorHeadings: ["Could not read the library"]) { window in
             let list = window.articleList
             try await self.until { list.count == 60 }
             let store = try XCTUnwrap(window.library.container.persistentStore.storeDescription.url)
