@@ -8,11 +8,11 @@ import Platform
 @Suite struct OrderStatisticTreeTests {
     /// Slots stand for their values; `value(slot)` orders them with ties broken by slot.
     private struct Model {
-        var values: [Int32: Int] = [:]
-        var sorted: [Int32] = []
+        var values: [UInt64: Int] = [:]
+        var sorted: [UInt64] = []
         var marks: [Bool] = []
 
-        func compare(_ lhs: Int32, _ rhs: Int32) -> Int {
+        func compare(_ lhs: UInt64, _ rhs: UInt64) -> Int {
             let left = (values[lhs]!, lhs)
             let right = (values[rhs]!, rhs)
             return left < right ? -1 : (left > right ? 1 : 0)
@@ -23,7 +23,7 @@ import Platform
     func randomInsertsRemovalsAndMarksAgreeWithASortedArray(leafCapacity: Int, branchCapacity: Int) throws {
         var random = SeededGenerator(seed: UInt64(leafCapacity * 1000 + branchCapacity))
         var model = Model()
-        var nextSlot: Int32 = 0
+        var nextSlot: UInt64 = 0
         // Start from a bulk-built tree of sorted slots.
         for _ in 0..<300 {
             model.values[nextSlot] = Int(random.next() % 1000)
@@ -82,16 +82,16 @@ import Platform
     private func check(_ tree: OrderStatisticTree, _ model: Model, sourceLocation: SourceLocation = #_sourceLocation) throws {
         #expect(tree.invariantViolations() == [], sourceLocation: sourceLocation)
         try #require(tree.count == model.sorted.count, sourceLocation: sourceLocation)
-        var walked: [Int32] = []
-        tree.forEachSlot(in: 0..<tree.count) { walked.append($0) }
+        var walked: [UInt64] = []
+        tree.forEachElement(in: 0..<tree.count) { walked.append($0) }
         #expect(walked == model.sorted, sourceLocation: sourceLocation)
         if model.sorted.count > 20 {
-            var middle: [Int32] = []
-            tree.forEachSlot(in: 7..<(model.sorted.count - 5)) { middle.append($0) }
+            var middle: [UInt64] = []
+            tree.forEachElement(in: 7..<(model.sorted.count - 5)) { middle.append($0) }
             #expect(middle == Array(model.sorted[7..<(model.sorted.count - 5)]), sourceLocation: sourceLocation)
         }
         for (index, slot) in model.sorted.enumerated() {
-            #expect(tree.slot(at: index) == slot, sourceLocation: sourceLocation)
+            #expect(tree.element(at: index) == slot, sourceLocation: sourceLocation)
             #expect(tree.index { model.compare($0, slot) } == index, sourceLocation: sourceLocation)
             #expect(tree.isMarked(at: index) == model.marks[index], sourceLocation: sourceLocation)
         }
@@ -121,7 +121,7 @@ import Platform
         #expect(tree.remove { _ in 0 } == nil)
         #expect(tree.lowerBound { _ in 0 } == 0)
         #expect(tree.marks(before: 0) == 0)
-        let bulk = OrderStatisticTree(sorted: [Int32]())
+        let bulk = OrderStatisticTree(sorted: [UInt64]())
         #expect(bulk.count == 0 && bulk.invariantViolations() == [])
     }
 }

@@ -222,8 +222,8 @@ extension FetchedResultsController {
     /// Whether a section with the section value of `slot` exists, and its number (or the number it
     /// would have).
     private func section(matching slot: Int32, in results: Results) -> (exists: Bool, number: Int) {
-        let index = results.tree.lowerBound { results.table.compareFirstKey($0, slot) }
-        let exists = index < results.tree.count && results.table.compareFirstKey(results.tree.slot(at: index), slot) == 0
+        let index = results.tree.lowerBound { results.table.compareFirstKey(SortKeyTable.slot(of: $0), slot) }
+        let exists = index < results.tree.count && results.table.compareFirstKey(results.slot(at: index), slot) == 0
         return (exists, results.tree.marks(before: index))
     }
 
@@ -233,7 +233,7 @@ extension FetchedResultsController {
     /// returns its index.
     @discardableResult
     func insertRow(_ slot: Int32, in results: Results) -> Int {
-        let index = results.table.withOrder(against: slot) { results.tree.insert(slot, $0) }
+        let index = results.table.withOrder(against: slot) { results.tree.insert(results.table.entry(of: slot), $0) }
         guard results.plan.isSectioned else { return index }
         markSectionStart(at: index, in: results)
         if index + 1 < results.tree.count { markSectionStart(at: index + 1, in: results) }
@@ -253,8 +253,8 @@ extension FetchedResultsController {
 
     /// Marks the row at `index` if its section value differs from the row's before it.
     private func markSectionStart(at index: Int, in results: Results) {
-        let slot = results.tree.slot(at: index)
-        let starts = index == 0 || results.table.compareFirstKey(results.tree.slot(at: index - 1), slot) != 0
+        let slot = results.slot(at: index)
+        let starts = index == 0 || results.table.compareFirstKey(results.slot(at: index - 1), slot) != 0
         results.tree.setMark(starts, at: index)
     }
 }

@@ -262,14 +262,14 @@ public final class FetchedResultsController<Result: ManagedObject> {
     /// The ID of the object at `index`, without making the object. O(log n).
     public func objectID(at index: Int) -> ManagedObjectID {
         let results = fetched()
-        return results.plan.objectID(forKey: results.table.key(of: results.tree.slot(at: index)))
+        return results.plan.objectID(forKey: results.table.key(of: results.slot(at: index)))
     }
 
     /// The object at `index`, as a fault unless it is loaded. The first object asked for in a batch
     /// of 100 makes that batch's objects faults that load together when one of them is read.
     public func object(at index: Int) -> Result {
         let results = fetched()
-        let object = context.object(forKey: results.table.key(of: results.tree.slot(at: index)), of: results.plan.entity)
+        let object = context.object(forKey: results.table.key(of: results.slot(at: index)), of: results.plan.entity)
         if object.flags.contains(.fault) && object.faultGroup == nil {
             let size = EntityModel.keyBatchSize
             let start = index / size * size
@@ -317,7 +317,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
         var objects: [ManagedObject] = []
         objects.reserveCapacity(range.count)
         var faults: [Int64] = []
-        results.tree.forEachSlot(in: range) { slot in
+        results.forEachSlot(in: range) { slot in
             let object = context.object(forKey: results.table.key(of: slot), of: results.plan.entity)
             objects.append(object)
             if object.flags.contains(.fault) && object.faultGroup == nil && object.key > 0 { faults.append(object.key) }
@@ -339,7 +339,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
         let results = fetched()
         var objectIDs: [ManagedObjectID] = []
         objectIDs.reserveCapacity(range.count)
-        results.tree.forEachSlot(in: range) { objectIDs.append(results.plan.objectID(forKey: results.table.key(of: $0))) }
+        results.forEachSlot(in: range) { objectIDs.append(results.plan.objectID(forKey: results.table.key(of: $0))) }
         return objectIDs
     }
 
@@ -373,7 +373,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
         }
         let start = results.tree.indexOfMark(number)
         let end = number + 1 < results.tree.markCount ? results.tree.indexOfMark(number + 1) : results.tree.count
-        let value = results.table.value(of: results.tree.slot(at: start), column: 0)
+        let value = results.table.value(of: results.slot(at: start), column: 0)
         return FetchedResultsSection(controller: self, name: Self.sectionName(for: value), value: value, range: start..<end)
     }
 

@@ -4,6 +4,7 @@
 struct FetchedRows {
     let plan: FetchedResultsPlan
     let table: SortKeyTable
+    /// The rows' entries (``SortKeyTable/entry(of:)``) in order.
     let tree: OrderStatisticTree
 
     /// The first `count` rows of `table`, which were read in order.
@@ -12,7 +13,17 @@ struct FetchedRows {
         let marks = plan.isSectioned ? (0..<Int32(count)).map { $0 == 0 || table.compareFirstKey($0 - 1, $0) != 0 } : nil
         self.plan = plan
         self.table = table
-        tree = OrderStatisticTree(sorted: Int32(0)..<Int32(count), marks: marks)
+        tree = OrderStatisticTree(sorted: table.entries(ofFirst: count), marks: marks)
+    }
+
+    /// The slot of the row at `index`.
+    func slot(at index: Int) -> Int32 {
+        SortKeyTable.slot(of: tree.element(at: index))
+    }
+
+    /// Calls `body` with the slots of the rows at `range`, in order.
+    func forEachSlot(in range: Range<Int>, _ body: (Int32) -> Void) {
+        tree.forEachElement(in: range) { body(SortKeyTable.slot(of: $0)) }
     }
 
     /// Reads the rows the plan's query selects (its first `limit`, when given), but those with

@@ -1,9 +1,10 @@
-/// The order of a fetched-results controller's rows: an order-statistic B+ tree of row slots.
+/// The order of a fetched-results controller's rows: an order-statistic B+ tree of 64-bit elements.
 ///
-/// Elements are `Int32` slots of a ``SortKeyTable``; the tree never looks at their values itself:
-/// every search takes a comparison of an element with what is sought. Leaves hold up to
-/// `leafCapacity` slots; each branch keeps, per child, its number of rows, its number of marked
-/// rows and its first slot, so that
+/// The controller's elements are its rows' entries (``SortKeyTable/entry(of:)``: a row's slot and
+/// the prefix of its first sort key). The tree never looks at their values itself: every search
+/// takes a comparison of an element with what is sought. Leaves hold up to
+/// `leafCapacity` elements; each branch keeps, per child, its number of rows, its number of marked
+/// rows and its first element, so that
 /// - the element at a position, and the position of an element found by comparison, take one
 ///   descent (O(log n));
 /// - an insert or removal takes one descent plus the splits, merges and count updates on its path.
@@ -18,9 +19,9 @@ final class OrderStatisticTree {
         var count = 0
         /// Marked rows in the subtree.
         var markCount = 0
-        /// Leaves: the slots, in order.
-        var slots: ContiguousArray<Int32> = []
-        /// Leaves that track marks: one flag per slot.
+        /// Leaves: the elements, in order.
+        var elements: ContiguousArray<UInt64> = []
+        /// Leaves that track marks: one flag per element.
         var marks: ContiguousArray<Bool> = []
         /// Branches: the children, in order.
         var children: ContiguousArray<Node> = []
@@ -28,20 +29,20 @@ final class OrderStatisticTree {
         var counts: ContiguousArray<Int> = []
         /// Branches: marked rows per child.
         var markCounts: ContiguousArray<Int> = []
-        /// Branches: the first slot of each child, which a descent compares with what it seeks.
-        var firsts: ContiguousArray<Int32> = []
+        /// Branches: the first element of each child, which a descent compares with what it seeks.
+        var firsts: ContiguousArray<UInt64> = []
 
         init(isLeaf: Bool) {
             self.isLeaf = isLeaf
         }
 
-        /// The number of entries: slots of a leaf, children of a branch.
-        var width: Int { isLeaf ? slots.count : children.count }
+        /// The number of entries: elements of a leaf, children of a branch.
+        var width: Int { isLeaf ? elements.count : children.count }
 
-        var first: Int32 { isLeaf ? slots[0] : firsts[0] }
+        var first: UInt64 { isLeaf ? elements[0] : firsts[0] }
     }
 
-    /// The most slots a leaf holds; a leaf with fewer than half is merged or refilled.
+    /// The most elements a leaf holds; a leaf with fewer than half is merged or refilled.
     let leafCapacity: Int
     /// The most children a branch holds; likewise half at least.
     let branchCapacity: Int
@@ -58,20 +59,20 @@ final class OrderStatisticTree {
         root = Node(isLeaf: true)
     }
 
-    /// A tree of `slots`, already in order, built bottom-up in O(n) with nodes seven-eighths
+    /// A tree of `elements`, already in order, built bottom-up in O(n) with nodes seven-eighths
     /// full, so that inserts do not split them at once. `marks`, when tracked, gives each row's mark.
-    convenience init<Slots: Collection<Int32>>(
-        sorted slots: Slots, marks: [Bool]? = nil, leafCapacity: Int = 128, branchCapacity: Int = 64
+    convenience init<Elements: Collection<UInt64>>(
+        sorted elements: Elements, marks: [Bool]? = nil, leafCapacity: Int = 128, branchCapacity: Int = 64
     ) {
         self.init(tracksMarks: marks != nil, leafCapacity: leafCapacity, branchCapacity: branchCapacity)
-        guard !slots.isEmpty else { return }
+        guard !elements.isEmpty else { return }
         var level: [Node] = []
-        var start = slots.startIndex
+        var start = elements.startIndex
         var offset = 0
-        for size in Self.evenSizes(total: slots.count, fill: leafCapacity * 7 / 8) {
-            let end = slots.index(start, offsetBy: size)
+        for size in Self.evenSizes(total: elements.count, fill: leafCapacity * 7 / 8) {
+            let end = elements.index(start, offsetBy: size)
             let leaf = Node(isLeaf: true)
-            leaf.slots = ContiguousArray(slots[start..<end])
+            leaf.elements = ContiguousArray(elements[start..<end])
             leaf.count = size
             if let marks {
                 leaf.marks = ContiguousArray(marks[offset..<(offset + size)])
@@ -118,8 +119,8 @@ final class OrderStatisticTree {
 
     // MARK: Positions
 
-    /// The slot at `index` (`0 ..< count`).
-    func slot(at index: Int) -> Int32 {
+    /// The element at `index` (`0 ..< count`).
+    func element(at index: Int) -> UInt64 {
         precondition(index >= 0 && index < count, "row index \(index) out of range 0..<\(count)")
         var node = root
         var remaining = index
@@ -131,22 +132,22 @@ final class OrderStatisticTree {
             }
             node = node.children[child]
         }
-        return node.slots[remaining]
+        return node.elements[remaining]
     }
 
-    /// Calls `body` with the slots at `range`, in order, walking the leaves once.
-    func forEachSlot(in range: Range<Int>, _ body: (Int32) -> Void) {
+    /// Calls `body` with the elements at `range`, in order, walking the leaves once.
+    func forEachElement(in range: Range<Int>, _ body: (UInt64) -> Void) {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "rows \(range) out of range 0..<\(count)")
         guard !range.isEmpty else { return }
         visit(root, skipping: range.lowerBound, taking: range.count, body)
     }
 
-    /// Visits `taking` slots of `node` after the first `skipping`; returns how many it visited.
+    /// Visits `taking` elements of `node` after the first `skipping`; returns how many it visited.
     @discardableResult
-    private func visit(_ node: Node, skipping: Int, taking: Int, _ body: (Int32) -> Void) -> Int {
+    private func visit(_ node: Node, skipping: Int, taking: Int, _ body: (UInt64) -> Void) -> Int {
         if node.isLeaf {
-            let end = min(node.slots.count, skipping + taking)
-            for position in skipping..<end { body(node.slots[position]) }
+            let end = min(node.elements.count, skipping + taking)
+            for position in skipping..<end { body(node.elements[position]) }
             return end - skipping
         }
         var skipping = skipping
@@ -165,7 +166,7 @@ final class OrderStatisticTree {
 
     /// The index of the element for which `compare` returns 0, or nil. `compare` tells how an
     /// element orders against the one sought (negative: it comes before).
-    func index(where compare: (Int32) -> Int) -> Int? {
+    func index(where compare: (UInt64) -> Int) -> Int? {
         var node = root
         var index = 0
         while !node.isLeaf {
@@ -174,14 +175,14 @@ final class OrderStatisticTree {
             for earlier in 0..<child { index += node.counts[earlier] }
             node = node.children[child]
         }
-        let position = Self.partition(node.slots) { compare($0) >= 0 }
-        guard position < node.slots.count, compare(node.slots[position]) == 0 else { return nil }
+        let position = Self.partition(node.elements) { compare($0) >= 0 }
+        guard position < node.elements.count, compare(node.elements[position]) == 0 else { return nil }
         return index + position
     }
 
     /// The index of the first element for which `compare` is not negative (`count` if none): where
     /// the first element equal to what is sought is, or would be inserted.
-    func lowerBound(where compare: (Int32) -> Int) -> Int {
+    func lowerBound(where compare: (UInt64) -> Int) -> Int {
         var node = root
         var index = 0
         while !node.isLeaf {
@@ -189,19 +190,19 @@ final class OrderStatisticTree {
             for earlier in 0..<child { index += node.counts[earlier] }
             node = node.children[child]
         }
-        return index + Self.partition(node.slots) { compare($0) >= 0 }
+        return index + Self.partition(node.elements) { compare($0) >= 0 }
     }
 
-    /// The last child whose first slot satisfies `isBefore` (which holds for a prefix of children).
+    /// The last child whose first element satisfies `isBefore` (which holds for a prefix of children).
     @inline(__always)
-    private func lastChild(of node: Node, where isBefore: (Int32) -> Bool) -> Int? {
+    private func lastChild(of node: Node, where isBefore: (UInt64) -> Bool) -> Int? {
         let after = Self.partition(node.firsts) { !isBefore($0) }
         return after == 0 ? nil : after - 1
     }
 
     /// The first position of `elements` where `isAfter` holds (it holds for a suffix).
     @inline(__always)
-    private static func partition(_ elements: ContiguousArray<Int32>, _ isAfter: (Int32) -> Bool) -> Int {
+    private static func partition(_ elements: ContiguousArray<UInt64>, _ isAfter: (UInt64) -> Bool) -> Int {
         var low = 0
         var high = elements.count
         while low < high {
@@ -213,12 +214,12 @@ final class OrderStatisticTree {
 
     // MARK: Inserting
 
-    /// Inserts `slot` after every element for which `compare` is not positive, unmarked, and
+    /// Inserts `element` after every element for which `compare` is not positive, unmarked, and
     /// returns its index. `compare` tells how an element orders against the new one.
     @discardableResult
-    func insert(_ slot: Int32, _ compare: (Int32) -> Int) -> Int {
+    func insert(_ element: UInt64, _ compare: (UInt64) -> Int) -> Int {
         var index = 0
-        if let sibling = insert(slot, into: root, compare, index: &index) {
+        if let sibling = insert(element, into: root, compare, index: &index) {
             let newRoot = Node(isLeaf: false)
             Self.append(root, to: newRoot)
             Self.append(sibling, to: newRoot)
@@ -228,18 +229,18 @@ final class OrderStatisticTree {
     }
 
     /// Inserts into the subtree and returns the new right sibling when `node` split.
-    private func insert(_ slot: Int32, into node: Node, _ compare: (Int32) -> Int, index: inout Int) -> Node? {
+    private func insert(_ element: UInt64, into node: Node, _ compare: (UInt64) -> Int, index: inout Int) -> Node? {
         if node.isLeaf {
-            let position = Self.partition(node.slots) { compare($0) > 0 }
-            node.slots.insert(slot, at: position)
+            let position = Self.partition(node.elements) { compare($0) > 0 }
+            node.elements.insert(element, at: position)
             if tracksMarks { node.marks.insert(false, at: position) }
             node.count += 1
             index += position
-            return node.slots.count > leafCapacity ? split(node) : nil
+            return node.elements.count > leafCapacity ? split(node) : nil
         }
         let child = lastChild(of: node) { compare($0) <= 0 } ?? 0
         for earlier in 0..<child { index += node.counts[earlier] }
-        let sibling = insert(slot, into: node.children[child], compare, index: &index)
+        let sibling = insert(element, into: node.children[child], compare, index: &index)
         node.counts[child] += 1
         node.count += 1
         node.firsts[child] = node.children[child].first
@@ -261,8 +262,8 @@ final class OrderStatisticTree {
         let sibling = Node(isLeaf: node.isLeaf)
         let half = node.width / 2
         if node.isLeaf {
-            sibling.slots = ContiguousArray(node.slots[half...])
-            node.slots.removeSubrange(half...)
+            sibling.elements = ContiguousArray(node.elements[half...])
+            node.elements.removeSubrange(half...)
             if tracksMarks {
                 sibling.marks = ContiguousArray(node.marks[half...])
                 node.marks.removeSubrange(half...)
@@ -285,7 +286,7 @@ final class OrderStatisticTree {
     /// Recomputes a node's totals from its entries.
     private static func recount(_ node: Node) {
         if node.isLeaf {
-            node.count = node.slots.count
+            node.count = node.elements.count
             node.markCount = node.marks.reduce(0) { $0 + ($1 ? 1 : 0) }
         } else {
             node.count = node.counts.reduce(0, +)
@@ -298,18 +299,18 @@ final class OrderStatisticTree {
     /// Removes the element for which `compare` returns 0 and returns its index, or nil when there
     /// is none.
     @discardableResult
-    func remove(where compare: (Int32) -> Int) -> Int? {
+    func remove(where compare: (UInt64) -> Int) -> Int? {
         var index = 0
         guard remove(from: root, compare, index: &index) else { return nil }
         if !root.isLeaf && root.children.count == 1 { root = root.children[0] }
         return index
     }
 
-    private func remove(from node: Node, _ compare: (Int32) -> Int, index: inout Int) -> Bool {
+    private func remove(from node: Node, _ compare: (UInt64) -> Int, index: inout Int) -> Bool {
         if node.isLeaf {
-            let position = Self.partition(node.slots) { compare($0) >= 0 }
-            guard position < node.slots.count, compare(node.slots[position]) == 0 else { return false }
-            node.slots.remove(at: position)
+            let position = Self.partition(node.elements) { compare($0) >= 0 }
+            guard position < node.elements.count, compare(node.elements[position]) == 0 else { return false }
+            node.elements.remove(at: position)
             if tracksMarks, node.marks.remove(at: position) { node.markCount -= 1 }
             node.count -= 1
             index += position
@@ -342,7 +343,7 @@ final class OrderStatisticTree {
         let total = leftNode.width + rightNode.width
         if total <= capacity {
             if leftNode.isLeaf {
-                leftNode.slots += rightNode.slots
+                leftNode.elements += rightNode.elements
                 leftNode.marks += rightNode.marks
             } else {
                 leftNode.children += rightNode.children
@@ -358,11 +359,11 @@ final class OrderStatisticTree {
         } else {
             let leftWidth = total / 2
             if leftNode.isLeaf {
-                var slots = leftNode.slots + rightNode.slots
+                var elements = leftNode.elements + rightNode.elements
                 var marks = leftNode.marks + rightNode.marks
-                rightNode.slots = ContiguousArray(slots[leftWidth...])
-                slots.removeSubrange(leftWidth...)
-                leftNode.slots = slots
+                rightNode.elements = ContiguousArray(elements[leftWidth...])
+                elements.removeSubrange(leftWidth...)
+                leftNode.elements = elements
                 if tracksMarks {
                     rightNode.marks = ContiguousArray(marks[leftWidth...])
                     marks.removeSubrange(leftWidth...)
@@ -497,11 +498,11 @@ final class OrderStatisticTree {
             if node.isLeaf {
                 if leafDepth == nil { leafDepth = depth }
                 if leafDepth != depth { violations.append("leaves at depths \(leafDepth!) and \(depth)") }
-                if node.count != node.slots.count { violations.append("leaf count \(node.count) for \(node.slots.count) slots") }
-                if tracksMarks && node.marks.count != node.slots.count { violations.append("leaf marks do not match slots") }
+                if node.count != node.elements.count { violations.append("leaf count \(node.count) for \(node.elements.count) elements") }
+                if tracksMarks && node.marks.count != node.elements.count { violations.append("leaf marks do not match elements") }
                 if node.markCount != node.marks.reduce(0, { $0 + ($1 ? 1 : 0) }) { violations.append("leaf mark count") }
-                if node.slots.count > leafCapacity { violations.append("overfull leaf") }
-                if !isRoot && node.slots.isEmpty { violations.append("empty leaf") }
+                if node.elements.count > leafCapacity { violations.append("overfull leaf") }
+                if !isRoot && node.elements.isEmpty { violations.append("empty leaf") }
                 return
             }
             if node.children.count > branchCapacity { violations.append("overfull branch") }
@@ -514,7 +515,7 @@ final class OrderStatisticTree {
             for (position, child) in node.children.enumerated() {
                 if node.counts[position] != child.count { violations.append("branch count \(node.counts[position]) for \(child.count)") }
                 if node.markCounts[position] != child.markCount { violations.append("branch mark count") }
-                if child.width > 0 && node.firsts[position] != child.first { violations.append("stale first slot") }
+                if child.width > 0 && node.firsts[position] != child.first { violations.append("stale first element") }
                 check(child, depth: depth + 1, isRoot: false)
             }
             if node.count != node.counts.reduce(0, +) { violations.append("branch total") }

@@ -239,6 +239,35 @@ struct SortKeyColumn {
         return arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[offset..<(offset + count)]), as: UTF8.self) }
     }
 
+    /// 32 bits that order the value of `slot` in the key's direction, as far as they can: of two
+    /// rows whose prefixes differ, the one with the smaller prefix comes first, so that a walk down
+    /// the controller's tree orders most rows by their prefixes alone. Numbers give the high bits
+    /// of an order-preserving word (integers clamped to 32 bits, nil below every value); text and
+    /// bytes, which a collation may order, give 0, leaving each comparison to the values.
+    @inline(__always)
+    func orderPrefix(at slot: Int) -> UInt32 {
+        let prefix: UInt32
+        if isNull(slot) {
+            prefix = 0
+        } else {
+            let word = words[slot]
+            switch kind {
+            case .integer:
+                prefix = UInt32(bitPattern: Int32(clamping: Int64(bitPattern: word))) ^ 0x8000_0000
+            case .real:
+                // -0 is equal to 0 (as REAL in SQLite), so it takes 0's bits. Negative numbers'
+                // bits are inverted and positive numbers' sign bit set: the words then order as
+                // the numbers do.
+                let bits = Double(bitPattern: word) == 0 ? 0 : word
+                let ordered = bits >> 63 == 1 ? ~bits : bits | 1 << 63
+                prefix = UInt32(truncatingIfNeeded: ordered >> 32)
+            case .text, .bytes:
+                return 0
+            }
+        }
+        return ascending ? prefix : ~prefix
+    }
+
     /// How the value of slot `lhs` orders against that of `rhs` in the key's direction.
     @inline(__always)
     func compare(_ lhs: Int, _ rhs: Int) -> Int {
