@@ -149,6 +149,43 @@ import QuireTestSupport
         #expect(scan.failures.isEmpty)
     }
 
+    @Test func aFolderThatCannotBeListedIsAFailureAndTheRestStillImports() async throws {
+        // As root (as CI runs) every folder opens whatever its mode; a path longer than PATH_MAX
+        // opens for no one. The folders are made one below the other through descriptors.
+        let folder = try TemporaryFolder()
+        try "# Kept\n".write(to: folder.appending("kept.md"), atomically: true, encoding: .utf8)
+        let name = String(repeating: "d", count: 250)
+        var levels = [open(folder.url.path, O_RDONLY | O_DIRECTORY)]
+        defer {
+            unlinkat(levels[levels.count - 1], "deep.md", 0)
+            for level in stride(from: levels.count - 1, to: 0, by: -1) { unlinkat(levels[level - 1], name, AT_REMOVEDIR) }
+            levels.forEach { close($0) }
+            withExtendedLifetime(folder) {}
+        }
+        var pathLength = folder.url.path.utf8.count
+        while pathLength <= Int(PATH_MAX) {
+            try #require(mkdirat(levels[levels.count - 1], name, 0o755) == 0)
+            let next = openat(levels[levels.count - 1], name, O_RDONLY | O_DIRECTORY)
+            try #require(next >= 0)
+            levels.append(next)
+            pathLength += name.utf8.count + 1
+        }
+        let note = openat(levels[levels.count - 1], "deep.md", O_WRONLY | O_CREAT, 0o644)
+        try #require(note >= 0)
+        _ = "# Deep\n".withCString { write(note, $0, strlen($0)) }
+        close(note)
+
+        let scan = try await ImportScan.read([folder.url])
+        #expect(scan.articles.map(\.article.title) == ["Kept"])
+        #expect(scan.failures.count == 1)
+        guard case .unreadable(let path, let reason)? = scan.failures.first else {
+            Issue.record("expected the folder that could not be listed, got \(scan.failures)")
+            return
+        }
+        #expect(path.hasPrefix(folder.url.standardizedFileURL.path + "/" + name + "/"))
+        #expect(!reason.isEmpty)
+    }
+
     @Test func duplicateIDsAcrossFilesAreReported() async throws {
         let folder = try TemporaryFolder()
         let article = SampleArticles.article("Twice")

@@ -7,8 +7,8 @@ import Library
 /// Folders are searched recursively for `.md`, `.markdown` and `.json` files; hidden files and
 /// folders (names starting with a dot, such as `.git` or an export's staging folder) are skipped,
 /// and symbolic links to folders are not followed. A file chosen directly is read as an archive when
-/// it ends in `.json` and as Markdown otherwise. Each file that cannot be read is one
-/// ``ImportError`` in ``failures``; every other file still imports. An article whose ID an earlier
+/// it ends in `.json` and as Markdown otherwise. Each file that cannot be read, and each folder
+/// that cannot be listed, is one ``ImportError`` in ``failures``; every other file still imports. An article whose ID an earlier
 /// file already brought is a failure too (``ImportError/duplicateID(path:id:firstSeenIn:)``).
 public struct ImportScan: Sendable {
     /// The articles, in the order of the files (sorted by path within a folder) and of each archive.
@@ -33,7 +33,9 @@ public struct ImportScan: Sendable {
         var folders = OrderedNames()
         var tags = OrderedNames()
         for url in urls {
-            for file in files(at: url.standardizedFileURL) {
+            let (files, unlisted) = files(at: url.standardizedFileURL)
+            scan.failures += unlisted
+            for file in files {
                 try Task.checkCancellation()
                 let found: FileContents
                 do {
@@ -77,15 +79,16 @@ public struct ImportScan: Sendable {
     }
 
     /// The file at `url`, or the Markdown files and archives in the folder at `url` and below it,
-    /// sorted by path.
-    private static func files(at url: URL) -> [FileToRead] {
+    /// sorted by path, and a failure for each folder or entry below it that could not be looked at.
+    private static func files(at url: URL) -> ([FileToRead], unlisted: [ImportError]) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return [FileToRead(path: url.path, folder: nil, isArchive: url.pathExtension.lowercased() == "json")]
+            return ([FileToRead(path: url.path, folder: nil, isArchive: url.pathExtension.lowercased() == "json")], [])
         }
         var found: [FileToRead] = []
-        collectFiles(in: url.path, named: nil, into: &found)
-        return found.sorted { $0.path < $1.path }
+        var unlisted: [ImportError] = []
+        collectFiles(in: url.path, named: nil, into: &found, unlisted: &unlisted)
+        return (found.sorted { $0.path < $1.path }, unlisted)
     }
 
     /// Adds the Markdown files and archives in the folder at `path` and its subfolders to `found`:
@@ -94,16 +97,31 @@ public struct ImportScan: Sendable {
     /// files belong to no folder. One `lstat` per entry: FileManager's enumerator made a URL of
     /// each and, asked whether it was a regular file, looked up its owner's and group's names,
     /// which made listing the files about 10 % of importing 5,000 notes.
-    private static func collectFiles(in path: String, named name: String?, into found: inout [FileToRead]) {
-        // A folder that cannot be listed is left out, as the enumerator left it out.
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
+    ///
+    /// A folder that cannot be listed, or an entry that cannot be looked at, is a failure in
+    /// `unlisted` (the notes in it would otherwise be missing from the import without a word);
+    /// the rest is still searched. An entry gone since its folder was listed is passed over.
+    private static func collectFiles(
+        in path: String, named name: String?, into found: inout [FileToRead], unlisted: inout [ImportError]
+    ) {
+        let entries: [String]
+        do {
+            entries = try FileManager.default.contentsOfDirectory(atPath: path)
+        } catch {
+            unlisted.append(.unreadable(path: path, reason: (error as NSError).localizedDescription))
+            return
+        }
         for entry in entries where !entry.hasPrefix(".") {
             let entryPath = path.hasSuffix("/") ? path + entry : path + "/" + entry
             var status = stat()
-            guard lstat(entryPath, &status) == 0 else { continue }
+            guard lstat(entryPath, &status) == 0 else {
+                let code = errno
+                if code != ENOENT { unlisted.append(.unreadable(path: entryPath, reason: String(cString: strerror(code)))) }
+                continue
+            }
             switch status.st_mode & S_IFMT {
             case S_IFDIR:
-                collectFiles(in: entryPath, named: entry, into: &found)
+                collectFiles(in: entryPath, named: entry, into: &found, unlisted: &unlisted)
             case S_IFREG:
                 let fileExtension = (entry as NSString).pathExtension.lowercased()
                 guard ["md", "markdown", "json"].contains(fileExtension) else { continue }
