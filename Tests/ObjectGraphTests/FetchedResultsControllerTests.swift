@@ -274,8 +274,9 @@ import Testing
             FetchedResultsPosition(index: index, indexPath: FetchedIndexPath(section: 0, item: index))
         }
 
-        // A change of a key neither sorted nor filtered on: an update. The row's sort key is read
-        // with the request's query, and no object is made.
+        // A change of a key neither sorted nor filtered on: an update. The save carries the row's
+        // values and is the store's latest commit, so the row is placed without a query, and no
+        // object is registered.
         try stack.run { context in
             try context.existingObject(with: ids[2], as: Article.self).body = "new body"
             let changes = try context.save()
@@ -283,9 +284,28 @@ import Testing
             return changes
         }.merge(into: view)
         #expect(recorder.batches == [[.update(ids[2], at: position(2))]])
-        #expect(stack.statements.selects.count == 1)
+        #expect(stack.statements.selects.isEmpty)
         #expect(view.registeredObjects.isEmpty)
         #expect(recorder.calls == ["willChange", "change", "didChange", "difference"])
+
+        // A save merged after a later commit, which may have changed its rows again: its row is
+        // read with the request's query.
+        let earlier = try stack.run { context in
+            try context.existingObject(with: ids[3], as: Article.self).wordCount = 45
+            return try context.save()
+        }
+        let later = try stack.run { context in
+            try context.existingObject(with: ids[3], as: Article.self).title = "d, renamed"
+            return try context.save()
+        }
+        recorder.clearCalls()
+        stack.statements.reset()
+        earlier.merge(into: view)
+        #expect(recorder.batches == [[.update(ids[3], at: position(3))]])
+        #expect(stack.statements.selects.count == 1)
+        stack.statements.reset()
+        later.merge(into: view)
+        #expect(stack.statements.selects.isEmpty)
 
         // A sort key: a move.
         recorder.clearCalls()
@@ -475,11 +495,13 @@ import Testing
         controller.delegate = recorder
         try controller.performFetch()
         recorder.clearCalls()
-        // The table disappears under the store: reading the changed object fails.
+        // Another program changes a row (known by its ID only, so it is read), and the table
+        // disappears under the store: reading the changed object fails.
         try stack.run { context in
             try context.existingObject(with: ids[0], as: Article.self).wordCount = 99
-            return try context.save()
-        }.merge(into: view, breakingStoreFirst: stack)
+            _ = try context.save()
+        }
+        try ChangeSet(updated: [ids[0]: ["wordCount"]]).merge(into: view, breakingStoreFirst: stack)
         #expect(recorder.errors.count == 1)
         #expect(recorder.errors.first is StoreError)
         #expect(recorder.calls == ["error"])

@@ -34,6 +34,8 @@ public struct ChangeSet: Sendable, CustomStringConvertible {
     public internal(set) var historyToken: HistoryToken?
     /// Conflicts the saving context's merge policy resolved (a failed save throws them instead).
     public internal(set) var resolvedConflicts: [MergeConflict] = []
+    /// What a small save to the store wrote to its rows, for the contexts that merge it.
+    var savedValues: SavedValues?
 
     /// An empty change set.
     public init() {}
@@ -120,4 +122,23 @@ public struct ChangeSet: Sendable, CustomStringConvertible {
     public var description: String {
         "ChangeSet(inserted: \(inserted.count), updated: \(updated.count), deleted: \(deleted.count))"
     }
+}
+
+/// The values a small save to the store wrote to the rows of its inserted and updated objects, and
+/// which commit of which store it was. A context that merges the save while it is still the
+/// store's latest commit (``PersistentStore/holdsLatest(_:)``) can take a row's values from here
+/// instead of reading the row: a fetched-results controller places a saved article without a
+/// query, which was about 40 % of merging one moved article into a list of 100,000 (SQLite's read
+/// transaction takes and releases a lock on the log's index with two `fcntl` calls).
+struct SavedValues: Sendable {
+    /// The most objects a save carries the values of: a writer's save (an article's autosave) is a
+    /// handful, and a controller reads the rows of a larger one in batches.
+    static let largestSave = 16
+
+    /// The store's `origin`.
+    let store: String
+    /// Which of the store's commits the save was.
+    var commit = 0
+    /// Each object's values as its row holds them (to-one relationships as keys).
+    var rows: [ManagedObjectID: ValueList] = [:]
 }

@@ -34,6 +34,7 @@ extension ManagedObjectContext {
         }
         change.permanentIDs = unannouncedPermanentIDs
         unannouncedPermanentIDs = [:]
+        change.savedValues = changes.savedValues
 
         var touched = Set<Int>()
         var refaulted: [Int: [ManagedObject]] = [:]

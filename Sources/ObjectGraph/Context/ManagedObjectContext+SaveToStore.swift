@@ -50,6 +50,7 @@ extension ManagedObjectContext {
         }
         var changes = save.changes
         changes.historyToken = transaction.token
+        changes.savedValues?.commit = transaction.commit
 
         var insertedCounts = [Int](repeating: 0, count: model.entities.count)
         for object in save.inserted { insertedCounts[object.entityModel.number] += 1 }
@@ -273,10 +274,21 @@ extension ManagedObjectContext {
                     values: storedRows[ObjectIdentifier(object)] ?? object.committedValues ?? object.values)
             }
         }
+        if newRows.count + written.count <= SavedValues.largestSave {
+            // The rows now hold the objects' values: new rows were written whole, and an updated
+            // row's other columns are the values the object was loaded with, unchanged since (its
+            // version matched).
+            var saved = SavedValues(store: persistentStore.origin)
+            for object in newRows + written where !object.flags.contains(.fault) {
+                saved.rows[object.objectID] = persistentValues(of: object)
+            }
+            save.changes.savedValues = saved
+        }
         let delivered = save.changes
         transaction.onCommit { [unowned transaction, persistentStore] in
             var changes = delivered
             changes.historyToken = transaction.token
+            changes.savedValues?.commit = transaction.commit
             persistentStore.deliver(changes, from: self)
         }
         return save

@@ -5,8 +5,10 @@ extension FetchedResultsController {
         backgroundFetch?.note(notification)
         guard let results else { return }
         var actions = RowActions()
+        var savedValues: SavedValues?
         switch notification {
         case .objectsDidChange(let change):
+            savedValues = change.savedValues
             if change.invalidatedAll {
                 reloadAfterInvalidation()
                 return
@@ -20,7 +22,7 @@ extension FetchedResultsController {
         }
         guard !actions.isEmpty else { return }
         do {
-            try apply(actions, to: results)
+            try apply(actions, to: results, savedValues: savedValues)
         } catch {
             delegate?.controller(self, didFailWith: error)
         }
@@ -75,13 +77,14 @@ extension FetchedResultsController {
     // MARK: Applying a batch
 
     /// Applies one batch: reads the rows to evaluate (the only step that can fail, so a failure
-    /// leaves the results untouched), takes the old positions, removes and inserts rows, takes
-    /// the new positions, and reports the changes with the positions a delegate expects.
-    private func apply(_ actions: RowActions, to results: Results) throws {
+    /// leaves the results untouched; rows a merged save carries the values of are not read),
+    /// takes the old positions, removes and inserts rows, takes the new positions, and reports the
+    /// changes with the positions a delegate expects.
+    private func apply(_ actions: RowActions, to results: Results, savedValues: SavedValues?) throws {
         let table = results.table
         let plan = results.plan
         var evaluated: [Int64: Int32] = [:]
-        for (key, slot) in try evaluate(actions.keys(for: .evaluate), in: results) { evaluated[key] = slot }
+        for (key, slot) in try evaluate(actions.keys(for: .evaluate), in: results, savedValues: savedValues) { evaluated[key] = slot }
 
         var removals: [(key: Int64, slot: Int32)] = []
         var arrivals: [(key: Int64, slot: Int32)] = []

@@ -171,17 +171,23 @@ public final class FetchedResultsController<Result: ManagedObject> {
     ///
     /// As a fetch does: objects with unsaved changes are evaluated in memory, every other object
     /// by its row in the store (with the request's own query, so no object is loaded, and an
-    /// object whose values in memory are out of date is placed by what the store holds).
-    func evaluate(_ keys: [Int64], in results: Results) throws -> [(key: Int64, slot: Int32)] {
+    /// object whose values in memory are out of date is placed by what the store holds). A row
+    /// whose values `savedValues` holds, while they are still the store's latest commit and its
+    /// values alone decide it (``FetchedResultsPlan/evaluatesRowValues``), is evaluated from
+    /// them, as an object of its own that no context knows.
+    func evaluate(_ keys: [Int64], in results: Results, savedValues: SavedValues? = nil) throws -> [(key: Int64, slot: Int32)] {
         guard !keys.isEmpty else { return [] }
         let plan = results.plan
         let table = results.table
         var pending: [ManagedObject] = []
         var saved: [Int64] = []
+        let savedRows = savedValues.flatMap { plan.evaluatesRowValues && context.persistentStore.holdsLatest($0) ? $0.rows : nil }
         for key in keys {
             if let object = context.registeredObject(forKey: key, of: plan.entity), object.context === context,
                object.flags.contains(.inserted) || object.flags.contains(.updated) || object.flags.contains(.listedAsDeleted) {
                 if !object.flags.contains(.deleted) { pending.append(object) }
+            } else if let values = savedRows?[plan.objectID(forKey: key)] {
+                pending.append(plan.entity.objectClass.init(ObjectInitialization(entity: plan.entity, key: key, values: values, rowVersion: 0)))
             } else if key > 0 {
                 saved.append(key)
             }

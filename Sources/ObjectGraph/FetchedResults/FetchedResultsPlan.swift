@@ -5,6 +5,10 @@ struct FetchedResultsPlan {
     let entity: EntityModel
     let predicate: PredicateNode?
     let sortPaths: [[String]]
+    /// Whether a row's own values decide whether it matches and where it goes: the predicate and
+    /// the sort keys read only stored attributes of the entity (no relationship, full-text match,
+    /// transient or binary value), so a saved object's values can stand for its row (``SavedValues``).
+    let evaluatesRowValues: Bool
     /// The empty columns of a new ``SortKeyTable``, one per sort descriptor.
     let columns: [SortKeyColumn]
     /// `SELECT t0._pk, <sort values> FROM ... WHERE ... ORDER BY <sort>, t0._pk [DESC]` (ties in
@@ -86,6 +90,8 @@ struct FetchedResultsPlan {
         self.entity = entity
         predicate = plan.predicate
         sortPaths = request.sortDescriptors.map(\.keyPath)
+        evaluatesRowValues = sortPaths.allSatisfy { Self.isStoredAttribute($0, of: entity) }
+            && (predicate.map { Self.readsStoredAttributesOnly($0, of: entity) } ?? true)
         self.columns = columns
         bindings = builder.bindings
         isSectioned = sectionNameKeyPath != nil
@@ -100,5 +106,26 @@ struct FetchedResultsPlan {
     func contains(_ objectID: ManagedObjectID) -> Bool {
         objectID.entity === entity
             || objectID.entity.name == entity.name && objectID.entity.storeIdentifier == entity.storeIdentifier
+    }
+
+    private static func readsStoredAttributesOnly(_ node: PredicateNode, of entity: EntityModel) -> Bool {
+        switch node {
+        case .constant:
+            return true
+        case .and(let nodes), .or(let nodes):
+            return nodes.allSatisfy { readsStoredAttributesOnly($0, of: entity) }
+        case .not(let inner):
+            return readsStoredAttributesOnly(inner, of: entity)
+        case .comparison(let path, _, _, _), .inList(let path, _), .string(let path, _, _, _), .isNil(let path):
+            return isStoredAttribute(path, of: entity)
+        case .objectComparison, .any, .count, .keyset, .fullText:
+            return false
+        }
+    }
+
+    private static func isStoredAttribute(_ path: [String], of entity: EntityModel) -> Bool {
+        guard path.count == 1, let index = entity.attributeIndex[path[0]] else { return false }
+        let attribute = entity.attributes[index]
+        return !attribute.isTransient && attribute.type != .binaryData
     }
 }

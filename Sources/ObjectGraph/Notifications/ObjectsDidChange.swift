@@ -37,6 +37,8 @@ public struct ObjectsDidChange: Sendable, CustomStringConvertible {
     /// Objects this context knew by a temporary ID that now have a permanent one (after a save
     /// reached the store); the old ID no longer finds them.
     public internal(set) var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    /// The rows' values of a merged save, when it carried them (``SavedValues``).
+    var savedValues: SavedValues?
 
     /// Whether nothing is reported.
     public var isEmpty: Bool {

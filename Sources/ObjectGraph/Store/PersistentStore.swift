@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Synchronization
 
 /// The SQLite store behind a container: it owns the file's tables, checks the schema on open and
 /// runs every read and write for the container's contexts, one at a time (but for long reads on
@@ -22,6 +23,9 @@ public final class PersistentStore: @unchecked Sendable {
     let origin = UUID().uuidString
     /// Root contexts that merge every save to the store (and other processes' transactions).
     let mergingContexts = ContextList()
+    /// The transactions committed through this store so far (see ``holdsLatest(_:)``). Atomic,
+    /// so that asking takes no lock a save may be holding.
+    private let commits = Atomic<Int>(0)
     // Every use of `connection`, `trace` and `remote` holds `lock`; that is what makes the class Sendable.
     private let lock = NSLock()
     private let connection: SQLiteConnection
@@ -203,6 +207,7 @@ public final class PersistentStore: @unchecked Sendable {
                 rollback()
                 throw error
             }
+            transaction.commit = commits.add(1, ordering: .releasing).newValue
             if let token = transaction.token {
                 // With no other connection's commit since the last check, everything through this
                 // transaction is known here: later checks for other processes' commits start after it.
@@ -214,6 +219,13 @@ public final class PersistentStore: @unchecked Sendable {
             idleCheckpoint?.postpone()
             return result
         }
+    }
+
+    /// Whether `values` come from this store's latest commit: then they are what their rows hold
+    /// (as far as this process has written them; another process's later commits arrive as
+    /// history, as they would after a read).
+    func holdsLatest(_ values: SavedValues) -> Bool {
+        values.store == origin && values.commit == commits.load(ordering: .acquiring)
     }
 
     /// Reserves `count` primary keys for an entity inside the current write transaction and returns

@@ -10,6 +10,8 @@ final class StoreTransaction {
     var consumerTokens: [String: HistoryToken] = [:]
     /// The token of the recorded history transaction, once written.
     private(set) var token: HistoryToken?
+    /// Which of the store's commits this was, once committed (``PersistentStore/holdsLatest(_:)``).
+    var commit = 0
     private var afterCommit: [() -> Void] = []
     /// Binary values the save replaced by references to their files, put back if it fails
     /// (`ManagedObjectContext+ExternalBinaries`).
