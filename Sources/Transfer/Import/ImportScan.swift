@@ -8,8 +8,9 @@ import Library
 /// folders (names starting with a dot, such as `.git` or an export's staging folder) are skipped,
 /// and symbolic links to folders are not followed. A file chosen directly is read as an archive when
 /// it ends in `.json` and as Markdown otherwise. Each file that cannot be read, and each folder
-/// that cannot be listed, is one ``ImportError`` in ``failures``; every other file still imports. An article whose ID an earlier
-/// file already brought is a failure too (``ImportError/duplicateID(path:id:firstSeenIn:)``).
+/// that cannot be listed, is one ``ImportError`` in ``failures``; every other file still imports.
+/// An article whose ID an earlier file already brought is a failure too
+/// (``ImportError/duplicateID(path:id:firstSeenIn:)``).
 public struct ImportScan: Sendable {
     /// The articles, in the order of the files (sorted by path within a folder) and of each archive.
     public var articles: [ImportedArticle] = []
