@@ -486,6 +486,28 @@ import Testing
         #expect(try #require(controller.fetchedObjects).objectIDs == (try view.fetchObjectIDs(byWordCount())))
     }
 
+    @Test @MainActor func aMergedSaveIsPlacedByWhatItsRowHolds() throws {
+        // SQLite stores a NaN as NULL: the row of an article saved with a NaN rating has none, and
+        // the values the save carries must say so too.
+        let stack = try TestStack()
+        let view = stack.container.viewContext
+        let request = FetchRequest<Article>(predicate: .isNil(\.rating), sortDescriptors: [.ascending(\.wordCount)])
+        let controller = try FetchedResultsController(fetchRequest: request, context: view)
+        try controller.performFetch()
+        #expect(controller.count == 0)
+        try stack.run { context in
+            let article = Article(context: context)
+            article.title = "Not a number"
+            article.rating = .nan
+            let changes = try context.save()
+            stack.statements.reset()
+            return changes
+        }.merge(into: view)
+        #expect(stack.statements.selects.isEmpty)
+        #expect(controller.count == 1)
+        #expect(try #require(controller.fetchedObjects).objectIDs == (try view.fetchObjectIDs(request)))
+    }
+
     @Test @MainActor func aFailedReadIsReportedAndLeavesTheResultsAsTheyWere() throws {
         let stack = try TestStack()
         let ids = try saveArticles(["a", "b"], in: stack)

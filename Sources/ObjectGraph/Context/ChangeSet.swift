@@ -141,4 +141,18 @@ struct SavedValues: Sendable {
     var commit = 0
     /// Each object's values as its row holds them (to-one relationships as keys).
     var rows: [ManagedObjectID: ValueList] = [:]
+
+    /// `values` as their row holds them: SQLite stores a NaN as NULL, so a NaN number or date is
+    /// nil there (a fetch finds the row with `.isNil`).
+    static func asStored(_ values: ValueList) -> ValueList {
+        var stored = values
+        for slot in stored.indices {
+            switch stored[slot] {
+            case .double(let number) where number.isNaN: stored[slot] = .null
+            case .date(let date) where date.timeIntervalSince1970.isNaN: stored[slot] = .null
+            default: continue
+            }
+        }
+        return stored
+    }
 }
