@@ -486,9 +486,9 @@ import Testing
         #expect(try #require(controller.fetchedObjects).objectIDs == (try view.fetchObjectIDs(byWordCount())))
     }
 
-    @Test @MainActor func aMergedSaveIsPlacedByWhatItsRowHolds() throws {
+    @Test @MainActor func aNaNIsNilInMemoryAsInItsRow() throws {
         // SQLite stores a NaN as NULL: the row of an article saved with a NaN rating has none, and
-        // the values the save carries must say so too.
+        // the values a merged save carries, like an unsaved object's, must be read so too.
         let stack = try TestStack()
         let view = stack.container.viewContext
         let request = FetchRequest<Article>(predicate: .isNil(\.rating), sortDescriptors: [.ascending(\.wordCount)])
@@ -506,6 +506,14 @@ import Testing
         #expect(stack.statements.selects.isEmpty)
         #expect(controller.count == 1)
         #expect(try #require(controller.fetchedObjects).objectIDs == (try view.fetchObjectIDs(request)))
+
+        let unsaved = Article(context: view)
+        unsaved.title = "Not a number either"
+        unsaved.rating = .nan
+        view.processPendingChanges()
+        #expect(controller.count == 2)
+        #expect(try #require(controller.fetchedObjects).objectIDs == (try view.fetchObjectIDs(request)))
+        #expect(try view.fetch(request).count == 2, "a fetch merging unsaved changes finds it too")
     }
 
     @Test @MainActor func aFailedReadIsReportedAndLeavesTheResultsAsTheyWere() throws {

@@ -139,20 +139,7 @@ struct SavedValues: Sendable {
     let store: String
     /// Which of the store's commits the save was.
     var commit = 0
-    /// Each object's values as its row holds them (to-one relationships as keys).
+    /// Each object's values as written to its row (to-one relationships as keys; a NaN, which the
+    /// row holds as NULL, is read as nil through ``PrimitiveValue/asStored``).
     var rows: [ManagedObjectID: ValueList] = [:]
-
-    /// `values` as their row holds them: SQLite stores a NaN as NULL, so a NaN number or date is
-    /// nil there (a fetch finds the row with `.isNil`).
-    static func asStored(_ values: ValueList) -> ValueList {
-        var stored = values
-        for slot in stored.indices {
-            switch stored[slot] {
-            case .double(let number) where number.isNaN: stored[slot] = .null
-            case .date(let date) where date.timeIntervalSince1970.isNaN: stored[slot] = .null
-            default: continue
-            }
-        }
-        return stored
-    }
 }

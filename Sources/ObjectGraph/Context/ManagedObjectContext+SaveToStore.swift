@@ -280,7 +280,7 @@ extension ManagedObjectContext {
             // version matched).
             var saved = SavedValues(store: persistentStore.origin)
             for object in newRows + written where !object.flags.contains(.fault) {
-                saved.rows[object.objectID] = SavedValues.asStored(persistentValues(of: object))
+                saved.rows[object.objectID] = persistentValues(of: object)
             }
             save.changes.savedValues = saved
         }

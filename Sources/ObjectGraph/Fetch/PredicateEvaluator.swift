@@ -113,7 +113,7 @@ struct PredicateEvaluator {
             let isLast = position == path.count - 1
             if isLast, let index = entity.attributeIndex[name] {
                 if current.context === context { try context.fulfillFault(of: current) }
-                return .attribute(index < current.values.count ? current.values[index] : .null)
+                return .attribute(index < current.values.count ? current.values[index].asStored : .null)
             }
             guard let index = entity.relationshipIndex[name], !entity.relationships[index].isToMany else {
                 throw ObjectGraphError.invalidKeyPath(

@@ -145,7 +145,7 @@ struct SortKeyColumn {
     }
 
     private mutating func word(for value: PrimitiveValue) -> UInt64? {
-        switch (kind, value) {
+        switch (kind, value.asStored) {
         case (_, .null): return nil
         case (.integer, .integer(let number)): return UInt64(bitPattern: number)
         case (.integer, .bool(let flag)): return flag ? 1 : 0

@@ -27,6 +27,17 @@ public enum PrimitiveValue: Sendable, Hashable {
         return false
     }
 
+    /// The value as a row holds it once written: SQLite stores a NaN number or date as NULL. What
+    /// evaluates or orders values in memory as a query would (``PredicateEvaluator``,
+    /// ``SortKeyColumn``) reads them through this.
+    var asStored: PrimitiveValue {
+        switch self {
+        case .double(let number) where number.isNaN: return .null
+        case .date(let date) where date.timeIntervalSince1970.isNaN: return .null
+        default: return self
+        }
+    }
+
     /// The Swift value inside (`String`, `Int64`, `Double`, `Decimal`, `Bool`, `Date`, `UUID`,
     /// `Data`, `URL`), or nil for `.null`.
     public var swiftValue: (any Sendable)? {
