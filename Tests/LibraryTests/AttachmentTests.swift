@@ -163,4 +163,18 @@ enum AttachmentSamples {
         #expect(AttachmentReference(uri: "https://example.com/a.png") == nil)
         #expect(Library.attachmentName("../../etc/passwd") == "passwd" && Library.attachmentName("\u{7}") == "attachment")
     }
+
+    @Test func referencesAreFoundWhereTheyStandAfterAnyText() {
+        let first = AttachmentReference(sha256: SHA256.hex(Data("x".utf8)), fileName: "café.png")
+        let second = AttachmentReference(sha256: SHA256.hex(Data("y".utf8)), fileName: "b.png")
+        // Characters of two, three and four bytes and a combining mark before, between and after;
+        // a scheme that is no reference; the last reference ends the text.
+        let text = "Ünïcode 日本 👩‍👩‍👧 e\u{301} ![a](\(first.uri)) attachment:attachment:zz/x 🎉(\(second.uri)) \(second.uri)"
+        let found = AttachmentReference.occurrences(in: text)
+        #expect(found.map(\.reference) == [first, second, second])
+        #expect(found.map { String(text[$0.range]) } == [first.uri, second.uri, second.uri])
+        #expect(found.last?.range.upperBound == text.endIndex)
+        #expect(AttachmentReference.occurrences(in: "").isEmpty && AttachmentReference.occurrences(in: "attachment").isEmpty)
+        #expect(AttachmentReference.all(in: text) == [first, second])
+    }
 }
