@@ -93,6 +93,7 @@ enum ExportSuite: BenchmarkSuite {
         let files = try RawExportFiles(shape, destination: destination)
         var count = 0
         while sqlite3_step(statement) == SQLITE_ROW {
+            // The title is read, as every export reads it; the body is what goes into the files.
             _ = sqlite3_column_text(statement, 1)
             let body = sqlite3_column_text(statement, 2)
             try files.add(text: UnsafeRawBufferPointer(start: body, count: Int(sqlite3_column_bytes(statement, 2))))
