@@ -25,7 +25,7 @@ final class RawExportFiles {
     private let shape: Shape
     private let destination: String
     private let destinationName: String
-    /// The staging folder (file shapes) or the destination's folder (one file).
+    /// The destination folder (file shapes) or the folder the one file goes into.
     private let folder: Int32
     private let stagingName: String
     private var staging: Int32 = -1
