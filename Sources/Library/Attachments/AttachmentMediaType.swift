@@ -106,8 +106,8 @@ public struct AttachmentReference: Sendable, Hashable {
     ///
     /// The scheme is looked for in the text's UTF-8 bytes: an ASCII byte never occurs inside a
     /// longer character's encoding, so a match always starts a character. (Foundation's
-    /// `range(of:)` turned the rest of the text into UTF-16 for each search: a tenth of a JSON
-    /// export's time, for every article of every export and sync.)
+    /// `range(of:)` turned the rest of the text into UTF-16 for each search: a tenth of the
+    /// processor samples of a JSON export, for every article of every export and sync.)
     public static func occurrences(in text: String) -> [(range: Range<String.Index>, reference: AttachmentReference)] {
         var found: [(Range<String.Index>, AttachmentReference)] = []
         let utf8 = text.utf8
