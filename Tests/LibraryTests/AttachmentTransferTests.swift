@@ -197,7 +197,10 @@ enum ImageSamples {
     }
 
     @Test func jsonArchiveHoldsTheAttachmentsAndImportsThemByteForByte() async throws {
-        let (store, _) = try await illustrated()
+        let (store, files) = try await illustrated()
+        // An attachment the text no longer refers to is still the article's, and goes with it.
+        let kept = try await store.library.createArticle(ArticleContent(title: "Kept", body: "The picture left the text.\n"))
+        try await store.library.addAttachment(to: kept.id, fileName: "chart.png", data: files["chart.png"]!)
         let folder = try TemporaryFolder()
         let archive = folder.appending("library.json")
         try await store.library.export(
@@ -207,6 +210,7 @@ enum ImageSamples {
         let target = try await importedIntoNewLibrary(archive)
         let after = try await contents(of: target.library)
         #expect(Set(after.keys) == Set(before.keys))
+        #expect(before["Kept"]?.attachments.count == 1)
         for (title, article) in before {
             #expect(after[title]?.body == article.body)
             #expect(after[title]?.attachments == article.attachments, "attachments of \(title)")
@@ -230,7 +234,7 @@ enum ImageSamples {
         let older = folder.appending("older.json")
         try JSONSerialization.data(withJSONObject: json).write(to: older)
         let olderScan = try await ImportScan.read([older])
-        #expect(olderScan.failures.isEmpty && olderScan.articles.count == 2)
+        #expect(olderScan.failures.isEmpty && olderScan.articles.count == 3)
         #expect(olderScan.articles.allSatisfy { $0.attachments.isEmpty })
     }
 

@@ -82,6 +82,16 @@ extension LibraryArticleSource {
         }
     }
 
+    /// Which of `articles` have attachments of their own, in one read (an export asks
+    /// ``attachments(of:)`` only for these and for articles whose text refers to one).
+    public func articlesWithAttachments(among articles: [ArticleSnapshot]) async throws -> Set<UUID> {
+        let ids = articles.map(\.id)
+        return try await library.read { context in
+            let request = FetchRequest<StoredArticle>(predicate: .in(\.id, ids) && .count(\.attachments, .greater, 0))
+            return Set(try context.fetchDictionaries(request, propertiesToFetch: ["id"]).compactMap { $0["id"] as? UUID })
+        }
+    }
+
     private static func file(_ attachment: StoredAttachment) -> AttachmentFile {
         do {
             var file = AttachmentFile(fileName: attachment.fileName, data: try attachment.contents())

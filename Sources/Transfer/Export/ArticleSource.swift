@@ -1,3 +1,4 @@
+import Foundation
 import Library
 
 /// Where an export job takes its articles from, a batch at a time, so that exporting 10,000
@@ -26,11 +27,22 @@ public protocol ArticleSource: Sendable {
     /// The attachments `article` has or refers to, with their bytes, or with the problem that
     /// keeps them from being read (``AttachmentFile/problem``).
     func attachments(of article: ArticleSnapshot) async throws -> [AttachmentFile]
+    /// Which of `articles` (a batch from ``articles(in:)``) have attachments of their own. The job
+    /// asks ``attachments(of:)`` only for these and for articles whose text refers to an
+    /// attachment, so that a batch of articles without any costs the source one question instead
+    /// of one per article.
+    func articlesWithAttachments(among articles: [ArticleSnapshot]) async throws -> Set<UUID>
 }
 
 extension ArticleSource {
     /// A source whose articles have no attachments.
     public func attachments(of article: ArticleSnapshot) async throws -> [AttachmentFile] { [] }
+
+    /// Every article: the job asks ``attachments(of:)`` for each (right for any source; a source
+    /// that can tell which articles have attachments says so instead).
+    public func articlesWithAttachments(among articles: [ArticleSnapshot]) async throws -> Set<UUID> {
+        Set(articles.map(\.id))
+    }
 }
 
 /// A source over articles already in memory: a handful of selected articles, or tests.
@@ -52,6 +64,9 @@ public struct ArticleArraySource: ArticleSource {
             files[$0.sha256] ?? AttachmentFile(reference: $0, problem: "the export was given no such file")
         }
     }
+
+    /// None: the files are the source's, not the articles' own; only references reach them.
+    public func articlesWithAttachments(among articles: [ArticleSnapshot]) async throws -> Set<UUID> { [] }
 
     public func articleCount() async throws -> Int { articles.count }
 

@@ -76,10 +76,12 @@ public struct ExportJob: Sendable {
                 for start in stride(from: 0, to: count, by: batchSize) {
                     try Task.checkCancellation()
                     let batch = try await source.articles(in: start..<min(count, start + batchSize))
+                    let usesAttachments = writer.usesAttachments(pass: pass)
+                    let holders = usesAttachments ? try await source.articlesWithAttachments(among: batch) : []
                     for article in batch {
                         try Task.checkCancellation()
                         var attachments: [AttachmentFile] = []
-                        if writer.usesAttachments(pass: pass) {
+                        if usesAttachments && (holders.contains(article.id) || !AttachmentReference.all(in: article.body).isEmpty) {
                             attachments = try await source.attachments(of: article)
                             if pass == lastAttachmentPass {
                                 unavailable += attachments.compactMap { file in
