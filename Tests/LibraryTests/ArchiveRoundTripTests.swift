@@ -108,6 +108,21 @@ import Platform
         }
         #expect(Timestamp.string(from: Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
         #expect(Timestamp.string(from: Date(timeIntervalSince1970: 951_782_400.25)) == "2000-02-29T00:00:00.250Z")
+        #expect(Timestamp.string(from: Date(timeIntervalSince1970: -0.25)) == "1969-12-31T23:59:59.750Z")
+        #expect(Timestamp.string(from: Date(timeIntervalSince1970: -30_610_224_001)) == "0999-12-31T23:59:59Z")
+        #expect(Timestamp.string(from: Date(timeIntervalSinceReferenceDate: 0.000001)) == "2001-01-01T00:00:00.000001Z")
+        #expect(Timestamp.string(from: Date(timeIntervalSinceReferenceDate: 1.123456789)) == "2001-01-01T00:00:01.123456789Z")
+        // The fewest digits that read back: dates made of whole milliseconds or microseconds never
+        // get more.
+        for _ in 0..<1000 {
+            let seconds = Double(Int64(generator.next() % 4_000_000_000) - 1_000_000_000)
+            let milliseconds = Date(timeIntervalSinceReferenceDate: seconds + Double(generator.next() % 1000) / 1000)
+            let microseconds = Date(timeIntervalSinceReferenceDate: seconds + Double(generator.next() % 1_000_000) / 1_000_000)
+            #expect(Timestamp.string(from: milliseconds).count <= "2001-01-01T00:00:00.000Z".count)
+            #expect(Timestamp.string(from: microseconds).count <= "2001-01-01T00:00:00.000000Z".count)
+            #expect(Timestamp.date(from: Timestamp.string(from: milliseconds)) == milliseconds)
+            #expect(Timestamp.date(from: Timestamp.string(from: microseconds)) == microseconds)
+        }
         #expect(Timestamp.date(from: "2024-05-01") == Date(timeIntervalSince1970: 1_714_521_600))
         #expect(Timestamp.date(from: "2024-05-01T12:00:00+02:00") == Date(timeIntervalSince1970: 1_714_557_600))
         #expect(Timestamp.date(from: "2024-05-01 12:00") == Date(timeIntervalSince1970: 1_714_564_800))

@@ -12,34 +12,71 @@ public enum Timestamp {
 
     /// The ISO 8601 text of `date`, in UTC, with the fewest fraction digits (none, 3, 6 or 9) that
     /// read back to exactly the same `Date`.
+    ///
+    /// Whether fewer digits read back is decided on the numbers, with the arithmetic
+    /// ``date(from:)`` reads them with, and the text is made once: every export writes a date or
+    /// three per article, and formatting and reading the text for each try was a tenth of a JSON
+    /// archive's processor samples.
     public static func string(from date: Date) -> String {
+        let interval = date.timeIntervalSinceReferenceDate
         for digits in [0, 3, 6] {
-            let text = string(from: date, fractionDigits: digits)
-            if Self.date(from: text) == date { return text }
+            let (seconds, fraction) = split(interval, fractionDigits: digits)
+            if Self.interval(referenceSeconds: seconds, nanoseconds: fraction * nanosecondsPerUnit[digits]) == interval {
+                return text(referenceSeconds: seconds, fraction: fraction, fractionDigits: digits)
+            }
         }
-        return string(from: date, fractionDigits: 9)
+        let (seconds, fraction) = split(interval, fractionDigits: 9)
+        return text(referenceSeconds: seconds, fraction: fraction, fractionDigits: 9)
     }
 
-    private static func string(from date: Date, fractionDigits: Int) -> String {
-        let interval = date.timeIntervalSinceReferenceDate
+    /// Nanoseconds in one unit of the last of `n` fraction digits, by `n`.
+    private static let nanosecondsPerUnit: [Int64] = [1_000_000_000, 100_000_000, 10_000_000, 1_000_000, 100_000, 10_000, 1000, 100, 10, 1]
+
+    /// `interval` as whole seconds since the reference date, rounded down, and a fraction of
+    /// `fractionDigits` digits, rounded to the nearest (a fraction that rounds up to a whole second
+    /// carries into the seconds).
+    private static func split(_ interval: TimeInterval, fractionDigits: Int) -> (seconds: Int64, fraction: Int64) {
         var whole = interval.rounded(.down)
-        // `interval - whole` is exact, so the fraction loses nothing before it is rounded to nanoseconds.
-        let unit = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9][fractionDigits]
+        // `interval - whole` is exact, so the fraction loses nothing before it is rounded.
+        let unit = Double(nanosecondsPerUnit[9 - fractionDigits])
         var fraction = Int64(((interval - whole) * unit).rounded())
         if Double(fraction) >= unit {
             whole += 1
             fraction = 0
         }
-        let seconds = Int64(whole) + referenceDateOffset
+        return (Int64(whole), fraction)
+    }
+
+    /// The interval since the reference date of a text's whole seconds and nanoseconds: the one
+    /// reading ``date(from:)`` and ``string(from:)`` share.
+    private static func interval(referenceSeconds: Int64, nanoseconds: Int64) -> TimeInterval {
+        Double(referenceSeconds) + Double(nanoseconds) / 1e9
+    }
+
+    private static func text(referenceSeconds: Int64, fraction: Int64, fractionDigits: Int) -> String {
+        let seconds = referenceSeconds + referenceDateOffset
         let days = floorDivide(seconds, 86_400)
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civilDate(fromDays: days)
-        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
-        text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay % 3600 / 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        var text: [UInt8] = []
+        text.reserveCapacity(32)
+        append(year, width: 4, to: &text)
+        text.append(UInt8(ascii: "-"))
+        append(month, width: 2, to: &text)
+        text.append(UInt8(ascii: "-"))
+        append(day, width: 2, to: &text)
+        text.append(UInt8(ascii: "T"))
+        append(secondOfDay / 3600, width: 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        append(secondOfDay % 3600 / 60, width: 2, to: &text)
+        text.append(UInt8(ascii: ":"))
+        append(secondOfDay % 60, width: 2, to: &text)
         if fractionDigits > 0 {
-            text += "." + pad(fraction, fractionDigits)
+            text.append(UInt8(ascii: "."))
+            append(fraction, width: fractionDigits, to: &text)
         }
-        return text + "Z"
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Reads an ISO 8601 date: `YYYY-MM-DD`, optionally followed by `T` (or a space) and
@@ -83,8 +120,7 @@ public enum Timestamp {
         }
         guard scanner.isAtEnd else { return nil }
         let seconds = days(fromYear: year, month: month, day: day) * 86_400 + secondOfDay - zoneOffset
-        let interval = Double(seconds - referenceDateOffset) + Double(nanoseconds) / 1e9
-        return Date(timeIntervalSinceReferenceDate: interval)
+        return Date(timeIntervalSinceReferenceDate: interval(referenceSeconds: seconds - referenceDateOffset, nanoseconds: nanoseconds))
     }
 
     // MARK: Calendar arithmetic (proleptic Gregorian, after Howard Hinnant's algorithms)
@@ -123,9 +159,18 @@ public enum Timestamp {
         return value % divisor < 0 ? quotient - 1 : quotient
     }
 
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    /// Appends `value` in decimal, with zeros before it up to `width` digits (a sign before them).
+    private static func append(_ value: Int64, width: Int, to text: inout [UInt8]) {
+        if value < 0 { text.append(UInt8(ascii: "-")) }
+        // The digits go in last first, and are turned around once all are there.
+        let start = text.count
+        var rest = value.magnitude
+        repeat {
+            text.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        while text.count - start < width { text.append(UInt8(ascii: "0")) }
+        text[start...].reverse()
     }
 }
 
