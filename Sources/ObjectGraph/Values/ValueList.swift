@@ -32,7 +32,7 @@ struct ValueList: RandomAccessCollection, MutableCollection, Equatable, @uncheck
     }
 
     var startIndex: Int { 0 }
-    var endIndex: Int { storage?.header ?? 0 }
+    var endIndex: Int { storage?.count ?? 0 }
 
     subscript(position: Int) -> PrimitiveValue {
         get {
@@ -86,8 +86,14 @@ extension ValueList: ExpressibleByArrayLiteral {
 
 /// The single allocation behind a ``ValueList``: the count, then the values.
 final class ValueStorage: ManagedBuffer<Int, PrimitiveValue> {
+    /// The number of values, read through the header's pointer: a read of `header`, a stored
+    /// property of the standard library's class, is checked for exclusive access at run time,
+    /// twice for every attribute set.
+    @inline(__always)
+    var count: Int { withUnsafeMutablePointerToHeader { $0.pointee } }
+
     func copy() -> ValueStorage {
-        let count = header
+        let count = self.count
         let copy = unsafeDowncast(ValueStorage.create(minimumCapacity: count) { _ in count }, to: ValueStorage.self)
         withUnsafeMutablePointerToElements { source in
             copy.withUnsafeMutablePointerToElements { $0.initialize(from: source, count: count) }
