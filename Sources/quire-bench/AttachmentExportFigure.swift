@@ -11,15 +11,15 @@ import Transfer
 /// one image of their own (a 66 KB PNG of random pixels, so the library keeps it in a file),
 /// read from the store as `quire export` does.
 ///
-/// The baseline, run in the same repetitions (interleaved, so that both see the same load), is
-/// the least an export of the same shape does (``RawExportFiles``): each article's text (from
-/// memory) and its image's bytes (read from the library's attachment folder) written into the
-/// files the format makes, with the same guarantees: a file per article with the image in
-/// `assets/` (Markdown, HTML), a file per article holding its image (HTML with `--embed`, PDF), or
-/// one file (JSON). (Until 2026-12-03 every format was read against the first shape, written
-/// through Foundation, which made JSON 0.36× and embedded HTML 0.78× of their "floor".) Times are
-/// CPU seconds of the process (user + system, `getrusage`), steadier than wall-clock time on a
-/// loaded machine; each is the median of the repetitions after one warm-up.
+/// The baseline, run in the same repetitions (interleaved, so that both see the same load, and
+/// first in every other one), is the least an export of the same shape does (``RawExportFiles``):
+/// each article's text (from memory) and its image's bytes (read from the library's attachment
+/// folder) written into the files the format makes, with the same guarantees: a file per article
+/// with the image in `assets/` (Markdown, HTML), a file per article holding its image (HTML with
+/// `--embed`, PDF), or one file (JSON). (Until 2026-12-03 every format was read against the first
+/// shape, written through Foundation, which made JSON 0.36× and embedded HTML 0.78× of their
+/// "floor".) Times are CPU seconds of the process (user + system, `getrusage`), steadier than
+/// wall-clock time on a loaded machine; each is the median of the repetitions after one warm-up.
 enum AttachmentExportFigure {
     static func results(_ options: BenchmarkOptions) async throws -> [BenchmarkResult] {
         let articleCount = 2 * options.rows
@@ -46,19 +46,36 @@ enum AttachmentExportFigure {
         for (name, format, embeds, fileExtension, shape) in formats {
             var exportSamples: [Double] = []
             var rawSamples: [Double] = []
+            // Which side runs first changes from round to round, as in `measureAlternating` (the
+            // side that runs second pays for what the first wrote).
             for run in 0...options.repetitions {
-                let raw = options.workDirectory.appendingPathComponent("raw-\(run)\(fileExtension)")
-                let rawSeconds = try cpuSeconds { try writeRaw(articles, shape, to: raw) }
-                try FileManager.default.removeItem(at: raw)
-                let destination = options.workDirectory.appendingPathComponent("\(name)-\(run)\(fileExtension)")
-                let job = ExportJob(format: format, destination: destination, embedsAttachments: embeds)
-                let start = cpuTime()
-                let result = try await job.run(from: source)
-                let exportSeconds = cpuTime() - start
-                guard result.articleCount == articleCount, result.unavailableAttachments.isEmpty else {
-                    throw BenchmarkFailure.wrongCount(result.articleCount)
+                func measureRaw() throws -> Double {
+                    let raw = options.workDirectory.appendingPathComponent("raw-\(run)\(fileExtension)")
+                    let rawSeconds = try cpuSeconds { try writeRaw(articles, shape, to: raw) }
+                    try FileManager.default.removeItem(at: raw)
+                    return rawSeconds
                 }
-                try FileManager.default.removeItem(at: destination)
+                func measureExport() async throws -> Double {
+                    let destination = options.workDirectory.appendingPathComponent("\(name)-\(run)\(fileExtension)")
+                    let job = ExportJob(format: format, destination: destination, embedsAttachments: embeds)
+                    let start = cpuTime()
+                    let result = try await job.run(from: source)
+                    let exportSeconds = cpuTime() - start
+                    guard result.articleCount == articleCount, result.unavailableAttachments.isEmpty else {
+                        throw BenchmarkFailure.wrongCount(result.articleCount)
+                    }
+                    try FileManager.default.removeItem(at: destination)
+                    return exportSeconds
+                }
+                let rawSeconds: Double
+                let exportSeconds: Double
+                if run % 2 == 0 {
+                    rawSeconds = try measureRaw()
+                    exportSeconds = try await measureExport()
+                } else {
+                    exportSeconds = try await measureExport()
+                    rawSeconds = try measureRaw()
+                }
                 if run > 0 {
                     exportSamples.append(exportSeconds)
                     rawSamples.append(rawSeconds)

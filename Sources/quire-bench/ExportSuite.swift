@@ -8,13 +8,13 @@ import Transfer
 /// time (the median of the repetitions) and the process's peak resident memory while it ran.
 ///
 /// The baseline of the times, `raw_read_and_write`, is the least an export of the same shape does,
-/// in alternation with it, repetition by repetition: the same articles' rows read with the SQLite
-/// C API, and each body written as it is into the files the format makes, with the same
-/// guarantees (``RawExportFiles``: a file per article, or one file for JSON). The ratio is what
-/// the export adds: front matter, rendering, layout or encoding, names from titles, batches read
-/// through the library. (Until 2026-12-03 the baseline was the reading alone, which made the
-/// ratios 140–3,100 and showed nothing of the files.) The memory figures' baseline is the resident
-/// size before the export.
+/// in alternation with it, repetition by repetition, each side first in every other round: the
+/// same articles' rows read with the SQLite C API, and each body written as it is into the files
+/// the format makes, with the same guarantees (``RawExportFiles``: a file per article, or one file
+/// for JSON). The ratio is what the export adds: front matter, rendering, layout or encoding,
+/// names from titles, batches read through the library. (Until 2026-12-03 the baseline was the
+/// reading alone, which made the ratios 140–3,100 and showed nothing of the files.) The memory
+/// figures' baseline is the resident size before the export.
 enum ExportSuite: BenchmarkSuite {
     static let name = "export"
     static let summary = "Markdown, HTML, PDF and JSON exports of a demo library from the store"
@@ -46,20 +46,36 @@ enum ExportSuite: BenchmarkSuite {
             try resetPeakMemory()
             let before = ProcessMemory.residentMegabytes()
             // Each side's output is removed, untimed, before the next is written, so the disk never
-            // holds more than one.
+            // holds more than one. Which side runs first changes from round to round, as in
+            // `measureAlternating` (the side that runs second pays for what the first wrote).
             for run in 0...options.repetitions {
-                let raw = options.workDirectory.appendingPathComponent("raw-\(name)-\(run)\(fileExtension)")
-                let rawTime = try timeMilliseconds {
-                    let count = try writeRaw(from: url, shape, to: raw)
-                    guard count == options.rows else { throw BenchmarkFailure.wrongCount(count) }
+                func measureRaw() throws -> Double {
+                    let raw = options.workDirectory.appendingPathComponent("raw-\(name)-\(run)\(fileExtension)")
+                    let rawTime = try timeMilliseconds {
+                        let count = try writeRaw(from: url, shape, to: raw)
+                        guard count == options.rows else { throw BenchmarkFailure.wrongCount(count) }
+                    }
+                    try FileManager.default.removeItem(at: raw)
+                    return rawTime
                 }
-                try FileManager.default.removeItem(at: raw)
-                let destination = options.workDirectory.appendingPathComponent("\(name)-\(run)\(fileExtension)")
-                let exportTime = try await timeMilliseconds {
-                    let result = try await ExportJob(format: format, destination: destination).run(from: source)
-                    guard result.articleCount == options.rows else { throw BenchmarkFailure.wrongCount(result.articleCount) }
+                func measureExport() async throws -> Double {
+                    let destination = options.workDirectory.appendingPathComponent("\(name)-\(run)\(fileExtension)")
+                    let exportTime = try await timeMilliseconds {
+                        let result = try await ExportJob(format: format, destination: destination).run(from: source)
+                        guard result.articleCount == options.rows else { throw BenchmarkFailure.wrongCount(result.articleCount) }
+                    }
+                    try FileManager.default.removeItem(at: destination)
+                    return exportTime
                 }
-                try FileManager.default.removeItem(at: destination)
+                let rawTime: Double
+                let exportTime: Double
+                if run % 2 == 0 {
+                    rawTime = try measureRaw()
+                    exportTime = try await measureExport()
+                } else {
+                    exportTime = try await measureExport()
+                    rawTime = try measureRaw()
+                }
                 if run > 0 {
                     rawSamples.append(rawTime / 1000)
                     exportSamples.append(exportTime / 1000)
