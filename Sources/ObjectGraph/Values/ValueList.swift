@@ -88,7 +88,7 @@ extension ValueList: ExpressibleByArrayLiteral {
 final class ValueStorage: ManagedBuffer<Int, PrimitiveValue> {
     /// The number of values, read through the header's pointer: a read of `header`, a stored
     /// property of the standard library's class, is checked for exclusive access at run time,
-    /// twice for every attribute set.
+    /// and setting an attribute read it three times (its bounds checks).
     @inline(__always)
     var count: Int { withUnsafeMutablePointerToHeader { $0.pointee } }
 
