@@ -18,8 +18,9 @@ import Transfer
 /// with the image in `assets/` (Markdown, HTML), a file per article holding its image (HTML with
 /// `--embed`, PDF), or one file (JSON). (Until 2026-12-03 every format was read against the first
 /// shape, written through Foundation, which made JSON 0.36× and embedded HTML 0.78× of their
-/// "floor".) Times are CPU seconds of the process (user + system, `getrusage`), steadier than
-/// wall-clock time on a loaded machine; each is the median of the repetitions after one warm-up.
+/// "floor".) Times are processor seconds of the process (every thread, `CLOCK_PROCESS_CPUTIME_ID`),
+/// steadier than wall-clock time on a loaded machine; each is the median of the repetitions after
+/// one warm-up.
 enum AttachmentExportFigure {
     static func results(_ options: BenchmarkOptions) async throws -> [BenchmarkResult] {
         let articleCount = 2 * options.rows
@@ -44,46 +45,25 @@ enum AttachmentExportFigure {
         ]
         var results: [BenchmarkResult] = []
         for (name, format, embeds, fileExtension, shape) in formats {
-            var exportSamples: [Double] = []
-            var rawSamples: [Double] = []
-            // Which side runs first changes from round to round, as in `measureAlternating` (the
-            // side that runs second pays for what the first wrote).
-            for run in 0...options.repetitions {
-                func measureRaw() throws -> Double {
-                    let raw = options.workDirectory.appendingPathComponent("raw-\(run)\(fileExtension)")
-                    let rawSeconds = try cpuSeconds { try writeRaw(articles, shape, to: raw) }
-                    try FileManager.default.removeItem(at: raw)
-                    return rawSeconds
-                }
-                func measureExport() async throws -> Double {
-                    let destination = options.workDirectory.appendingPathComponent("\(name)-\(run)\(fileExtension)")
-                    let job = ExportJob(format: format, destination: destination, embedsAttachments: embeds)
-                    let start = cpuTime()
+            let output = LatestOutput()
+            let (rawTimes, exportTimes) = try await measureAlternating(
+                repetitions: options.repetitions, processorTime: true,
+                setUpFirst: { try output.replace(with: options.workDirectory.appendingPathComponent("raw\(fileExtension)")) },
+                first: { raw in try writeRaw(articles, shape, to: raw) },
+                setUpSecond: { () -> ExportJob in
+                    let destination = try output.replace(with: options.workDirectory.appendingPathComponent("\(name)\(fileExtension)"))
+                    return ExportJob(format: format, destination: destination, embedsAttachments: embeds)
+                },
+                second: { job in
                     let result = try await job.run(from: source)
-                    let exportSeconds = cpuTime() - start
                     guard result.articleCount == articleCount, result.unavailableAttachments.isEmpty else {
                         throw BenchmarkFailure.wrongCount(result.articleCount)
                     }
-                    try FileManager.default.removeItem(at: destination)
-                    return exportSeconds
-                }
-                let rawSeconds: Double
-                let exportSeconds: Double
-                if run % 2 == 0 {
-                    rawSeconds = try measureRaw()
-                    exportSeconds = try await measureExport()
-                } else {
-                    exportSeconds = try await measureExport()
-                    rawSeconds = try measureRaw()
-                }
-                if run > 0 {
-                    exportSamples.append(exportSeconds)
-                    rawSamples.append(rawSeconds)
-                }
-            }
+                })
+            try output.remove()
             results.append(BenchmarkResult(
-                name: "attachments_export_\(name)_\(suffix)_cpu", unit: "s", value: median(exportSamples),
-                baseline: "raw_file_writes", baselineValue: median(rawSamples)))
+                name: "attachments_export_\(name)_\(suffix)_cpu", unit: "s", value: median(exportTimes) / 1000,
+                baseline: "raw_file_writes", baselineValue: median(rawTimes) / 1000))
         }
         return results
     }
@@ -118,21 +98,6 @@ enum AttachmentExportFigure {
             try body.withUTF8 { try files.add(text: UnsafeRawBufferPointer($0), images: [image]) }
         }
         try files.commit()
-    }
-
-    /// CPU seconds `body` takes.
-    private static func cpuSeconds(_ body: () throws -> Void) rethrows -> Double {
-        let start = cpuTime()
-        try body()
-        return cpuTime() - start
-    }
-
-    /// The process's CPU time so far (user + system), in seconds.
-    private static func cpuTime() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 }
 

@@ -159,13 +159,17 @@ func timeMilliseconds(_ body: () throws -> Void) rethrows -> Double {
     return elapsed
 }
 
-/// The asynchronous form of `timeMilliseconds`.
+/// The asynchronous form of `timeMilliseconds`, run in the caller's isolation; `processorTime`
+/// picks the clock.
 @inline(__always)
-func timeMilliseconds(_ body: () async throws -> Void) async rethrows -> Double {
+func timeMilliseconds(
+    processorTime: Bool = BenchmarkClock.measuresProcessorTime, isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> Void
+) async rethrows -> Double {
     let marked = TimedBlockMarks.timedBlockStarts()
-    let start = BenchmarkClock.nanoseconds()
+    let start = BenchmarkClock.nanoseconds(processorTime: processorTime)
     try await body()
-    let elapsed = BenchmarkClock.milliseconds(since: start)
+    let elapsed = BenchmarkClock.milliseconds(since: start, processorTime: processorTime)
     TimedBlockMarks.timedBlockEnds(startedAt: marked)
     return elapsed
 }
@@ -182,31 +186,34 @@ func measureMilliseconds(repetitions: Int, _ body: () throws -> Void) rethrows -
 /// first; ...): the side that runs second in a round pays for the other's writes and frees, and
 /// with a fixed order the same side always did (raw SQLite's 100,000-row insert against itself, in
 /// the place of `batch_insert`: a median paired ratio of 1.07 over eight runs, 1.03 with the order
-/// changing).
+/// changing). Either side may await (an export); both run in the caller's isolation.
+/// `processorTime` reads both on the processor clock whatever `QUIRE_BENCH_CLOCK` says.
 func measureAlternating<First, Second>(
-    repetitions: Int, setUpFirst: () throws -> First, first: (First) throws -> Void,
-    setUpSecond: () throws -> Second, second: (Second) throws -> Void
-) throws -> ([Double], [Double]) {
+    repetitions: Int, processorTime: Bool = BenchmarkClock.measuresProcessorTime,
+    setUpFirst: () throws -> First, first: (First) async throws -> Void,
+    setUpSecond: () throws -> Second, second: (Second) async throws -> Void,
+    isolation: isolated (any Actor)? = #isolation
+) async throws -> ([Double], [Double]) {
     precondition(repetitions >= 5, "DESIGN.md asks for the median of at least five repetitions")
     var firstSamples: [Double] = []
     var secondSamples: [Double] = []
-    func measureFirst() throws -> Double {
+    func measureFirst() async throws -> Double {
         let fixture = try setUpFirst()
-        return try timeMilliseconds { try first(fixture) }
+        return try await timeMilliseconds(processorTime: processorTime) { try await first(fixture) }
     }
-    func measureSecond() throws -> Double {
+    func measureSecond() async throws -> Double {
         let fixture = try setUpSecond()
-        return try timeMilliseconds { try second(fixture) }
+        return try await timeMilliseconds(processorTime: processorTime) { try await second(fixture) }
     }
     for run in 0...repetitions {
         let firstTime: Double
         let secondTime: Double
         if run % 2 == 0 {
-            firstTime = try measureFirst()
-            secondTime = try measureSecond()
+            firstTime = try await measureFirst()
+            secondTime = try await measureSecond()
         } else {
-            secondTime = try measureSecond()
-            firstTime = try measureFirst()
+            secondTime = try await measureSecond()
+            firstTime = try await measureFirst()
         }
         if run > 0 {
             firstSamples.append(firstTime)
@@ -214,6 +221,26 @@ func measureAlternating<First, Second>(
         }
     }
     return (firstSamples, secondSamples)
+}
+
+/// The one output of a benchmark kept on disk at a time: each set-up names the next and removes
+/// the last, untimed, so that the disk never holds two and neither side of an alternation finds
+/// the other's files.
+final class LatestOutput {
+    private var url: URL?
+
+    /// Removes the last output and returns `next`, which becomes the last.
+    func replace(with next: URL) throws -> URL {
+        try remove()
+        url = next
+        return next
+    }
+
+    /// Removes the last output, if any.
+    func remove() throws {
+        if let url { try FileManager.default.removeItem(at: url) }
+        url = nil
+    }
 }
 
 /// The asynchronous form of `measureMilliseconds`, for suites that talk to a server.
@@ -238,16 +265,17 @@ enum BenchmarkClock {
     /// Whether figures are processor time (`QUIRE_BENCH_CLOCK=processor`).
     static let measuresProcessorTime = ProcessInfo.processInfo.environment["QUIRE_BENCH_CLOCK"] == "processor"
 
-    /// Now, in nanoseconds, on the chosen clock.
+    /// Now, in nanoseconds, on the chosen clock (processor time when `processorTime`).
     @inline(__always)
-    static func nanoseconds() -> Int64 {
-        measuresProcessorTime ? processorNanoseconds() : Int64(DispatchTime.now().uptimeNanoseconds)
+    static func nanoseconds(processorTime: Bool = measuresProcessorTime) -> Int64 {
+        processorTime ? processorNanoseconds() : Int64(DispatchTime.now().uptimeNanoseconds)
     }
 
-    /// Milliseconds on the chosen clock since `start` (a value of ``nanoseconds()``).
+    /// Milliseconds on the chosen clock since `start` (a value of ``nanoseconds(processorTime:)``
+    /// on the same clock).
     @inline(__always)
-    static func milliseconds(since start: Int64) -> Double {
-        Double(nanoseconds() - start) / 1_000_000
+    static func milliseconds(since start: Int64, processorTime: Bool = measuresProcessorTime) -> Double {
+        Double(nanoseconds(processorTime: processorTime) - start) / 1_000_000
     }
 
     /// The processor time of every thread of the process so far.

@@ -41,46 +41,24 @@ enum ExportSuite: BenchmarkSuite {
         ]
         var results: [BenchmarkResult] = []
         for (name, format, fileExtension, shape) in formats {
-            var exportSamples: [Double] = []
-            var rawSamples: [Double] = []
             try resetPeakMemory()
             let before = ProcessMemory.residentMegabytes()
-            // Each side's output is removed, untimed, before the next is written, so the disk never
-            // holds more than one. Which side runs first changes from round to round, as in
-            // `measureAlternating` (the side that runs second pays for what the first wrote).
-            for run in 0...options.repetitions {
-                func measureRaw() throws -> Double {
-                    let raw = options.workDirectory.appendingPathComponent("raw-\(name)-\(run)\(fileExtension)")
-                    let rawTime = try timeMilliseconds {
-                        let count = try writeRaw(from: url, shape, to: raw)
-                        guard count == options.rows else { throw BenchmarkFailure.wrongCount(count) }
-                    }
-                    try FileManager.default.removeItem(at: raw)
-                    return rawTime
-                }
-                func measureExport() async throws -> Double {
-                    let destination = options.workDirectory.appendingPathComponent("\(name)-\(run)\(fileExtension)")
-                    let exportTime = try await timeMilliseconds {
-                        let result = try await ExportJob(format: format, destination: destination).run(from: source)
-                        guard result.articleCount == options.rows else { throw BenchmarkFailure.wrongCount(result.articleCount) }
-                    }
-                    try FileManager.default.removeItem(at: destination)
-                    return exportTime
-                }
-                let rawTime: Double
-                let exportTime: Double
-                if run % 2 == 0 {
-                    rawTime = try measureRaw()
-                    exportTime = try await measureExport()
-                } else {
-                    exportTime = try await measureExport()
-                    rawTime = try measureRaw()
-                }
-                if run > 0 {
-                    rawSamples.append(rawTime / 1000)
-                    exportSamples.append(exportTime / 1000)
-                }
-            }
+            let output = LatestOutput()
+            let (rawTimes, exportTimes) = try await measureAlternating(
+                repetitions: options.repetitions,
+                setUpFirst: { try output.replace(with: options.workDirectory.appendingPathComponent("raw-\(name)\(fileExtension)")) },
+                first: { raw in
+                    let count = try writeRaw(from: url, shape, to: raw)
+                    guard count == options.rows else { throw BenchmarkFailure.wrongCount(count) }
+                },
+                setUpSecond: { try output.replace(with: options.workDirectory.appendingPathComponent("\(name)\(fileExtension)")) },
+                second: { destination in
+                    let result = try await ExportJob(format: format, destination: destination).run(from: source)
+                    guard result.articleCount == options.rows else { throw BenchmarkFailure.wrongCount(result.articleCount) }
+                })
+            try output.remove()
+            let rawSamples = rawTimes.map { $0 / 1000 }
+            let exportSamples = exportTimes.map { $0 / 1000 }
             results.append(BenchmarkResult(
                 name: "export_\(name)_\(suffix)", unit: "s", samples: exportSamples, baseline: "raw_read_and_write",
                 baselineSamples: rawSamples))

@@ -96,13 +96,13 @@ enum FRCSuite: BenchmarkSuite {
     @MainActor
     static func fetchTimes(
         of request: FetchRequest<BenchArticle>, store: URL, rows: Int, repetitions: Int
-    ) throws -> (raw: [Double], performFetch: [Double]) {
+    ) async throws -> (raw: [Double], performFetch: [Double]) {
         let (container, view) = try viewContext(store: store)
         defer { _ = container }
         let ascending = request.sortDescriptors[0].ascending
         let raw = try RawSortKeyReader(store: store, ascending: ascending)
         let kept = Retainer()
-        return try measureAlternating(
+        return try await measureAlternating(
             repetitions: repetitions,
             setUpFirst: { kept.releaseAll() },
             first: { _ in

@@ -41,7 +41,7 @@ enum ObjectGraphSuite: BenchmarkSuite {
         let kept = Retainer()
         var rawURL = freshStoreURL("raw")
         var graphURL = freshStoreURL("graph")
-        let (rawInsert, graphInsert) = try measureAlternating(
+        let (rawInsert, graphInsert) = try await measureAlternating(
             repetitions: repetitions,
             setUpFirst: { () -> RawStore in
                 kept.releaseAll()
@@ -126,7 +126,7 @@ enum ObjectGraphSuite: BenchmarkSuite {
         // Update 10,000 objects and save, the two sides in alternation.
         let updated = Swift.min(updatedObjects, rows.count)
         var round = 0
-        let (rawUpdate, graphUpdate) = try measureAlternating(
+        let (rawUpdate, graphUpdate) = try await measureAlternating(
             repetitions: repetitions,
             setUpFirst: { round += 1 },
             first: { _ in try raw.updateTitles(count: updated, round: round) },
@@ -166,7 +166,7 @@ enum ObjectGraphSuite: BenchmarkSuite {
             lastStore = freshStoreURL(prefix)
             return lastStore!
         }
-        let (rawInsertAgain, batchInsert) = try measureAlternating(
+        let (rawInsertAgain, batchInsert) = try await measureAlternating(
             repetitions: repetitions,
             setUpFirst: { () -> RawStore in
                 kept.releaseAll()
@@ -199,7 +199,7 @@ enum ObjectGraphSuite: BenchmarkSuite {
         // fixed threshold instead of the allocator as the app has it. The figures before changed
         // rows of the first stores, so this one reads stores of its own with the same rows, made
         // untimed. Its results keep their place in the report.
-        let (rawFetch, graphFetch) = try fetchMaterialized(
+        let (rawFetch, graphFetch) = try await fetchMaterialized(
             rows, raw: RawStore(url: freshStoreURL("raw")), graphURL: freshStoreURL("graph"), repetitions: repetitions)
         results.insert(contentsOf: [
             BenchmarkResult(name: "fetch_materialized", unit: "ms", samples: graphFetch, baseline: "raw_sqlite", baselineSamples: rawFetch),
@@ -225,7 +225,7 @@ enum ObjectGraphSuite: BenchmarkSuite {
 
     /// The samples of `fetch_materialized` and of its raw baseline, in milliseconds, round by
     /// round, on two new stores filled with `rows` (untimed).
-    static func fetchMaterialized(_ rows: BenchmarkRows, raw: RawStore, graphURL: URL, repetitions: Int) throws -> (raw: [Double], graph: [Double]) {
+    static func fetchMaterialized(_ rows: BenchmarkRows, raw: RawStore, graphURL: URL, repetitions: Int) async throws -> (raw: [Double], graph: [Double]) {
         try raw.insert(rows)
         let container = try PersistentContainer(schema: BenchArticle.schema, store: .file(graphURL))
         try insertAndSave(rows, in: container.newBackgroundContext())
@@ -241,7 +241,7 @@ enum ObjectGraphSuite: BenchmarkSuite {
         // next, with the raw code unchanged).
         let keepsPages = HeapPages.keptFreed()
         defer { keepsPages.restore() }
-        let (rawFetch, graphFetch) = try measureAlternating(
+        let (rawFetch, graphFetch) = try await measureAlternating(
             repetitions: repetitions,
             setUpFirst: { kept.releaseAll() },
             first: { _ in

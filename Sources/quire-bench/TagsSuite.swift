@@ -59,7 +59,7 @@ enum TagsSuite: BenchmarkSuite {
             let context = library.container.newBackgroundContext()
             // Alternating, many times: a filter fetch takes a few milliseconds, and measured in
             // two blocks one after the other the ratio moved with the machine's load (0.77–1.53).
-            let (fetchTime, rawTime) = try measureAlternating(
+            let (fetchTime, rawTime) = try await measureAlternating(
                 repetitions: max(options.repetitions, filterRepetitions),
                 setUpFirst: { context.performAndWait { context.reset() } },
                 first: { _ in
@@ -80,7 +80,7 @@ enum TagsSuite: BenchmarkSuite {
         results.append(BenchmarkResult(name: "sidebar_counts_\(suffix)_ms", unit: "ms", value: counts))
         results += try await runningCountTimes(library: library, store: url, suffix: suffix, fullRecount: counts, repetitions: options.repetitions)
 
-        let (bound, unprefetched) = try rowBindingTimes(library: library, repetitions: options.repetitions)
+        let (bound, unprefetched) = try await rowBindingTimes(library: library, repetitions: options.repetitions)
         results.append(BenchmarkResult(
             name: "list_rows_bind_\(listedRows)", unit: "ms", samples: bound, baseline: "rows_without_prefetch", baselineSamples: unprefetched))
 
@@ -198,7 +198,7 @@ extension TagsSuite {
     /// (its fetched-results controller's request, a prefetched range, then each row's title,
     /// excerpt, date, status, tags and sync state read) with the rows' tags prefetched, and the
     /// same without, in alternation; each repetition in a fresh context, so every row is a fault.
-    static func rowBindingTimes(library: Library, repetitions: Int) throws -> (prefetched: [Double], unprefetched: [Double]) {
+    static func rowBindingTimes(library: Library, repetitions: Int) async throws -> (prefetched: [Double], unprefetched: [Double]) {
         func controller(prefetchingTags: Bool) throws -> (ManagedObjectContext, FetchedResultsController<StoredArticle>) {
             let context = library.container.newBackgroundContext()
             var request = ArticleQuery().fetchRequest
@@ -227,7 +227,7 @@ extension TagsSuite {
             }
             guard shown > 0 else { throw BenchmarkFailure.wrongCount(shown) }
         }
-        let (prefetched, unprefetched) = try measureAlternating(
+        let (prefetched, unprefetched) = try await measureAlternating(
             repetitions: repetitions,
             setUpFirst: { try controller(prefetchingTags: true) }, first: bind,
             setUpSecond: { try controller(prefetchingTags: false) }, second: bind)
