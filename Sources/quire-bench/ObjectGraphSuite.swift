@@ -387,6 +387,8 @@ final class Retainer {
 
 enum BenchmarkFailure: Error {
     case wrongCount(Int)
+    /// An object picked from a controller's results was not among them.
+    case notInResults(ManagedObjectID)
 }
 
 /// The benchmark's article-like entity.
