@@ -89,6 +89,27 @@ enum PictureModel {
         #expect(try bytesByName(reopened) == ["small": small, "large": PictureModel.bytes(2)])
     }
 
+    @Test func aBatchInsertKeepsLargeValuesInFilesAsASaveDoes() throws {
+        // Each row's large bytes go to their file (a row after a large one, with small bytes or
+        // none, keeps its own), small ones stay in the row.
+        let directory = try TemporaryFolder()
+        let container = try open(directory)
+        let context = container.newBackgroundContext()
+        let rows: [(name: String, count: Int?)] = [("large", 64), ("small", PictureModel.threshold - 1), ("none", nil), ("large too", 40)]
+        let inserted = try context.performAndWait {
+            try context.execute(BatchInsertRequest<Picture>(objects: rows.enumerated().map { seed, row in
+                var values: [String: PrimitiveValue] = ["name": .string(row.name)]
+                if let count = row.count { values["bytes"] = .data(PictureModel.bytes(seed, count: count)) }
+                return values
+            })).count
+        }
+        #expect(inserted == rows.count)
+        #expect(try files(container) == [SHA256.hex(PictureModel.bytes(0, count: 64)), SHA256.hex(PictureModel.bytes(3, count: 40))])
+        var expected: [String: Data?] = [:]
+        for (seed, row) in rows.enumerated() { expected.updateValue(row.count.map { PictureModel.bytes(seed, count: $0) }, forKey: row.name) }
+        #expect(try bytesByName(try open(directory)) == expected)
+    }
+
     @Test func equalValuesShareOneFile() throws {
         let directory = try TemporaryFolder()
         let container = try open(directory)
