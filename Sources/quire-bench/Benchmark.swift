@@ -186,8 +186,12 @@ func measureMilliseconds(repetitions: Int, _ body: () throws -> Void) rethrows -
 /// first; ...): the side that runs second in a round pays for the other's writes and frees, and
 /// with a fixed order the same side always did (raw SQLite's 100,000-row insert against itself, in
 /// the place of `batch_insert`: a median paired ratio of 1.07 over eight runs, 1.03 with the order
-/// changing). Either side may await (an export); both run in the caller's isolation.
-/// `processorTime` reads both on the processor clock whatever `QUIRE_BENCH_CLOCK` says.
+/// changing). An odd number of repetitions is rounded up, so that each side goes first in as many
+/// rounds as the other: with five, the second side went first three times, and where going second
+/// cost more (`batch_insert` here: 0.95-0.99 in the rounds the batch insert went first, 1.24-1.30
+/// in those it went second) the median favoured it. Either side may await (an export); both run in
+/// the caller's isolation. `processorTime` reads both on the processor clock whatever
+/// `QUIRE_BENCH_CLOCK` says.
 func measureAlternating<First, Second>(
     repetitions: Int, processorTime: Bool = BenchmarkClock.measuresProcessorTime,
     setUpFirst: () throws -> First, first: (First) async throws -> Void,
@@ -205,7 +209,7 @@ func measureAlternating<First, Second>(
         let fixture = try setUpSecond()
         return try await timeMilliseconds(processorTime: processorTime) { try await second(fixture) }
     }
-    for run in 0...repetitions {
+    for run in 0...(repetitions + repetitions % 2) {
         let firstTime: Double
         let secondTime: Double
         if run % 2 == 0 {
