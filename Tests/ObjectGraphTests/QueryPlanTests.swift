@@ -78,6 +78,38 @@ import Testing
         }
     }
 
+    @Test @MainActor func aKeysetPageInOneDirectionComparesItsKeysAsOneRowValue() throws {
+        // Keys all ascending or all descending: one row-value comparison with the primary key
+        // last, in the ties' direction; mixed directions keep the expanded comparison.
+        let stack = try TestStack(schema: Self.schema)
+        try stack.run { context in
+            for index in 0..<30 {
+                let entry = Entry(context: context)
+                entry.group = index % 2
+                entry.date = Date(timeIntervalSince1970: Double(index % 5))
+            }
+            try context.save()
+        }
+        let context = stack.container.viewContext
+        let orders: [([FetchSortDescriptor<Entry>], String)] = [
+            ([.ascending(\.date)], #"((t0."date", t0._pk) > (?, ?))"#),
+            ([.descending(\.group), .descending(\.date)], #"((t0."group", t0."date", t0._pk) < (?, ?, ?))"#),
+            ([.ascending(\.group), .descending(\.date)], #"t0._pk < ?"#),
+        ]
+        for (order, comparison) in orders {
+            let page = FetchRequest<Entry>(sortDescriptors: order, fetchLimit: 4)
+            let first = try context.fetch(page)
+            stack.statements.reset()
+            let next = try context.fetch(page.after(try context.keysetCursor(for: try #require(first.last), in: page)))
+            let sql = try #require(stack.statements.selects.first)
+            #expect(sql.contains(comparison), "\(sql)")
+            let mixed = order.contains { $0.ascending } && order.contains { !$0.ascending }
+            #expect(sql.contains(" OR ") == mixed, "\(sql)")
+            let all = try context.fetch(FetchRequest<Entry>(sortDescriptors: order))
+            #expect(next.map(\.objectID) == all[4..<8].map(\.objectID))
+        }
+    }
+
     @Test @MainActor func descendingTiesComeInDescendingStoreOrderEverywhere() throws {
         let stack = try TestStack(schema: Self.schema)
         try stack.run { context in

@@ -398,7 +398,7 @@ struct QueryBuilder {
             throw ObjectGraphError.invalidFetchRequest(
                 entity: scope.entity.name, reason: "the cursor was made for another sort order")
         }
-        var columns: [(sql: String, collation: String, value: PrimitiveValue)] = []
+        var columns: [(sql: String, collation: String, value: PrimitiveValue, isCast: Bool)] = []
         for (index, path) in keyset.paths.enumerated() {
             guard path.count == 1, let attributeIndex = scope.entity.attributeIndex[path[0]],
                   !scope.entity.attributes[attributeIndex].isOptional,
@@ -408,12 +408,25 @@ struct QueryBuilder {
             let attribute = scope.entity.attributes[attributeIndex]
             var column = "\(scope.alias).\(SQL.quote(path[0]))"
             var value = try coerce(keyset.values[index], to: attribute.type, path: path, scope: scope)
+            var isCast = false
             if case .decimal(let number) = value {
                 column = "CAST(\(column) AS REAL)"
                 value = .double(NSDecimalNumber(decimal: number).doubleValue)
+                isCast = true
             }
             let collation = attribute.type == .string ? keyset.orders[index].collation.map { " COLLATE \($0)" } ?? "" : ""
-            columns.append((column, collation, value))
+            columns.append((column, collation, value, isCast))
+        }
+        // Keys all in one direction (ties follow the last key, so the primary key goes that way
+        // too): one row-value comparison, which reads each key once per row where the expansion
+        // below reads the first key three times (the raw C API's keyset page took 4 % longer with
+        // the expansion). SQLite seeks on the first key either way. A collation or a decimal's cast
+        // stays with the expansion, whose terms carry them.
+        if let direction = keyset.ascending.first, keyset.ascending.allSatisfy({ $0 == direction }),
+           columns.allSatisfy({ $0.collation.isEmpty && !$0.isCast }) {
+            let keys = columns.map(\.sql) + ["\(scope.alias)._pk"]
+            let values = columns.map { bind($0.value) } + [bind(.integer(keyset.key))]
+            return "((\(keys.joined(separator: ", "))) \(direction ? ">" : "<") (\(values.joined(separator: ", "))))"
         }
         // Parameters bind in text order, so the leading range is written first.
         var range: String?
