@@ -46,18 +46,27 @@ import Testing
         return stack.statements.selects.filter { $0.contains("ORDER BY") }
     }
 
-    @Test @MainActor func indexedSortsInEitherDirectionNeedNoTemporaryBTree() throws {
+    /// A store of `count` saved entries, each with the group, date (seconds after 1970) and title
+    /// its index gives.
+    private func stackOfSavedEntries(
+        _ count: Int, group: (Int) -> Int = { _ in 0 }, seconds: (Int) -> Int, title: (Int) -> String = { "\($0)" }
+    ) throws -> TestStack {
         let stack = try TestStack(schema: Self.schema)
         try stack.run { context in
-            for index in 0..<500 {
+            for index in 0..<count {
                 let entry = Entry(context: context)
-                entry.group = index % 3
-                // Dates repeat, so every order has ties for the primary key to break.
-                entry.date = Date(timeIntervalSince1970: Double(index % 40))
-                entry.title = "entry \(index)"
+                entry.group = group(index)
+                entry.date = Date(timeIntervalSince1970: Double(seconds(index)))
+                entry.title = title(index)
             }
             try context.save()
         }
+        return stack
+    }
+
+    @Test @MainActor func indexedSortsInEitherDirectionNeedNoTemporaryBTree() throws {
+        // Dates repeat, so every order has ties for the primary key to break.
+        let stack = try stackOfSavedEntries(500, group: { $0 % 3 }, seconds: { $0 % 40 }, title: { "entry \($0)" })
         let requests: [FetchRequest<Entry>] = [
             FetchRequest(sortDescriptors: [.ascending(\.date)]),
             FetchRequest(sortDescriptors: [.descending(\.date)]),
@@ -81,15 +90,7 @@ import Testing
     @Test @MainActor func aKeysetPageInOneDirectionComparesItsKeysAsOneRowValue() throws {
         // Keys all ascending or all descending: one row-value comparison with the primary key
         // last, in the ties' direction; mixed directions keep the expanded comparison.
-        let stack = try TestStack(schema: Self.schema)
-        try stack.run { context in
-            for index in 0..<30 {
-                let entry = Entry(context: context)
-                entry.group = index % 2
-                entry.date = Date(timeIntervalSince1970: Double(index % 5))
-            }
-            try context.save()
-        }
+        let stack = try stackOfSavedEntries(30, group: { $0 % 2 }, seconds: { $0 % 5 })
         let context = stack.container.viewContext
         let orders: [([FetchSortDescriptor<Entry>], String)] = [
             ([.ascending(\.date)], #"((t0."date", t0._pk) > (?, ?))"#),
@@ -111,15 +112,7 @@ import Testing
     }
 
     @Test @MainActor func descendingTiesComeInDescendingStoreOrderEverywhere() throws {
-        let stack = try TestStack(schema: Self.schema)
-        try stack.run { context in
-            for index in 0..<60 {
-                let entry = Entry(context: context)
-                entry.date = Date(timeIntervalSince1970: Double(index % 4))
-                entry.title = "\(index)"
-            }
-            try context.save()
-        }
+        let stack = try stackOfSavedEntries(60, seconds: { $0 % 4 })
         let context = stack.container.viewContext
         let request = FetchRequest<Entry>(sortDescriptors: [.descending(\.date)])
         let fetched = try context.fetch(request).map(\.title)
