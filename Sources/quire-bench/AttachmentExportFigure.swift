@@ -62,8 +62,8 @@ enum AttachmentExportFigure {
                 })
             try output.remove()
             results.append(BenchmarkResult(
-                name: "attachments_export_\(name)_\(suffix)_cpu", unit: "s", value: median(exportTimes) / 1000,
-                baseline: "raw_file_writes", baselineValue: median(rawTimes) / 1000))
+                name: "attachments_export_\(name)_\(suffix)_cpu", unit: "s", samples: exportTimes.map { $0 / 1000 },
+                baseline: "raw_file_writes", baselineSamples: rawTimes.map { $0 / 1000 }))
         }
         return results
     }

@@ -189,9 +189,9 @@ func measureMilliseconds(repetitions: Int, _ body: () throws -> Void) rethrows -
 /// changing). An odd number of repetitions is rounded up, so that each side goes first in as many
 /// rounds as the other: with five, the second side went first three times, and where going second
 /// cost more (`batch_insert` in one profiled run here: 0.95-0.99 in the rounds the batch insert
-/// went first, 1.24-1.30 in those it went second) the median favoured it. Either side may await (an export); both run in
-/// the caller's isolation. `processorTime` reads both on the processor clock whatever
-/// `QUIRE_BENCH_CLOCK` says.
+/// went first, 1.24-1.30 in those it went second) the median favoured it. Either side may await
+/// (an export); both run in the caller's isolation. `processorTime` reads both on the processor
+/// clock whatever `QUIRE_BENCH_CLOCK` says.
 func measureAlternating<First, Second>(
     repetitions: Int, processorTime: Bool = BenchmarkClock.measuresProcessorTime,
     setUpFirst: () throws -> First, first: (First) async throws -> Void,

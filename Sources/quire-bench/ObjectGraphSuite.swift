@@ -100,7 +100,9 @@ enum ObjectGraphSuite: BenchmarkSuite {
         // framework's read between 1.33 and 1.50 from run to run), and which side goes first
         // changes from page to page. The framework uses one context, emptied (untimed) before each
         // fetch, so that every page is materialized anew as the raw side decodes it anew; making
-        // a context is not part of a page's cost.
+        // a context is not part of a page's cost. (Not `measureAlternating`, which times each
+        // side's whole turn: here a round is 200 pages, each timed inside the context's queue, so
+        // that neither the emptying nor the hop onto the queue is timed.)
         let keysetContext = container.newBackgroundContext()
         var rawKeyset: [Double] = []
         var graphKeyset: [Double] = []
