@@ -179,6 +179,50 @@ import Testing
         }
     }
 
+    @Test func batchInsertGivesEachRowTheKeyItReportsAndNeverADeletedOne() throws {
+        // A batch insert lets SQLite give the keys while the table ends at the key counter, and
+        // gives them itself when rows at the top were deleted: either way each reported ID is its
+        // own row's, a row a conflict skipped takes no key from the rows after it, and no key of a
+        // deleted row comes back.
+        let stack = try TestStack()
+        func row(_ id: UUID) -> [String: PrimitiveValue] { ["id": .uuid(id), "createdAt": .date(Self.date)] }
+        func rowIDs(_ ids: [ManagedObjectID], in context: ManagedObjectContext) throws -> [UUID] {
+            try ids.map { try context.existingObject(with: $0, as: Article.self).id }
+        }
+        let existing = UUID()
+        let batches = [[UUID(), existing, UUID(), UUID()], [UUID(), UUID()]]
+        // The row inserted last holds the largest key: deleting it leaves the counter above the table.
+        let deleted = try stack.run { context in
+            _ = try context.execute(BatchInsertRequest<Article>(objects: [row(existing)]))
+            context.mergePolicy = .mergeByPropertyStoreTrump
+            var newest: ManagedObjectID?
+            for batch in batches {
+                let inserted = try context.execute(BatchInsertRequest<Article>(objects: batch.map(row), resultType: .objectIDs))
+                let expected = batch.filter { $0 != existing }
+                #expect(inserted.count == expected.count)
+                #expect(try rowIDs(inserted.changes.inserted, in: context) == expected)
+                newest = inserted.changes.inserted.last
+            }
+            let article = try context.existingObject(with: try #require(newest), as: Article.self)
+            context.delete(article)
+            try context.save()
+            return try #require(newest)
+        }
+        try stack.run { context in
+            let later = [UUID(), UUID(), UUID()]
+            let inserted = try context.execute(BatchInsertRequest<Article>(objects: later.map(row), resultType: .objectIDs))
+            #expect(try rowIDs(inserted.changes.inserted, in: context) == later)
+            #expect(!inserted.changes.inserted.contains(deleted))
+            #expect(throws: (any Error).self) { try context.existingObject(with: deleted, as: Article.self) }
+            // A save takes its keys from the same counter, after the batches'.
+            let saved = Article(context: context)
+            saved.id = UUID()
+            try context.save()
+            #expect(try context.existingObject(with: saved.objectID, as: Article.self) === saved)
+            #expect(try context.count(for: FetchRequest<Article>()) == 1 + 5 - 1 + 3 + 1)
+        }
+    }
+
     @Test @MainActor func batchUpdateMergedIntoTheViewContextHoldingTheObjects() throws {
         let stack = try TestStack()
         _ = try insertArticles(stack, count: 20)

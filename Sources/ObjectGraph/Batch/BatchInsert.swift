@@ -25,12 +25,19 @@ struct BatchInsert {
         }
         let thresholds = columns.map { column in entity.externalSlots.first { $0.slot == column.slot }?.threshold }
         let upserts = !policy.isError && !entity.uniqueSlotSets.isEmpty
-        let names = (["_pk"] + columns.map { SQL.quote($0.name) }).joined(separator: ", ")
-        let placeholders = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
+        let first = try context.persistentStore.reserveKeys(connection, entity: entity, count: rows.count)
+        // When the reserved keys follow the table's largest key, which they do unless rows at the
+        // top were deleted, SQLite gives each new row the next key itself and appends it without
+        // looking its key up first (about 3 % of a batch insert of 100,000 rows here; the raw C
+        // API's insert gives no key either). The rows then get the reserved keys in order, and a
+        // row a conflict skipped takes none.
+        let largestKey = try connection.integers("SELECT max(_pk) FROM \(entity.table)").first ?? 0
+        let appends = largestKey == first - 1
+        let keyColumn = appends ? [] : ["_pk"]
+        let names = (keyColumn + columns.map { SQL.quote($0.name) }).joined(separator: ", ")
+        let placeholders = Array(repeating: "?", count: keyColumn.count + columns.count).joined(separator: ", ")
         let statement = try connection.statement(
             "INSERT INTO \(entity.table) (\(names)) VALUES (\(placeholders))" + (upserts ? " ON CONFLICT DO NOTHING" : ""))
-
-        let first = try context.persistentStore.reserveKeys(connection, entity: entity, count: rows.count)
         var issues: [ValidationError.Issue] = []
         var inserted: [Int64] = []
         var insertedCount = 0
@@ -43,13 +50,13 @@ struct BatchInsert {
         let named = inputs.indices.filter { inputs[$0].attribute != nil }
             .map { (name: inputs[$0].name, length: inputs[$0].name.utf8.count, column: $0) }
         var given = [Bool](repeating: false, count: inputs.count)
-        // The row's values in column order, reused from row to row, bound from parameter 2.
+        // The row's values in column order, reused from row to row, bound after the key's parameter.
         var bound = [PrimitiveValue](repeating: .null, count: inputs.count)
-        let placements = inputs.indices.map { Statement.Placement(parameter: Int32($0 + 2), value: $0) }
+        let placements = inputs.indices.map { Statement.Placement(parameter: Int32($0 + 1 + keyColumn.count), value: $0) }
         defer { statement.reset() }
         for (offset, row) in rows.enumerated() {
-            let key = first + Int64(offset)
-            statement.bind(key, at: 1)
+            let key = first + Int64(appends ? insertedCount : offset)
+            if !appends { statement.bind(key, at: 1) }
             for index in given.indices { given[index] = false }
             for entry in row {
                 let length = entry.key.utf8.count
