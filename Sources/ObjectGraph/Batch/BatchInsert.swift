@@ -29,15 +29,15 @@ struct BatchInsert {
         // When the reserved keys follow the table's largest key, which they do unless rows at the
         // top were deleted, SQLite gives each new row the next key itself and appends it without
         // looking its key up first (about 3 % of a batch insert of 100,000 rows here; the raw C
-        // API's insert gives no key either). The rows then get the reserved keys in order, and a
-        // row a conflict skipped takes none.
+        // API's insert gives no key either). The rows then get the reserved keys in order (each
+        // checked), and a row a conflict skipped takes none.
         let largestKey = try connection.integers("SELECT max(_pk) FROM \(entity.table)").first ?? 0
         let appends = largestKey == first - 1
-        let keyColumn = appends ? [] : ["_pk"]
-        let names = (keyColumn + columns.map { SQL.quote($0.name) }).joined(separator: ", ")
-        let placeholders = Array(repeating: "?", count: keyColumn.count + columns.count).joined(separator: ", ")
+        // The key, when given, goes after the columns, whose parameters then stay the same.
+        let names = columns.map { SQL.quote($0.name) } + (appends ? [] : ["_pk"])
+        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
         let statement = try connection.statement(
-            "INSERT INTO \(entity.table) (\(names)) VALUES (\(placeholders))" + (upserts ? " ON CONFLICT DO NOTHING" : ""))
+            "INSERT INTO \(entity.table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))" + (upserts ? " ON CONFLICT DO NOTHING" : ""))
         var issues: [ValidationError.Issue] = []
         var inserted: [Int64] = []
         var insertedCount = 0
@@ -50,13 +50,14 @@ struct BatchInsert {
         let named = inputs.indices.filter { inputs[$0].attribute != nil }
             .map { (name: inputs[$0].name, length: inputs[$0].name.utf8.count, column: $0) }
         var given = [Bool](repeating: false, count: inputs.count)
-        // The row's values in column order, reused from row to row, bound after the key's parameter.
+        // The row's values in column order, reused from row to row.
         var bound = [PrimitiveValue](repeating: .null, count: inputs.count)
-        let placements = inputs.indices.map { Statement.Placement(parameter: Int32($0 + 1 + keyColumn.count), value: $0) }
+        let placements = inputs.indices.map { Statement.Placement(parameter: Int32($0 + 1), value: $0) }
+        let keyParameter = Int32(inputs.count + 1)
         defer { statement.reset() }
         for (offset, row) in rows.enumerated() {
             let key = first + Int64(appends ? insertedCount : offset)
-            if !appends { statement.bind(key, at: 1) }
+            if !appends { statement.bind(key, at: keyParameter) }
             for index in given.indices { given[index] = false }
             for entry in row {
                 let length = entry.key.utf8.count
@@ -94,6 +95,9 @@ struct BatchInsert {
             if upserts && connection.changes == 0 {
                 if let properties = try resolveConflict(row, values: try values(of: row, inputs), key: key) { updated.append(properties) }
                 continue
+            }
+            if appends && connection.lastInsertedKey != key {
+                throw StoreError(kind: .other, message: "SQLite numbered a new row of \(entity.name) \(connection.lastInsertedKey), not \(key)")
             }
             insertedCount += 1
             if keepsKeys { inserted.append(key) }

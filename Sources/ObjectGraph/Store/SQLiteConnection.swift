@@ -156,6 +156,9 @@ final class SQLiteConnection {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// The key SQLite gave the row the last insert on this connection added.
+    var lastInsertedKey: Int64 { sqlite3_last_insert_rowid(handle) }
+
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     func traceStart(of statement: Statement) {
