@@ -100,6 +100,63 @@ import Testing
         #expect(try Self.storedValues(stack) == expected)
     }
 
+    @Test func eachNewRowGetsItsObjectsKeyWhetherItFollowsTheTableOrNot() throws {
+        // A save lets SQLite number a row whose key follows the table's largest and gives the
+        // others theirs: keys obtained early in one context and saved after another context's
+        // rows, rows in between, and a key above a deleted top row. Every ID must name its own
+        // row, with its own values and folder.
+        let stack = try TestStack()
+        let first = stack.container.newBackgroundContext()
+        let second = stack.container.newBackgroundContext()
+        func insert(_ title: String, folder: Folder? = nil, in context: ManagedObjectContext) -> Article {
+            let article = Article(context: context)
+            article.id = UUID()
+            article.title = title
+            article.wordCount = title.count
+            article.folder = folder
+            return article
+        }
+        var expected: [ManagedObjectID: (UUID, String, String?)] = [:]
+        func record(_ articles: [Article]) {
+            for article in articles { expected[article.objectID] = (article.id, article.title, article.folder?.name) }
+        }
+        let early = try first.performAndWait {
+            let early = insert("early, saved last", in: first)
+            try first.obtainPermanentIDs(for: [early])
+            return early
+        }
+        try second.performAndWait {
+            let folder = Folder(context: second)
+            folder.name = "between"
+            let articles = ["one", "two", "three"].map { insert($0, folder: $0 == "two" ? nil : folder, in: second) }
+            try second.save()
+            record(articles)
+        }
+        let top = try first.performAndWait {
+            let late = insert("late", in: first)
+            try first.save()
+            record([early, late])
+            return late.objectID
+        }
+        try second.performAndWait {
+            second.delete(try second.existingObject(with: top))
+            try second.save()
+            expected[top] = nil
+            let after = insert("after the deleted top", in: second)
+            try second.save()
+            #expect(after.objectID != top)
+            record([after])
+        }
+        try stack.run { context in
+            #expect(try context.count(for: FetchRequest<Article>()) == expected.count)
+            for (id, values) in expected {
+                let article = try context.existingObject(with: id, as: Article.self)
+                #expect(article.id == values.0 && article.title == values.1 && article.folder?.name == values.2, "\(values.1)")
+                #expect(article.wordCount == values.1.count)
+            }
+        }
+    }
+
     @Test func temporaryIDsStayWithTheirObjectsWhenAnInsertBecomesAnExistingRow() throws {
         let stack = try TestStack()
         let existingID = try stack.run { context in
