@@ -37,17 +37,28 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Whether `value` is of this type's own kind and fits it whatever it holds (not nil, and not
+    /// an integer a narrower type must check): what `coerce` returns unchanged and nothing refuses.
+    @inline(__always)
+    func takesUnchecked(_ value: PrimitiveValue) -> Bool {
+        switch (self, value) {
+        case (.string, .string), (.json, .string), (.double, .double), (.decimal, .decimal), (.boolean, .bool),
+             (.date, .date), (.uuid, .uuid), (.binaryData, .data), (.uri, .url), (.integer64, .integer):
+            return true
+        default:
+            return false
+        }
+    }
+
     /// The value converted to this type's in-memory form, or nil when it does not fit the type.
     ///
     /// Integers widen to doubles and decimals; nothing else converts, so a wrong type is reported
     /// rather than guessed at.
     func coerce(_ value: PrimitiveValue) -> PrimitiveValue? {
+        if takesUnchecked(value) { return value }
         switch (self, value) {
         case (_, .null): return .null
-        case (.string, .string), (.json, .string), (.double, .double), (.decimal, .decimal),
-             (.boolean, .bool), (.date, .date), (.uuid, .uuid), (.binaryData, .data), (.uri, .url):
-            return value
-        case (.integer16, .integer), (.integer32, .integer), (.integer64, .integer):
+        case (.integer16, .integer), (.integer32, .integer):
             // The width is checked by `isOutOfRange`, so the error can say which problem it is.
             return value
         case (.double, .integer(let number)): return .double(Double(number))
