@@ -180,10 +180,10 @@ import Testing
     }
 
     @Test func batchInsertGivesEachRowTheKeyItReportsAndNeverADeletedOne() throws {
-        // A batch insert lets SQLite give the keys while the table ends at the key counter, and
-        // gives them itself when rows at the top were deleted: either way each reported ID is its
-        // own row's, a row a conflict skipped takes no key from the rows after it, and no key of a
-        // deleted row comes back.
+        // A batch insert lets SQLite give a row's key while it is the one the table would take
+        // next, and gives it itself otherwise (after a row a conflict skipped, or above a deleted
+        // top row): either way each reported ID is its own row's, and no key of a deleted row
+        // comes back.
         let stack = try TestStack()
         func row(_ id: UUID) -> [String: PrimitiveValue] { ["id": .uuid(id), "createdAt": .date(Self.date)] }
         func rowIDs(_ ids: [ManagedObjectID], in context: ManagedObjectContext) throws -> [UUID] {

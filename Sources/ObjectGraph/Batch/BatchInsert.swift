@@ -26,18 +26,8 @@ struct BatchInsert {
         let thresholds = columns.map { column in entity.externalSlots.first { $0.slot == column.slot }?.threshold }
         let upserts = !policy.isError && !entity.uniqueSlotSets.isEmpty
         let first = try context.persistentStore.reserveKeys(connection, entity: entity, count: rows.count)
-        // When the reserved keys follow the table's largest key, which they do unless rows at the
-        // top were deleted, SQLite gives each new row the next key itself and appends it without
-        // looking its key up first (3 % fewer of SQLite's instructions per row at the bench's row
-        // shape, counted with callgrind; the raw C API's insert gives no key either). The rows then
-        // get the reserved keys in order (each checked), and a row a conflict skipped takes none.
-        let largestKey = try connection.integers("SELECT max(_pk) FROM \(entity.table)").first ?? 0
-        let appends = largestKey == first - 1
-        // The key, when given, goes after the columns, whose parameters then stay the same.
-        let names = columns.map { SQL.quote($0.name) } + (appends ? [] : ["_pk"])
-        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        let statement = try connection.statement(
-            "INSERT INTO \(entity.table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))" + (upserts ? " ON CONFLICT DO NOTHING" : ""))
+        var rowInserts = try RowInserts(
+            connection, entity: entity, columns: columns.map { SQL.quote($0.name) }, conflictClause: upserts ? " ON CONFLICT DO NOTHING" : "")
         var issues: [ValidationError.Issue] = []
         var inserted: [Int64] = []
         var insertedCount = 0
@@ -53,11 +43,9 @@ struct BatchInsert {
         // The row's values in column order, reused from row to row.
         var bound = [PrimitiveValue](repeating: .null, count: inputs.count)
         let placements = inputs.indices.map { Statement.Placement(parameter: Int32($0 + 1), value: $0) }
-        let keyParameter = Int32(inputs.count + 1)
-        defer { statement.reset() }
+        defer { rowInserts.reset() }
         for (offset, row) in rows.enumerated() {
-            let key = first + Int64(appends ? insertedCount : offset)
-            if !appends { statement.bind(key, at: keyParameter) }
+            let key = first + Int64(offset)
             for index in given.indices { given[index] = false }
             for entry in row {
                 let length = entry.key.utf8.count
@@ -81,9 +69,12 @@ struct BatchInsert {
                 }
                 bound[index] = try storable(value, threshold: thresholds[index])
             }
+            let added: Bool
             do {
-                try bound.withUnsafeBufferPointer { values in
-                    try statement.withBound(values, at: placements) { try statement.runKeepingBindings() }
+                added = try rowInserts.insert(key: key) { statement in
+                    try bound.withUnsafeBufferPointer { values in
+                        try statement.withBound(values, at: placements) { try statement.runKeepingBindings() }
+                    }
                 }
             } catch let error as StoreError where error.resultCode == SQLiteCode.constraintUnique {
                 guard let existing = try existingRow(holding: try values(of: row, inputs)) else { throw error }
@@ -92,12 +83,10 @@ struct BatchInsert {
                     key: existing.keys.joined(separator: ","),
                     reason: .notUnique(keys: existing.keys, conflictingObject: ManagedObjectID(entity: entity, key: existing.key)))])
             }
-            if upserts && connection.changes == 0 {
+            // Only the upsert's conflict clause skips a row.
+            guard added else {
                 if let properties = try resolveConflict(row, values: try values(of: row, inputs), key: key) { updated.append(properties) }
                 continue
-            }
-            if appends && connection.lastInsertedKey != key {
-                throw StoreError(kind: .other, message: "SQLite numbered a new row of \(entity.name) \(connection.lastInsertedKey), not \(key)")
             }
             insertedCount += 1
             if keepsKeys { inserted.append(key) }

@@ -92,55 +92,32 @@ struct RowWriter {
         return conflicts
     }
 
-    /// Inserts rows through prepared statements reused per entity (objects written again after a
-    /// conflict keep their key and take the next row version). Text and bytes are bound where the
-    /// objects hold them, without copies.
-    ///
-    /// A row whose key is one above the table's largest, as new objects' keys are when they come
-    /// from the counter in order, is inserted without its key: SQLite numbers it the same and
-    /// appends it without looking the key up (a batch insert does the same). The key it gave is
-    /// checked against the object's.
+    /// Inserts rows through statements prepared once per entity (objects written again after a
+    /// conflict keep their key and take the next row version; see `RowInserts` for the keys). Text
+    /// and bytes are bound where the objects hold them, without copies.
     func insertRows(_ inserts: [ManagedObject]) throws {
         for (entity, objects) in groupedByEntity(inserts) {
             let columns = entity.columns
-            // The key goes last, so that both statements take the version and columns at the same
-            // parameters.
-            func insertStatement(givingKey: Bool) throws -> Statement {
-                let names = ["_version"] + columns.map { SQL.quote($0.name) } + (givingKey ? ["_pk"] : [])
-                let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
-                return try connection.statement("INSERT INTO \(entity.table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))")
-            }
-            let keyed = try insertStatement(givingKey: true)
-            let appended = try insertStatement(givingKey: false)
-            let keyParameter = Int32(columns.count + 2)
+            var rows = try RowInserts(connection, entity: entity, columns: ["_version"] + columns.map { SQL.quote($0.name) })
             // Every parameter is bound anew for each row; the bindings are cleared before the
             // objects' values could go.
-            defer {
-                keyed.reset()
-                appended.reset()
-            }
+            defer { rows.reset() }
             let attributeColumns = columns.enumerated().filter { $0.element.slot < entity.attributes.count }
                 .map { Statement.Placement(parameter: Int32($0.offset + 2), value: $0.element.slot) }
             let foreignKeys = entity.relationships.compactMap { relationship -> (parameter: Int32, relationship: RelationshipModel, slot: Int)? in
                 guard let slot = relationship.foreignKeySlot else { return nil }
                 return (Int32(columns.firstIndex { $0.slot == slot }! + 2), relationship, slot)
             }
-            var nextKey = (try connection.integers("SELECT max(_pk) FROM \(entity.table)").first ?? 0) + 1
             for object in objects {
-                let appends = object.key == nextKey
-                let statement = appends ? appended : keyed
-                if !appends { statement.bind(object.key, at: keyParameter) }
-                statement.bind(object.flags.contains(.inserted) ? 1 : object.rowVersion + 1, at: 1)
-                for foreignKey in foreignKeys {
-                    statement.bind(context.foreignKeyValue(of: object, foreignKey.relationship, slot: foreignKey.slot), at: foreignKey.parameter)
+                _ = try rows.insert(key: object.key) { statement in
+                    statement.bind(object.flags.contains(.inserted) ? 1 : object.rowVersion + 1, at: 1)
+                    for foreignKey in foreignKeys {
+                        statement.bind(context.foreignKeyValue(of: object, foreignKey.relationship, slot: foreignKey.slot), at: foreignKey.parameter)
+                    }
+                    try object.values.withUnsafeBufferPointer { values in
+                        try statement.withBound(values, at: attributeColumns) { try statement.runKeepingBindings() }
+                    }
                 }
-                try object.values.withUnsafeBufferPointer { values in
-                    try statement.withBound(values, at: attributeColumns) { try statement.runKeepingBindings() }
-                }
-                if appends && connection.lastInsertedKey != object.key {
-                    throw StoreError(kind: .other, message: "SQLite numbered a new row of \(entity.name) \(connection.lastInsertedKey), not \(object.key)")
-                }
-                nextKey = Swift.max(nextKey, object.key + 1)
             }
         }
     }
