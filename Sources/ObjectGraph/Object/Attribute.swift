@@ -12,6 +12,7 @@ public struct Attribute<Value: AttributeValue> {
     public let key: PropertyKey
 
     /// A property for the attribute named `key` (a string literal).
+    @inlinable
     public init(_ key: StaticString) {
         self.key = PropertyKey(key)
     }

@@ -16,12 +16,14 @@ public struct CodableAttribute<Value: Codable> {
     @usableFromInline let defaultValue: Value
 
     /// An optional value: nil while the attribute is nil.
+    @inlinable
     public init(_ key: StaticString) where Value: ExpressibleByNilLiteral {
         self.key = PropertyKey(key)
         self.defaultValue = nil
     }
 
     /// A value that reads as `default` while the attribute is nil.
+    @inlinable
     public init(_ key: StaticString, default defaultValue: Value) {
         self.key = PropertyKey(key)
         self.defaultValue = defaultValue

@@ -13,6 +13,7 @@ public struct ToMany<Target: ManagedObject> {
     public let key: PropertyKey
 
     /// A property for the relationship named `key` (a string literal).
+    @inlinable
     public init(_ key: StaticString) {
         self.key = PropertyKey(key)
     }

@@ -10,6 +10,7 @@ public struct ToOne<Target: ManagedObject> {
     public let key: PropertyKey
 
     /// A property for the relationship named `key` (a string literal).
+    @inlinable
     public init(_ key: StaticString) {
         self.key = PropertyKey(key)
     }
