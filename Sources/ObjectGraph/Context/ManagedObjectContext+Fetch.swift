@@ -10,6 +10,22 @@ extension ManagedObjectContext {
         let sort: [(path: [String], ascending: Bool, order: StringOrder)]
         let limit: Int
         let offset: Int
+        /// Where the request keeps its translations; nil for a plan that is not the request's.
+        let queries: CompiledQueries?
+    }
+
+    /// The SQL of a plan's rows, keys or count, translated once per request and kept with it (see
+    /// ``CompiledQueries``). A count is not sorted.
+    func query(_ selection: CompiledQueries.Selection, _ plan: FetchPlan, limit: Int, offset: Int) throws -> CompiledQuery {
+        let translate = {
+            try QueryBuilder.select(
+                selection.builderSelection, from: plan.entity, model: self.model, where: plan.predicate,
+                sortedBy: selection == .count ? [] : plan.sort, limit: limit, offset: offset)
+        }
+        guard let queries = plan.queries else { return try translate() }
+        return try queries.query(
+            for: CompiledQueries.Key(model: model, selection: selection, limit: limit, offset: offset),
+            predicate: plan.predicate, entity: plan.entity, translate: translate)
     }
 
     /// The unsaved changes a fetch merges with the store's rows.
@@ -96,14 +112,13 @@ extension ManagedObjectContext {
             return try parent.performAndWait { try parent.count(forChild: plan) }
         }
         if pending.changed.isEmpty && pending.inserted.isEmpty {
-            let query = try QueryBuilder.select(
-                .count, from: plan.entity, model: model, where: plan.predicate, sortedBy: [], limit: plan.limit, offset: plan.offset)
+            let query = try self.query(.count, plan, limit: plan.limit, offset: plan.offset)
             return try persistentStore.read { connection in
                 guard case .integer(let count)? = try connection.scalar(query.sql, query.bindings) else { return 0 }
                 return Int(count)
             }
         }
-        let unbounded = FetchPlan(entity: plan.entity, predicate: plan.predicate, sort: [], limit: 0, offset: 0)
+        let unbounded = FetchPlan(entity: plan.entity, predicate: plan.predicate, sort: [], limit: 0, offset: 0, queries: nil)
         let excluded = Set(pending.changed.map(\.key))
         let saved = try keys(unbounded).filter { !excluded.contains($0) }.count
         let total = saved + (try matching(pending, plan).count)
@@ -190,7 +205,7 @@ extension ManagedObjectContext {
         return FetchPlan(
             entity: entity, predicate: request.predicate?.node,
             sort: request.sortDescriptors.map { ($0.keyPath, $0.ascending, $0.order) },
-            limit: request.fetchLimit, offset: request.fetchOffset)
+            limit: request.fetchLimit, offset: request.fetchOffset, queries: request.compiledQueries)
     }
 
     /// The entity's objects with unsaved changes: changed or deleted saved objects (whose rows may
@@ -236,9 +251,7 @@ extension ManagedObjectContext {
     ) throws -> [ManagedObject] {
         let merging = !pending.changed.isEmpty || !pending.inserted.isEmpty
         let limit = plan.limit > 0 ? plan.limit + (merging ? plan.offset + pending.changed.count : 0) : 0
-        let query = try QueryBuilder.select(
-            .rows, from: plan.entity, model: model, where: plan.predicate, sortedBy: plan.sort,
-            limit: limit, offset: merging ? 0 : plan.offset)
+        let query = try self.query(.rows, plan, limit: limit, offset: merging ? 0 : plan.offset)
         let excluded = Set(pending.changed.map(\.key))
         let entity = plan.entity
         var objects: [ManagedObject] = []
@@ -272,8 +285,7 @@ extension ManagedObjectContext {
     /// The matching keys in the plan's order (for a child, as its parent sees them).
     private func keys(_ plan: FetchPlan) throws -> [Int64] {
         if let parent { return try parent.performAndWait { try parent.keys(forChild: plan) } }
-        let query = try QueryBuilder.select(
-            .keys, from: plan.entity, model: model, where: plan.predicate, sortedBy: plan.sort, limit: plan.limit, offset: plan.offset)
+        let query = try self.query(.keys, plan, limit: plan.limit, offset: plan.offset)
         var keys = try persistentStore.read { try $0.integers(query.sql, query.bindings) }
         // Without sort descriptors or a limit the query has no ORDER BY (see `QueryBuilder`).
         if plan.sort.isEmpty && plan.limit == 0 && plan.offset == 0 && !keys.isSorted { keys.sort() }
@@ -287,7 +299,7 @@ extension ManagedObjectContext {
         }
         let widened = FetchPlan(
             entity: plan.entity, predicate: plan.predicate, sort: plan.sort,
-            limit: plan.limit > 0 ? plan.offset + plan.limit + pending.changed.count : 0, offset: 0)
+            limit: plan.limit > 0 ? plan.offset + plan.limit + pending.changed.count : 0, offset: 0, queries: plan.queries)
         let excluded = Set(pending.changed.map(\.key))
         let saved = try keys(widened).filter { !excluded.contains($0) }.map { Entry(key: $0, object: nil) }
         return try merge(saved, try matching(pending, plan), plan)

@@ -12,18 +12,18 @@
 /// around the first one touched.
 public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// The entity to fetch; nil means the entity whose class is `Result`.
-    public var entityName: String?
+    public var entityName: String? { didSet { compiledQueries = CompiledQueries() } }
     /// Which objects match; nil matches every object of the entity.
-    public var predicate: FetchPredicate<Result>?
+    public var predicate: FetchPredicate<Result>? { didSet { compiledQueries = CompiledQueries() } }
     /// The sort order. Objects with equal keys keep their store order (primary key, unsaved
     /// inserted objects after saved ones) in the direction of the last key, so that a descending
     /// sort reads its index backwards to the end: ties of `.descending(\.date)` come newest
     /// object first.
-    public var sortDescriptors: [FetchSortDescriptor<Result>] = []
+    public var sortDescriptors: [FetchSortDescriptor<Result>] = [] { didSet { compiledQueries = CompiledQueries() } }
     /// At most this many objects (0: no limit).
-    public var fetchLimit = 0
+    public var fetchLimit = 0 { didSet { compiledQueries = CompiledQueries() } }
     /// Skip this many objects first.
-    public var fetchOffset = 0
+    public var fetchOffset = 0 { didSet { compiledQueries = CompiledQueries() } }
     /// When above 0, the fetch reads IDs only and loads objects in batches of this size as they
     /// are used.
     public var fetchBatchSize = 0
@@ -38,6 +38,9 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// Relationship paths (`"folder"`, `"tags"`, `"folder.owner"`) loaded for the fetched objects in
     /// a few queries, instead of one per object when each is used.
     public var relationshipKeyPathsForPrefetching: [String] = []
+    /// The SQL this request was translated to, shared by its copies; new whenever a property its SQL
+    /// depends on changes.
+    var compiledQueries = CompiledQueries()
 
     /// A request for the entity whose class is `Result`.
     public init(
@@ -67,14 +70,17 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// The same request narrowed to the objects after `cursor` in its sort order: the next page of
     /// a keyset (cursor) pagination, which stays fast and stable however deep it goes.
     ///
-    ///     var page = FetchRequest<Article>(sortDescriptors: [.ascending(\.modifiedAt)], fetchLimit: 50)
-    ///     var articles = try context.fetch(page)
-    ///     if let last = articles.last {
-    ///         articles = try context.fetch(page.after(try context.keysetCursor(for: last, in: page)))
+    ///     let pages = FetchRequest<Article>(sortDescriptors: [.ascending(\.modifiedAt)], fetchLimit: 50)
+    ///     var articles = try context.fetch(pages)
+    ///     while let last = articles.last {
+    ///         // ... show the page ...
+    ///         articles = try context.fetch(pages.after(try context.keysetCursor(for: last, in: pages)))
     ///     }
     ///
     /// The sort keys must be required attributes of the entity; the primary key breaks ties (in
-    /// the direction of the last key).
+    /// the direction of the last key). The pages after cursors of one request share its SQL,
+    /// translated once: take each page from the first request, as above, rather than
+    /// from the page before it, whose pages would each be translated anew.
     public func after(_ cursor: KeysetCursor) -> FetchRequest {
         var request = self
         let condition = PredicateNode.keyset(KeysetCondition(
@@ -82,6 +88,8 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
             orders: sortDescriptors.map(\.order), values: cursor.values, key: cursor.key))
         request.predicate = FetchPredicate(predicate.map { .and([$0.node, condition]) } ?? condition)
         request.fetchOffset = 0
+        // Every page after a cursor of this request has the same SQL, with the cursor's values.
+        request.compiledQueries = compiledQueries.keysetPages
         return request
     }
 }

@@ -47,6 +47,10 @@ struct QueryBuilder {
 
     let model: SchemaModel
     private(set) var bindings: [PrimitiveValue] = []
+    /// Where each value of the keyset conditions went in `bindings`.
+    private(set) var keysetParameters: [CompiledQuery.KeysetParameter] = []
+    /// How many keyset conditions the query holds.
+    private(set) var keysetConditionCount = 0
     var aliasCount = 0
     /// The FTS5 rank of the full-text match joined for a sort by relevance (see `joinRankedMatch`).
     var rankTerm: String?
@@ -59,7 +63,7 @@ struct QueryBuilder {
     static func select(
         _ selection: Selection, from entity: EntityModel, model: SchemaModel, where node: PredicateNode?,
         sortedBy sort: [(path: [String], ascending: Bool, order: StringOrder)], limit: Int, offset: Int
-    ) throws -> (sql: String, bindings: [PrimitiveValue]) {
+    ) throws -> CompiledQuery {
         var builder = QueryBuilder(model: model)
         let scope = builder.makeScope(entity)
         let node = try builder.joinRankedMatch(node, sortedBy: sort, in: scope)
@@ -102,7 +106,9 @@ struct QueryBuilder {
             if offset > 0 { sql += " OFFSET \(builder.bind(.integer(Int64(offset))))" }
         }
         if case .count = selection { sql = "SELECT count(*) FROM (\(sql))" }
-        return (sql, builder.bindings)
+        return CompiledQuery(
+            sql: sql, bindings: builder.bindings,
+            keysetParameters: builder.keysetConditionCount == 1 ? builder.keysetParameters : nil)
     }
 
     // MARK: Scopes and key paths
@@ -393,30 +399,27 @@ struct QueryBuilder {
     /// (all equal AND _pk > key))`, each comparison in its key's direction (the key's in the last
     /// key's, see ``StoreOrder``). The leading range lets SQLite walk an index on the first key in
     /// order and stop after the page.
+    ///
+    /// The text depends on the sort keys and their types only, never on the cursor's values, which
+    /// are all parameters (recorded in `keysetParameters`): so a compiled page takes the next
+    /// cursor's values in their places (see ``CompiledQuery/substituting(_:in:)``).
     private mutating func keysetCondition(_ keyset: KeysetCondition, in scope: Scope) throws -> String {
-        guard keyset.values.count == keyset.paths.count else {
-            throw ObjectGraphError.invalidFetchRequest(
-                entity: scope.entity.name, reason: "the cursor was made for another sort order")
-        }
-        var columns: [(sql: String, collation: String, value: PrimitiveValue, isCast: Bool)] = []
-        for (index, path) in keyset.paths.enumerated() {
-            guard path.count == 1, let attributeIndex = scope.entity.attributeIndex[path[0]],
-                  !scope.entity.attributes[attributeIndex].isOptional,
-                  !scope.entity.attributes[attributeIndex].isTransient else {
-                throw invalid(path, scope, "keyset pagination sorts by required stored attributes of the entity")
-            }
-            let attribute = scope.entity.attributes[attributeIndex]
-            var column = "\(scope.alias).\(SQL.quote(path[0]))"
-            var value = try coerce(keyset.values[index], to: attribute.type, path: path, scope: scope)
-            var isCast = false
-            if case .decimal(let number) = value {
-                column = "CAST(\(column) AS REAL)"
-                value = .double(NSDecimalNumber(decimal: number).doubleValue)
-                isCast = true
-            }
+        let attributes = try Self.keysetAttributes(keyset, of: scope.entity)
+        let values = try Self.keysetValues(keyset, attributes: attributes, of: scope.entity)
+        keysetConditionCount += 1
+        var columns: [(sql: String, collation: String, isCast: Bool)] = []
+        for (index, attribute) in attributes.enumerated() {
+            let column = "\(scope.alias).\(SQL.quote(attribute.name))"
+            let isCast = attribute.type == .decimal
             let collation = attribute.type == .string ? keyset.orders[index].collation.map { " COLLATE \($0)" } ?? "" : ""
-            columns.append((column, collation, value, isCast))
+            columns.append((isCast ? "CAST(\(column) AS REAL)" : column, collation, isCast))
         }
+        // Binds the cursor's value at `source` (the primary key after the sort keys' values).
+        func parameter(_ source: Int) -> String {
+            keysetParameters.append(CompiledQuery.KeysetParameter(binding: bindings.count, source: source))
+            return bind(values[source])
+        }
+        let keySource = columns.count
         // Keys all in one direction (ties follow the last key, so the primary key goes that way
         // too): one row-value comparison, which reads each key once per row where the expansion
         // below reads the first key three times (the raw C API's keyset page took 4 % longer with
@@ -425,31 +428,68 @@ struct QueryBuilder {
         if let direction = keyset.ascending.first, keyset.ascending.allSatisfy({ $0 == direction }),
            columns.allSatisfy({ $0.collation.isEmpty && !$0.isCast }) {
             let keys = columns.map(\.sql) + ["\(scope.alias)._pk"]
-            let values = columns.map { bind($0.value) } + [bind(.integer(keyset.key))]
-            return "((\(keys.joined(separator: ", "))) \(direction ? ">" : "<") (\(values.joined(separator: ", "))))"
+            let parameters = (0...keySource).map { parameter($0) }
+            return "((\(keys.joined(separator: ", "))) \(direction ? ">" : "<") (\(parameters.joined(separator: ", "))))"
         }
         // Parameters bind in text order, so the leading range is written first.
         var range: String?
         if let first = columns.first {
-            range = "\(first.sql) \(keyset.ascending[0] ? ">=" : "<=") \(bind(first.value))\(first.collation)"
+            range = "\(first.sql) \(keyset.ascending[0] ? ">=" : "<=") \(parameter(0))\(first.collation)"
         }
         var terms: [String] = []
         for index in 0...columns.count {
             var parts: [String] = []
             for earlier in 0..<index {
-                parts.append("\(columns[earlier].sql) = \(bind(columns[earlier].value))\(columns[earlier].collation)")
+                parts.append("\(columns[earlier].sql) = \(parameter(earlier))\(columns[earlier].collation)")
             }
             if index < columns.count {
                 let comparison = keyset.ascending[index] ? ">" : "<"
-                parts.append("\(columns[index].sql) \(comparison) \(bind(columns[index].value))\(columns[index].collation)")
+                parts.append("\(columns[index].sql) \(comparison) \(parameter(index))\(columns[index].collation)")
             } else {
                 let comparison = StoreOrder.tiesAscend(keyset.ascending) ? ">" : "<"
-                parts.append("\(scope.alias)._pk \(comparison) \(bind(.integer(keyset.key)))")
+                parts.append("\(scope.alias)._pk \(comparison) \(parameter(keySource))")
             }
             terms.append("(" + parts.joined(separator: " AND ") + ")")
         }
         let expansion = "(" + terms.joined(separator: " OR ") + ")"
         return range.map { "(\($0) AND \(expansion))" } ?? expansion
+    }
+
+    /// The attributes a keyset sorts by, checked: required stored attributes of the entity, one
+    /// per cursor value.
+    static func keysetAttributes(_ keyset: KeysetCondition, of entity: EntityModel) throws -> [AttributeDescription] {
+        guard keyset.values.count == keyset.paths.count else {
+            throw ObjectGraphError.invalidFetchRequest(entity: entity.name, reason: "the cursor was made for another sort order")
+        }
+        return try keyset.paths.map { path in
+            guard path.count == 1, let index = entity.attributeIndex[path[0]],
+                  !entity.attributes[index].isOptional, !entity.attributes[index].isTransient else {
+                throw ObjectGraphError.invalidKeyPath(
+                    entity: entity.name, keyPath: path.joined(separator: "."),
+                    reason: "keyset pagination sorts by required stored attributes of the entity")
+            }
+            return entity.attributes[index]
+        }
+    }
+
+    /// The values a keyset condition binds: each cursor value as its attribute stores it (a
+    /// decimal as the double its cast column compares with), then the primary key.
+    static func keysetValues(_ keyset: KeysetCondition, attributes: [AttributeDescription], of entity: EntityModel) throws -> [PrimitiveValue] {
+        var values: [PrimitiveValue] = []
+        values.reserveCapacity(attributes.count + 1)
+        for (index, attribute) in attributes.enumerated() {
+            guard let value = attribute.type.coerce(keyset.values[index]) else {
+                throw ObjectGraphError.wrongValueType(
+                    entity: entity.name, key: attribute.name, expected: attribute.type.rawValue, actual: keyset.values[index].kindName)
+            }
+            if case .decimal(let number) = value {
+                values.append(.double(NSDecimalNumber(decimal: number).doubleValue))
+            } else {
+                values.append(value)
+            }
+        }
+        values.append(.integer(keyset.key))
+        return values
     }
 }
 
