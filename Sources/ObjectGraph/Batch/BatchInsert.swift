@@ -55,10 +55,17 @@ struct BatchInsert {
                     break
                 }
                 guard index >= 0 else { throw ObjectGraphError.unknownKey(entity: entity.name, key: entry.key) }
+                given[index] = true
+                // A value of its attribute's own kind kept in the row goes in as the row gave it:
+                // one copy, where checking and placing it made three (each a retain and a release
+                // of a text).
+                if thresholds[index] == nil && inputs[index].type.takesUnchecked(entry.value) {
+                    bound[index] = entry.value
+                    continue
+                }
                 let value = try ManagedObjectContext.checked(
                     entry.value, type: inputs[index].type, isOptional: inputs[index].isOptional, key: inputs[index].name, of: entity)
                 bound[index] = try storable(value, threshold: thresholds[index])
-                given[index] = true
             }
             for index in inputs.indices where !given[index] {
                 let value = inputs[index].attribute == nil ? .null : inputs[index].defaultValue
