@@ -46,6 +46,68 @@ import Testing
         }
     }
 
+    /// Two UUIDs in one row, one optional: each is bound from a place of its own.
+    final class Link: ManagedObject {
+        @Attribute("source") var source: UUID
+        @Attribute("target") var target: UUID?
+        @Attribute("label") var label: String
+
+        static let schema = Schema(version: 1, entities: [
+            EntityDescription("Link", class: Link.self, attributes: [
+                AttributeDescription("source", .uuid),
+                AttributeDescription("target", .uuid, optional: true),
+                AttributeDescription("label", .string, unique: true),
+            ]),
+        ])
+    }
+
+    @Test func eachUUIDOfARowIsWrittenToItsOwnColumn() throws {
+        let stack = try TestStack(schema: Link.schema)
+        struct Ends: Equatable {
+            let source: UUID
+            let target: UUID?
+        }
+        var expected: [String: Ends] = [:]
+        func stored() throws -> [String: Ends] {
+            try stack.run { context in
+                Dictionary(uniqueKeysWithValues: try context.fetch(FetchRequest<Link>()).map { ($0.label, Ends(source: $0.source, target: $0.target)) })
+            }
+        }
+        // Inserted by a save, then updated (some targets set, cleared or swapped with the source).
+        try stack.run { context in
+            for index in 0..<40 {
+                let link = Link(context: context)
+                link.label = "saved \(index)"
+                link.source = UUID()
+                link.target = index % 3 == 0 ? nil : UUID()
+                expected[link.label] = Ends(source: link.source, target: link.target)
+            }
+            try context.save()
+        }
+        #expect(try stored() == expected)
+        try stack.run { context in
+            for link in try context.fetch(FetchRequest<Link>()) where link.label.hasSuffix("0") || link.label.hasSuffix("5") {
+                let (source, target) = (link.source, link.target)
+                link.source = target ?? UUID()
+                link.target = link.label.hasSuffix("0") ? source : nil
+                expected[link.label] = Ends(source: link.source, target: link.target)
+            }
+            try context.save()
+        }
+        #expect(try stored() == expected)
+        // Inserted by a batch.
+        let rows: [[String: PrimitiveValue]] = (0..<40).map { index in
+            let source = UUID()
+            let target: UUID? = index % 4 == 0 ? nil : UUID()
+            expected["batch \(index)"] = Ends(source: source, target: target)
+            var row: [String: PrimitiveValue] = ["label": .string("batch \(index)"), "source": .uuid(source)]
+            if let target { row["target"] = .uuid(target) }
+            return row
+        }
+        try stack.run { context in _ = try context.execute(BatchInsertRequest<Link>(objects: rows)) }
+        #expect(try stored() == expected)
+    }
+
     @Test func aSaveWritesEachObjectsOwnTextsAndBytes() throws {
         let stack = try TestStack()
         let count = 240

@@ -15,6 +15,11 @@ final class Statement {
     private(set) var isActive = false
     /// A failed bind (a value too big, say), reported by the next `step()` so that no bind result is ignored.
     private var bindFailure: Int32 = SQLITE_OK
+    /// The bytes of each UUID `withBound` binds, a slot per parameter (made on first use): SQLite
+    /// reads them where they lie, as it reads texts, until the step, and the slots live as long as
+    /// the statement and its bindings do.
+    private var uuidSlots: UnsafeMutablePointer<uuid_t>?
+    private var uuidSlotCount = 0
 
     init(handle: OpaquePointer, sql: String, connection: SQLiteConnection) {
         self.handle = handle
@@ -24,6 +29,19 @@ final class Statement {
 
     deinit {
         sqlite3_finalize(handle)
+        uuidSlots?.deallocate()
+    }
+
+    /// The slot for the UUID bound to `parameter`; nil for a parameter the statement does not have
+    /// (whose bind then fails as SQLite says).
+    @inline(__always)
+    private func uuidSlot(_ parameter: Int32) -> UnsafeMutablePointer<uuid_t>? {
+        if uuidSlots == nil {
+            uuidSlotCount = Int(sqlite3_bind_parameter_count(handle))
+            uuidSlots = .allocate(capacity: max(uuidSlotCount, 1))
+        }
+        guard parameter >= 1 && Int(parameter) <= uuidSlotCount else { return nil }
+        return uuidSlots! + Int(parameter - 1)
     }
 
     // MARK: Binding (1-based, as in SQLite)
@@ -89,7 +107,8 @@ final class Statement {
     /// bound: SQLite reads them where they lie until the step, and the values stay put only inside
     /// this call. Every later step binds anew (or ``reset()`` clears the bindings) before the values
     /// go. (A copying bind of each text costs SQLite a locked allocation and a copy: for a batch
-    /// insert of 500-byte texts, a tenth of the time.)
+    /// insert of 500-byte texts, a tenth of the time.) A UUID, which has no storage of its own to
+    /// point at, is bound from a slot of the statement's (`uuidSlots`).
     func withBound<T>(
         _ values: UnsafeBufferPointer<PrimitiveValue>, at placements: [Placement], _ body: () throws -> T
     ) rethrows -> T {
@@ -125,11 +144,15 @@ final class Statement {
                     return try withBound(values, at: rest, body)
                 }
             case .uuid(let uuid):
-                let rest = placements[(index + 1)...]
-                return try withUnsafeBytes(of: uuid.uuid) { bytes in
-                    check(sqlite3_bind_blob(handle, parameter, bytes.baseAddress, 16, nil))
-                    return try withBound(values, at: rest, body)
+                // Bound from the statement's own slot, not from a copy on the stack inside one
+                // more closure (batch insert of 20,000 rows: 437.6 M instructions against
+                // 433.4 M, callgrind; SQLite copying the bytes cost more than the closure).
+                guard let slot = uuidSlot(parameter) else {
+                    bind(values[placements[index].value], at: parameter)
+                    break
                 }
+                slot.pointee = uuid.uuid
+                check(sqlite3_bind_blob(handle, parameter, UnsafeRawPointer(slot), 16, nil))
             default:
                 bind(values[placements[index].value], at: parameter)
             }
