@@ -110,9 +110,6 @@ extension ManagedObjectContext {
     static func checked(
         _ value: PrimitiveValue, type: AttributeType, isOptional: Bool, key: @autoclosure () -> String, of entity: EntityModel
     ) throws -> PrimitiveValue {
-        // The common case, a value of the type's own kind, passes without being coerced (each
-        // copy of a text or bytes value retains and releases it; a batch insert checks every value).
-        if type.takesUnchecked(value) { return value }
         guard let coerced = type.coerce(value) else {
             throw ObjectGraphError.wrongValueType(entity: entity.name, key: key(), expected: type.rawValue, actual: value.kindName)
         }

@@ -16,10 +16,10 @@ extension ManagedObjectContext {
 
     /// The SQL of a plan's rows, keys or count, translated once per request and kept with it (see
     /// ``CompiledQueries``). A count is not sorted.
-    func query(_ selection: CompiledQueries.Selection, _ plan: FetchPlan, limit: Int, offset: Int) throws -> CompiledQuery {
+    func query(_ selection: QueryBuilder.Selection, _ plan: FetchPlan, limit: Int, offset: Int) throws -> CompiledQuery {
         let translate = {
             try QueryBuilder.select(
-                selection.builderSelection, from: plan.entity, model: self.model, where: plan.predicate,
+                selection, from: plan.entity, model: self.model, where: plan.predicate,
                 sortedBy: selection == .count ? [] : plan.sort, limit: limit, offset: offset)
         }
         guard let queries = plan.queries else { return try translate() }

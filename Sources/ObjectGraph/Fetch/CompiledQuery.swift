@@ -47,25 +47,12 @@ final class CompiledQueries: Sendable {
     /// What a query was translated for besides the request.
     struct Key: Sendable, Equatable {
         let model: SchemaModel
-        let selection: Selection
+        let selection: QueryBuilder.Selection
         let limit: Int
         let offset: Int
 
         static func == (lhs: Key, rhs: Key) -> Bool {
             lhs.model === rhs.model && lhs.selection == rhs.selection && lhs.limit == rhs.limit && lhs.offset == rhs.offset
-        }
-    }
-
-    /// The selections a fetch request runs (``QueryBuilder/Selection`` without key paths).
-    enum Selection: Sendable, Equatable {
-        case rows, keys, count
-
-        var builderSelection: QueryBuilder.Selection {
-            switch self {
-            case .rows: return .rows
-            case .keys: return .keys
-            case .count: return .count
-            }
         }
     }
 

@@ -10,7 +10,7 @@ import Foundation
 /// ``FetchPredicate``), which keeps SQL and in-memory evaluation in agreement.
 struct QueryBuilder {
     /// What a query returns per row.
-    enum Selection {
+    enum Selection: Equatable {
         /// `_pk`, `_version` and the entity's columns.
         case rows
         /// `_pk` only.
