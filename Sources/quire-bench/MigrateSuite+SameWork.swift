@@ -20,11 +20,12 @@ import ObjectGraph
 ///    a crash leaves the original untouched and a copy to throw away (the migrator pays for
 ///    resuming instead, which is part of what the ratio shows).
 /// 3. The same validation as the migrator's: `quick_check`, the layout against a new store of the
-///    current schema, uniqueness over the rows, `foreign_key_check`, FTS5's `integrity-check`
-///    against the rows, the stages' checks (reading times follow word counts, every article has a
-///    language) in one scan, and every table compared with the original (attached read-only)
-///    column by column in one scan each, with the value tests (required values present, stored
-///    types) in the same scan; join tables both ways; key counters never lower.
+///    current schema, uniqueness over the rows, `foreign_key_check`, a document in each new
+///    full-text index for every row and for nothing else, the stages' checks (reading times follow
+///    word counts, every article has a language) in one scan, and every table compared with the
+///    original (attached read-only) column by column in one scan each, with the value tests
+///    (required values present, stored types) in the same scan; join tables both ways; key
+///    counters never lower.
 /// 4. The copy goes in as a store is kept (write-ahead log), synced once; the original gets a
 ///    second name in the backup folder and the copy is renamed over it (folders synced).
 ///
@@ -212,7 +213,13 @@ struct RawLibraryUpgrade {
         for sql in uniqueChecks where try MigrateSuite.integer(sql, handle) > 0 { problems.append("duplicates: \(sql)") }
         try MigrateSuite.forEachRow("PRAGMA foreign_key_check", handle) { _ in problems.append("a reference to a missing row") }
         for table in filledFullText {
-            try MigrateSuite.execute("INSERT INTO \(Self.quote(table)) (\(Self.quote(table)), rank) VALUES ('integrity-check', 1)", handle)
+            // The index holds a document for each row and none for a row the table lacks.
+            let (documents, rows) = (Self.quote(table + "_docsize"), Self.quote(String(table.dropFirst("og_fts_".count))))
+            let uncovered = """
+                SELECT EXISTS (SELECT 1 FROM \(documents) AS d WHERE NOT EXISTS (SELECT 1 FROM \(rows) AS r WHERE r._pk = d.id))
+                    OR EXISTS (SELECT 1 FROM \(rows) AS r WHERE NOT EXISTS (SELECT 1 FROM \(documents) AS d WHERE d.id = r._pk))
+                """
+            if try MigrateSuite.integer(uncovered, handle) != 0 { problems.append("the full-text index \(table) does not match its rows") }
         }
         try MigrateSuite.forEachRow("SELECT wordCount, readingMinutes, language FROM Article", handle) { row in
             let minutes = ReadingTime.minutes(forWords: Int(sqlite3_column_int64(row, 0)))
