@@ -123,10 +123,11 @@ final class Statement {
         var index = placements.startIndex
         while index < placements.endIndex {
             let parameter = placements[index].parameter
-            switch values[placements[index].value] {
-            case .string:
+            let position = placements[index].value
+            switch values[position].bindingForm {
+            case .text:
                 let rest = placements[(index + 1)...]
-                let result = try values[placements[index].value].withContiguousUTF8 { bytes in
+                let result = try values[position].withContiguousUTF8 { bytes in
                     let pointer = bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
                         ?? UnsafePointer<CChar>(bitPattern: 1)
                     check(sqlite3_bind_text(handle, parameter, pointer, Int32(bytes.count), nil))
@@ -134,8 +135,8 @@ final class Statement {
                 }
                 if let result { return result }
                 // Text without contiguous UTF-8 of its own is copied.
-                bind(values[placements[index].value], at: parameter)
-            case .data(let data):
+                bind(values[position], at: parameter)
+            case .blob(let data):
                 let rest = placements[(index + 1)...]
                 return try data.withUnsafeBytes { bytes in
                     // A zero-length blob still needs a non-null pointer, or SQLite binds NULL.
@@ -148,13 +149,13 @@ final class Statement {
                 // more closure (batch insert of 20,000 rows: 437.6 M instructions against
                 // 433.4 M, callgrind; SQLite copying the bytes cost more than the closure).
                 guard let slot = uuidSlot(parameter) else {
-                    bind(values[placements[index].value], at: parameter)
+                    bind(values[position], at: parameter)
                     break
                 }
                 slot.pointee = uuid.uuid
                 check(sqlite3_bind_blob(handle, parameter, UnsafeRawPointer(slot), 16, nil))
-            default:
-                bind(values[placements[index].value], at: parameter)
+            case .other:
+                bind(values[position], at: parameter)
             }
             index += 1
         }
@@ -306,6 +307,28 @@ enum DecimalText {
 }
 
 private extension PrimitiveValue {
+    /// How ``Statement/withBound(_:at:_:)`` binds a value: a text read where it lies, a blob
+    /// from its bytes, a UUID from the statement's slot, anything else by copy.
+    enum BindingForm {
+        case text
+        case blob(Data)
+        case uuid(UUID)
+        case other
+    }
+
+    /// The value's binding form, told without copying a text: a `switch` over the value itself
+    /// copies it first, a retain and a release of each text bound (batch insert of 20,000 rows:
+    /// 433.1 M instructions against 429.2 M, callgrind).
+    @inline(__always)
+    var bindingForm: BindingForm {
+        switch self {
+        case .string: .text
+        case .data(let data): .blob(data)
+        case .uuid(let uuid): .uuid(uuid)
+        default: .other
+        }
+    }
+
     /// Calls `body` with a string value's UTF-8 where it lies (nil for other values, or for text
     /// without contiguous UTF-8 of its own). Reading the value in place, instead of binding its
     /// string to a local first, saves a retain and a release of each text bound (batch insert of
