@@ -47,25 +47,27 @@ struct BatchInsert {
         for (offset, row) in rows.enumerated() {
             let key = first + Int64(offset)
             for index in given.indices { given[index] = false }
-            for entry in row {
-                let length = entry.key.utf8.count
+            for (name, value) in row {
+                let length = name.utf8.count
                 var index = -1
-                for candidate in named.indices where named[candidate].length == length && named[candidate].name == entry.key {
+                for candidate in named.indices where named[candidate].length == length && named[candidate].name == name {
                     index = named[candidate].column
                     break
                 }
-                guard index >= 0 else { throw ObjectGraphError.unknownKey(entity: entity.name, key: entry.key) }
+                guard index >= 0 else { throw ObjectGraphError.unknownKey(entity: entity.name, key: name) }
                 given[index] = true
                 // A value of its attribute's own kind kept in the row goes in as the row gave it:
                 // one copy, where checking and placing it made three (each a retain and a release
-                // of a text).
-                if thresholds[index] == nil && inputs[index].type.takesUnchecked(entry.value) {
-                    bound[index] = entry.value
+                // of a text), and moved from the loop's binding, where `entry.value` was copied
+                // once more (batch insert of 20,000 rows: 429.2 M instructions against 417.9 M,
+                // callgrind).
+                if thresholds[index] == nil && inputs[index].type.takesUnchecked(value) {
+                    bound[index] = consume value
                     continue
                 }
-                let value = try ManagedObjectContext.checked(
-                    entry.value, type: inputs[index].type, isOptional: inputs[index].isOptional, key: inputs[index].name, of: entity)
-                bound[index] = try storable(value, threshold: thresholds[index])
+                let checkedValue = try ManagedObjectContext.checked(
+                    value, type: inputs[index].type, isOptional: inputs[index].isOptional, key: inputs[index].name, of: entity)
+                bound[index] = try storable(checkedValue, threshold: thresholds[index])
             }
             for index in inputs.indices where !given[index] {
                 let value = inputs[index].attribute == nil ? .null : inputs[index].defaultValue
