@@ -131,11 +131,11 @@ struct QueryBuilder {
         var joinedPath = ""
         for name in names {
             guard let index = entity.relationshipIndex[name] else {
-                throw invalid(path, scope, "'\(name)' is not a relationship of \(entity.name)")
+                throw Self.invalid(path, scope.entity, "'\(name)' is not a relationship of \(entity.name)")
             }
             let relationship = entity.relationships[index]
             guard !relationship.isToMany else {
-                throw invalid(path, scope, "'\(name)' is to-many; use any, all or count")
+                throw Self.invalid(path, scope.entity, "'\(name)' is to-many; use any, all or count")
             }
             joinedPath += "." + name
             let destination = model.destination(of: relationship)
@@ -151,7 +151,7 @@ struct QueryBuilder {
             case .inverseForeignKey(let column):
                 scope.joins.append("LEFT JOIN \(destination.table) AS \(joinAlias) ON \(joinAlias).\(SQL.quote(column)) = \(alias)._pk")
             case .joinTable:
-                throw invalid(path, scope, "'\(name)' is to-many")
+                throw Self.invalid(path, scope.entity, "'\(name)' is to-many")
             }
             scope.joinedAliases[joinedPath] = (joinAlias, destination)
             (alias, entity) = (joinAlias, destination)
@@ -161,31 +161,31 @@ struct QueryBuilder {
 
     /// The SQL of an attribute or to-one relationship at the end of a key path.
     mutating func resolve(_ path: [String], in scope: Scope) throws -> Target {
-        guard let last = path.last else { throw invalid(path, scope, "the key path names no property") }
+        guard let last = path.last else { throw Self.invalid(path, scope.entity, "the key path names no property") }
         let (alias, entity) = try follow(path.dropLast(), in: scope, path: path)
         if let index = entity.attributeIndex[last] {
             let attribute = entity.attributes[index]
-            guard !attribute.isTransient else { throw invalid(path, scope, "'\(last)' is transient and not stored") }
+            guard !attribute.isTransient else { throw Self.invalid(path, scope.entity, "'\(last)' is transient and not stored") }
             return .attribute(sql: "\(alias).\(SQL.quote(last))", type: attribute.type)
         }
         guard let index = entity.relationshipIndex[last] else {
-            throw invalid(path, scope, "\(entity.name) has no property '\(last)'")
+            throw Self.invalid(path, scope.entity, "\(entity.name) has no property '\(last)'")
         }
         let relationship = entity.relationships[index]
         switch relationship.storage {
         case .foreignKey(let column, _):
             return .toOne(keySQL: "\(alias).\(SQL.quote(column))")
         case .inverseForeignKey:
-            guard !relationship.isToMany else { throw invalid(path, scope, "'\(last)' is to-many; use any, all or count") }
+            guard !relationship.isToMany else { throw Self.invalid(path, scope.entity, "'\(last)' is to-many; use any, all or count") }
             let (joined, _) = try follow(path[...], in: scope, path: path)
             return .toOne(keySQL: "\(joined)._pk")
         case .joinTable:
-            throw invalid(path, scope, "'\(last)' is to-many; use any, all or count")
+            throw Self.invalid(path, scope.entity, "'\(last)' is to-many; use any, all or count")
         }
     }
 
-    private func invalid(_ path: [String], _ scope: Scope, _ reason: String) -> ObjectGraphError {
-        .invalidKeyPath(entity: scope.entity.name, keyPath: path.joined(separator: "."), reason: reason)
+    private static func invalid(_ path: [String], _ entity: EntityModel, _ reason: String) -> ObjectGraphError {
+        .invalidKeyPath(entity: entity.name, keyPath: path.joined(separator: "."), reason: reason)
     }
 
     // MARK: Conditions
@@ -209,13 +209,13 @@ struct QueryBuilder {
 
         case .comparison(let path, let comparison, let value, let options):
             guard case .attribute(let column, let type) = try resolve(path, in: scope) else {
-                throw invalid(path, scope, "compare a relationship with an object, not a value")
+                throw Self.invalid(path, scope.entity, "compare a relationship with an object, not a value")
             }
             return try compare(column, type: type, comparison, value, options: options, negated: negated, path: path, scope: scope)
 
         case .objectComparison(let path, let equal, let objectID):
             guard case .toOne(let keySQL) = try resolve(path, in: scope) else {
-                throw invalid(path, scope, "only to-one relationships compare with objects")
+                throw Self.invalid(path, scope.entity, "only to-one relationships compare with objects")
             }
             let isEqual = equal != negated
             guard let objectID else { return isEqual ? "\(keySQL) IS NULL" : "\(keySQL) IS NOT NULL" }
@@ -225,10 +225,10 @@ struct QueryBuilder {
 
         case .inList(let path, let values):
             guard case .attribute(let column, let type) = try resolve(path, in: scope) else {
-                throw invalid(path, scope, "IN takes an attribute")
+                throw Self.invalid(path, scope.entity, "IN takes an attribute")
             }
             let includesNil = values.contains(.null)
-            let nonNil = try values.filter { !$0.isNull }.map { try coerce($0, to: type, path: path, scope: scope) }
+            let nonNil = try values.filter { !$0.isNull }.map { try Self.coerce($0, to: type, path: path, of: scope.entity) }
             let list = nonNil.map { bind($0) }.joined(separator: ", ")
             if negated {
                 let notIn = nonNil.isEmpty ? "1" : "\(column) NOT IN (\(list))"
@@ -239,7 +239,7 @@ struct QueryBuilder {
 
         case .string(let path, let operation, let pattern, let options):
             guard case .attribute(let column, let type) = try resolve(path, in: scope), type == .string || type == .uri else {
-                throw invalid(path, scope, "string operators take string attributes")
+                throw Self.invalid(path, scope.entity, "string operators take string attributes")
             }
             let match = "og_match(\(operation.rawValue), \(options.rawValue), \(column), \(bind(.string(pattern))))"
             return negated ? "NOT \(match)" : match
@@ -294,9 +294,9 @@ struct QueryBuilder {
             }
         }
         var left = column
-        var right = try coerce(value, to: type, path: path, scope: scope)
+        var right = try Self.coerce(value, to: type, path: path, of: scope.entity)
         if !options.isEmpty {
-            guard case .string(let text) = right else { throw invalid(path, scope, "string options need a string attribute") }
+            guard case .string(let text) = right else { throw Self.invalid(path, scope.entity, "string options need a string attribute") }
             left = "og_fold(\(column), \(options.rawValue))"
             right = .string(StringMatching.fold(text, options))
         } else if type == .decimal, comparison != .equal, comparison != .notEqual, case .decimal(let number) = right {
@@ -315,10 +315,10 @@ struct QueryBuilder {
         }
     }
 
-    private func coerce(_ value: PrimitiveValue, to type: AttributeType, path: [String], scope: Scope) throws -> PrimitiveValue {
+    private static func coerce(_ value: PrimitiveValue, to type: AttributeType, path: [String], of entity: EntityModel) throws -> PrimitiveValue {
         guard let coerced = type.coerce(value) else {
             throw ObjectGraphError.wrongValueType(
-                entity: scope.entity.name, key: path.joined(separator: "."), expected: type.rawValue, actual: value.kindName)
+                entity: entity.name, key: path.joined(separator: "."), expected: type.rawValue, actual: value.kindName)
         }
         return coerced
     }
@@ -357,7 +357,7 @@ struct QueryBuilder {
             innerScope.joins.insert("JOIN \(table) AS \(joinAlias) ON \(joinAlias).\(otherColumn) = \(innerScope.alias)._pk", at: 0)
             return (innerScope, "\(joinAlias).\(ownColumn)", ownerAlias)
         case .foreignKey:
-            throw invalid(path, scope, "'\(relationship.name)' is to-one")
+            throw Self.invalid(path, scope.entity, "'\(relationship.name)' is to-one")
         }
     }
 
@@ -369,16 +369,16 @@ struct QueryBuilder {
         case .joinTable(let table, let ownColumn, _):
             return "(SELECT count(*) FROM \(table) WHERE \(ownColumn) = \(ownerAlias)._pk)"
         case .foreignKey:
-            throw invalid(path, scope, "'\(relationship.name)' is to-one")
+            throw Self.invalid(path, scope.entity, "'\(relationship.name)' is to-one")
         }
     }
 
     /// The to-many relationship at the end of `path` and the alias of its owner.
     private mutating func toMany(_ path: [String], in scope: Scope) throws -> (RelationshipModel, String) {
-        guard let last = path.last else { throw invalid(path, scope, "the key path names no property") }
+        guard let last = path.last else { throw Self.invalid(path, scope.entity, "the key path names no property") }
         let (alias, entity) = try follow(path.dropLast(), in: scope, path: path)
         guard let index = entity.relationshipIndex[last], entity.relationships[index].isToMany else {
-            throw invalid(path, scope, "'\(last)' is not a to-many relationship of \(entity.name)")
+            throw Self.invalid(path, scope.entity, "'\(last)' is not a to-many relationship of \(entity.name)")
         }
         return (entity.relationships[index], alias)
     }
@@ -388,7 +388,7 @@ struct QueryBuilder {
     /// One ORDER BY term.
     mutating func orderTerm(_ path: [String], ascending: Bool, order: StringOrder, in scope: Scope) throws -> String {
         guard case .attribute(let column, let type) = try resolve(path, in: scope) else {
-            throw invalid(path, scope, "sort by attributes, not relationships")
+            throw Self.invalid(path, scope.entity, "sort by attributes, not relationships")
         }
         var term = type == .decimal ? "CAST(\(column) AS REAL)" : column
         if type == .string, let collation = order.collation { term += " COLLATE \(collation)" }
@@ -464,9 +464,7 @@ struct QueryBuilder {
         return try keyset.paths.map { path in
             guard path.count == 1, let index = entity.attributeIndex[path[0]],
                   !entity.attributes[index].isOptional, !entity.attributes[index].isTransient else {
-                throw ObjectGraphError.invalidKeyPath(
-                    entity: entity.name, keyPath: path.joined(separator: "."),
-                    reason: "keyset pagination sorts by required stored attributes of the entity")
+                throw invalid(path, entity, "keyset pagination sorts by required stored attributes of the entity")
             }
             return entity.attributes[index]
         }
@@ -478,10 +476,7 @@ struct QueryBuilder {
         var values: [PrimitiveValue] = []
         values.reserveCapacity(attributes.count + 1)
         for (index, attribute) in attributes.enumerated() {
-            guard let value = attribute.type.coerce(keyset.values[index]) else {
-                throw ObjectGraphError.wrongValueType(
-                    entity: entity.name, key: attribute.name, expected: attribute.type.rawValue, actual: keyset.values[index].kindName)
-            }
+            let value = try coerce(keyset.values[index], to: attribute.type, path: keyset.paths[index], of: entity)
             if case .decimal(let number) = value {
                 values.append(.double(NSDecimalNumber(decimal: number).doubleValue))
             } else {
