@@ -18,22 +18,24 @@ extension MainWindow {
         }
     }
 
-    /// Creates a folder and selects it.
+    /// Creates a folder and selects it. The sidebar shows it through ``refreshFolders(selecting:)``,
+    /// whose readings are ordered: counts read here and shown directly were not, so the did-save
+    /// refresh's reading from before the folder existed could be shown after them, taking the new
+    /// folder and its selection away.
     func createFolder(named name: String) {
         run(String(cFormat: gettext("Could not create the folder “%s”"), name)) { [library] in
             try await library.createFolder(named: name)
-            let counts = try await library.counts()
-            return { [weak self] in self?.show(SidebarCounts(counts), selecting: .folder(name)) }
+            return { [weak self] in self?.refreshFolders(selecting: .folder(name)) }
         }
     }
 
-    /// Renames a folder and keeps it selected under its new name.
+    /// Renames a folder and keeps it selected under its new name (shown as ``createFolder(named:)``
+    /// shows a new one).
     func renameFolder(_ old: String, to name: String) {
         session?.save()
         run(String(cFormat: gettext("Could not rename the folder “%s”"), old)) { [library] in
             try await library.renameFolder(old, to: name)
-            let counts = try await library.counts()
-            return { [weak self] in self?.show(SidebarCounts(counts), selecting: .folder(name)) }
+            return { [weak self] in self?.refreshFolders(selecting: .folder(name)) }
         }
     }
 
