@@ -186,6 +186,7 @@ final class WritingSurfaceTests: MainWindowTestCase, @unchecked Sendable {
                 XCTAssertEqual(window.isNarrow, width < MainWindow.narrowWidth, "\(width)")
                 XCTAssertEqual(window.primaryMenuButton.isVisible, !window.isNarrow, "one menu on a narrow window")
                 XCTAssertEqual(window.leaflet.isFolded, width < 800 + 100, "\(width)")
+                XCTAssertEqual(window.backButton.isVisible, window.leaflet.isFolded, "\(width)")
                 if window.leaflet.isFolded { XCTAssertTrue(window.editor.widget.isMapped, "the open article is the folded page") }
                 XCTAssertEqual(
                     window.editor.isPreviewShown, width >= EditorPane.sideBySideWidth, "the preview is beside the text on a wide pane only")

@@ -42,9 +42,8 @@ extension MainWindow {
             searchEntry.text = ""
             articleList.query.searchText = ""
         }
-        if let backButton = try? builder.object("back_button", as: Button.self) {
-            leaflet.bind("folded", to: backButton, "visible")
-        }
+        backButton.isVisible = leaflet.isFolded
+        leaflet.foldChanged = { [weak self] folded in self?.backButton.isVisible = folded }
     }
 
     /// The search entry's delay, in milliseconds, before a change of its text searches: none.

@@ -88,6 +88,8 @@ public final class MainWindow {
     let trashButton: Button
     let restoreButton: Button
     let sortButton: Widget
+    /// Back to the previous pane, shown while the leaflet is folded.
+    let backButton: Widget
     let favoriteButton: Widget
     let articleMenuButton: MenuButton
     let primaryMenuButton: MenuButton
@@ -157,6 +159,7 @@ public final class MainWindow {
         trashButton = try builder.object("trash_button")
         restoreButton = try builder.object("restore_button")
         sortButton = try builder.object("sort_button")
+        backButton = try builder.object("back_button")
         favoriteButton = try builder.object("favorite_button")
         articleMenuButton = try builder.object("article_menu_button")
         primaryMenuButton = try builder.object("primary_menu_button")
