@@ -4,6 +4,11 @@ import CGtk
 /// writer's; no U+FFFC anchor), such as a thumbnail below a line: room left below the line with a
 /// tag (``TextBuffer/addSpaceBelowTag(_:pixels:)``) and the widget placed there, in buffer
 /// coordinates, so that it scrolls with the text. The owner moves it when the line moves.
+///
+/// A child stays until the view goes: GTK 4.8's `gtk_text_view_remove` knows only children
+/// anchored in the text, and for one placed over it warns "… is not a child of …" and keeps it
+/// (later GTK removes it). So an owner hides a child it no longer needs and shows it again for the
+/// next use (a ``Picture`` takes another texture with ``Picture/setTexture(_:)``).
 extension TextView {
     private var overlayViewPointer: UnsafeMutablePointer<GtkTextView> { pointer(as: GtkTextView.self) }
 
@@ -15,14 +20,6 @@ extension TextView {
     /// Moves a child added with ``addOverlay(_:x:y:)``.
     public func moveOverlay(_ child: Widget, x: Int, y: Int) {
         gtk_text_view_move_overlay(overlayViewPointer, child.widgetPointer, gint(x), gint(y))
-    }
-
-    /// Takes a child added with ``addOverlay(_:x:y:)`` away.
-    public func removeOverlay(_ child: Widget) {
-        // Hidden first: GTK 4.8 draws the text window's children from a cached node, which a
-        // removal alone left with the child in it (a removed thumbnail stayed on screen).
-        gtk_widget_set_visible(child.widgetPointer, 0)
-        gtk_text_view_remove(overlayViewPointer, child.widgetPointer)
     }
 
     /// The top and the height of the line holding the character at `offset`, in buffer

@@ -11,6 +11,11 @@ open class Picture: Widget {
         gtk_picture_set_can_shrink(opaquePointer, 0)
     }
 
+    /// Shows `texture` instead; nil shows nothing and lets the last texture go.
+    public func setTexture(_ texture: Texture?) {
+        gtk_picture_set_paintable(opaquePointer, texture?.opaquePointer)
+    }
+
     /// Sets what a screen reader says for the picture.
     public func setAlternativeText(_ text: String) {
         gtk_picture_set_alternative_text(opaquePointer, text)

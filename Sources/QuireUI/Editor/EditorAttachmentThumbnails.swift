@@ -37,6 +37,10 @@ final class EditorAttachmentThumbnails {
     private var fileNames: [String: String] = [:]
     /// The pictures over the text, in the order of their references.
     private var pictures: [(digest: String, picture: Picture, frame: Frame)] = []
+    /// Pictures over the text that show nothing, hidden, for the next thumbnails: a text view's
+    /// child stays until the view goes (``TextView/addOverlay(_:x:y:)``), so pictures are reused,
+    /// never added for each thumbnail shown.
+    private var sparePictures: [Picture] = []
     private var placing: Timeout?
     private var watchedAdjustment: Adjustment?
 
@@ -129,7 +133,7 @@ final class EditorAttachmentThumbnails {
                 placed += 1
             }
         }
-        for (_, picture, _) in pictures[placed...] { view.removeOverlay(picture) }
+        for (_, picture, _) in pictures[placed...] { putAside(picture) }
         pictures.removeSubrange(placed...)
     }
 
@@ -143,18 +147,33 @@ final class EditorAttachmentThumbnails {
             }
             return
         }
-        let picture = Picture(texture)
-        // Clicks go to the text below: the picture is only to look at.
-        picture.setProperty("can-target", false)
+        let picture: Picture
+        if let spare = sparePictures.popLast() {
+            picture = spare
+            picture.setTexture(texture)
+            view.moveOverlay(picture, x: frame.x, y: frame.y)
+            picture.isVisible = true
+        } else {
+            picture = Picture(texture)
+            // Clicks go to the text below: the picture is only to look at.
+            picture.setProperty("can-target", false)
+            view.addOverlay(picture, x: frame.x, y: frame.y)
+        }
         picture.setAlternativeText(fileNames[digest] ?? "")
-        view.addOverlay(picture, x: frame.x, y: frame.y)
         let entry = (digest: digest, picture: picture, frame: frame)
         if index < pictures.count {
-            view.removeOverlay(pictures[index].picture)
+            putAside(pictures[index].picture)
             pictures[index] = entry
         } else {
             pictures.append(entry)
         }
+    }
+
+    /// Hides a picture no longer placed, without its texture, for a later thumbnail.
+    private func putAside(_ picture: Picture) {
+        picture.isVisible = false
+        picture.setTexture(nil)
+        sparePictures.append(picture)
     }
 
     /// Puts the room tag on exactly the lines that start at `starts` (each from its start, which
