@@ -46,9 +46,15 @@ open class SearchBar: Widget {
         // first realizes it, only in its second frame. GTK 4.8 drops every key on its way to a
         // widget never realized ("Harbour" typed after Ctrl+F searched "arbour"); realized but
         // hidden, the text gets the keys through the bar, which hands them on to its entry.
+        // Only in a window on screen: a widget can be realized only after its window (GTK warns
+        // otherwise, and the window then realizes it as it shows).
         connect(.notify("search-mode-enabled")) { [weak self, weak entry] _ in
             guard let self, let entry, isSearchModeEnabled else { return }
-            gtk_widget_realize(Self.text(of: entry).widgetPointer)
+            let text = Self.text(of: entry)
+            guard let window = gtk_widget_get_root(text.widgetPointer),
+                gtk_widget_get_realized(UnsafeMutableRawPointer(window).assumingMemoryBound(to: GtkWidget.self)) != 0
+            else { return }
+            gtk_widget_realize(text.widgetPointer)
         }
         // The bar hands letters on to the hidden entry, but not a space, an arrow or Home: those
         // were lost when typed before the entry was shown. Handed on here the same way.
