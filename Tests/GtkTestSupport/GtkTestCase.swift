@@ -19,14 +19,19 @@ open class GtkTestCase: XCTestCase, @unchecked Sendable {
         try super.setUpWithError()
         // Never write to the user's real settings.
         setenv("GSETTINGS_BACKEND", "memory", 0)
+        GLibWarnings.install()
         try MainActor.assumeIsolated {
             try GtkRuntime.initialize()
             MainLoopBridge.install()
         }
+        // What came before this test is not its doing.
+        _ = GLibWarnings.take()
     }
 
     open override func tearDownWithError() throws {
         MainActor.assumeIsolated { Self.resetDisplay() }
+        // Its windows are gone, so what their closing logged counts too.
+        for warning in GLibWarnings.take() { XCTFail("GLib logged a warning during the test: \(warning)") }
         try super.tearDownWithError()
     }
 
