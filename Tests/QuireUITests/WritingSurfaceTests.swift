@@ -159,6 +159,20 @@ final class WritingSurfaceTests: MainWindowTestCase, @unchecked Sendable {
         }
     }
 
+    /// A writer's first look: at the size the window opens with, the sidebar, the list and the
+    /// open article side by side (at 960 pixels their least widths did not fit, and the window
+    /// opened folded to the sidebar alone).
+    func testTheWindowOpensWithItsThreePanesSideBySide() throws {
+        let url = try harbourLibrary()
+        drive(url) { window in
+            try self.open("Notes from the harbour", in: window)
+            try await self.until { window.window.width > 0 && Self.panesAreInPlace(in: window.leaflet) }
+            XCTAssertFalse(window.leaflet.isFolded)
+            XCTAssertFalse(window.backButton.isVisible)
+            for pane in [window.sidebarPane, window.listPane, window.editorStack] { XCTAssertTrue(pane.isMapped) }
+        }
+    }
+
     func testTheWindowFitsFromThreeHundredSixtyPixelsUpAndTheScreenshots() throws {
         let url = try harbourLibrary()
         let folder = try screenshotFolder()
@@ -175,12 +189,13 @@ final class WritingSurfaceTests: MainWindowTestCase, @unchecked Sendable {
         drive(url) { window in
             try self.open("Notes from the harbour", in: window)
             window.preferences.previewVisible = true
-            // The preview's page loads once, while it is on screen.
-            try await self.until { window.window.width > 0 && window.editor.shownRendering == window.editor.latestRendering }
             // The writer's 360 pixels are the content inside the window's frame.
             @MainActor func resize(to width: Int, height: Int = 800) async throws {
                 try await self.resize(window, to: width, height: height)
             }
+            // The preview's page loads once, while it is on screen: beside the text, on a wide window.
+            try await resize(to: 1400)
+            try await self.until { window.editor.shownRendering == window.editor.latestRendering }
             for (width, name) in [(360, "window-360"), (800, "window-800"), (1400, "window-1400")] {
                 try await resize(to: width)
                 XCTAssertEqual(window.isNarrow, width < MainWindow.narrowWidth, "\(width)")
