@@ -101,7 +101,7 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
             try self.open("Harbour", in: window)
             let editor = window.editor
             // Pure red, twice as wide as high and larger than a thumbnail.
-            let red = Texture(premultipliedARGB: Self.redPixels(300 * 150), width: 300, height: 150, stride: 1200)
+            let red = Texture(premultipliedARGB: Self.pixels(300 * 150, of: Self.red), width: 300, height: 150, stride: 1200)
             editor.focusBody()
             editor.buffer.select(10..<10)
             editor.bodyView.clipboard.setTexture(red)
@@ -127,7 +127,7 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
             XCTAssertEqual([frame.width, frame.height], [96, 48])
             let shot = folder.appending(path: "editor-thumbnail.png").path
             try await self.renderWhenDrawn(window.window, to: shot)
-            XCTAssertGreaterThanOrEqual(try Self.redPixelCount(in: shot), 96 * 48 * 9 / 10, "the thumbnail is drawn")
+            XCTAssertGreaterThanOrEqual(try Self.pixelCount(of: Self.red, in: shot), 96 * 48 * 9 / 10, "the thumbnail is drawn")
 
             // The text is the article's, character for character.
             XCTAssertEqual(editor.body, body)
@@ -144,27 +144,50 @@ final class EditorAttachmentTests: MainWindowTestCase, @unchecked Sendable {
             XCTAssertEqual(editor.body, typed)
             try await self.until { thumbnails.shownDigests.isEmpty }
             try await self.renderWhenDrawn(window.window, to: shot)
-            XCTAssertEqual(try Self.redPixelCount(in: shot), 0)
+            XCTAssertEqual(try Self.pixelCount(of: Self.red, in: shot), 0)
             editor.redo()
             XCTAssertEqual(editor.body, body)
             try await self.until { thumbnails.shownDigests == [digest] }
             try await self.renderWhenDrawn(window.window, to: shot)
-            XCTAssertGreaterThanOrEqual(try Self.redPixelCount(in: shot), 96 * 48 * 9 / 10, "the thumbnail is drawn again")
+            XCTAssertGreaterThanOrEqual(try Self.pixelCount(of: Self.red, in: shot), 96 * 48 * 9 / 10, "the thumbnail is drawn again")
             // GTK 4.8 cannot take a picture off a text view: the hidden one shows the thumbnail again.
             XCTAssertEqual(editor.bodyView.descendants(ofType: Picture.self).count, 1)
+
+            // A blue image above takes the first picture; undone, that picture is red again and
+            // the second is put aside, hidden.
+            let blue = Texture(premultipliedARGB: Self.pixels(150 * 150, of: Self.blue), width: 150, height: 150, stride: 600)
+            editor.buffer.select(0..<0)
+            editor.bodyView.clipboard.setTexture(blue)
+            XCTAssertTrue(editor.bodyView.activateAction("clipboard.paste"))
+            try await self.until { AttachmentReference.all(in: editor.body).count == 2 }
+            let blueDigest = try XCTUnwrap(AttachmentReference.all(in: editor.body).first).sha256
+            try await self.until { thumbnails.shownDigests == [blueDigest, digest] }
+            try await self.renderWhenDrawn(window.window, to: shot)
+            XCTAssertGreaterThanOrEqual(try Self.pixelCount(of: Self.blue, in: shot), 96 * 96 * 9 / 10, "the new thumbnail is drawn")
+            XCTAssertGreaterThanOrEqual(try Self.pixelCount(of: Self.red, in: shot), 96 * 48 * 9 / 10, "and the first below it")
+            editor.undo()
+            XCTAssertEqual(editor.body, body)
+            try await self.until { thumbnails.shownDigests == [digest] }
+            try await self.renderWhenDrawn(window.window, to: shot)
+            XCTAssertEqual(try Self.pixelCount(of: Self.blue, in: shot), 0)
+            XCTAssertGreaterThanOrEqual(try Self.pixelCount(of: Self.red, in: shot), 96 * 48 * 9 / 10)
+            XCTAssertEqual(editor.bodyView.descendants(ofType: Picture.self).count, 2)
         }
     }
 
     /// `count` pixels of opaque red as ``Texture/init(premultipliedARGB:width:height:stride:)`` takes them.
-    private static func redPixels(_ count: Int) -> [UInt8] {
-        let word: UInt32 = 0xFFFF_0000
-        return (0..<count).flatMap { _ in withUnsafeBytes(of: word) { Array($0) } }
+    private static let red: UInt32 = 0xFFFF_0000
+    private static let blue: UInt32 = 0xFF00_00FF
+
+    /// `count` pixels of one opaque `color` (ARGB), as a texture's bytes.
+    private static func pixels(_ count: Int, of color: UInt32) -> [UInt8] {
+        (0..<count).flatMap { _ in withUnsafeBytes(of: color) { Array($0) } }
     }
 
-    /// How many pixels of the PNG file at `path` are opaque red.
+    /// How many pixels of the PNG file at `path` are `color` (opaque ARGB).
     @MainActor
-    private static func redPixelCount(in path: String) throws -> Int {
-        try Texture(contentsOfFile: path).pixels().count { $0 == 0xFFFF_0000 }
+    private static func pixelCount(of color: UInt32, in path: String) throws -> Int {
+        try Texture(contentsOfFile: path).pixels().count { $0 == color }
     }
 
     func testDroppedFilesBecomeAnImageAndALinkAndThePreviewShowsTheImage() throws {

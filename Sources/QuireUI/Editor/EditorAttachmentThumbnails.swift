@@ -137,16 +137,24 @@ final class EditorAttachmentThumbnails {
         pictures.removeSubrange(placed...)
     }
 
-    /// Shows `texture` as the `index`-th picture in `frame`, reusing the picture there when it
-    /// shows the same attachment.
+    /// Shows `texture` as the `index`-th picture in `frame`: the picture already there takes the
+    /// attachment's texture when it showed another, and a picture is added only past the last.
     private func put(_ digest: String, _ texture: Texture, at index: Int, _ frame: Frame) {
-        if index < pictures.count, pictures[index].digest == digest {
-            if pictures[index].frame != frame {
-                view.moveOverlay(pictures[index].picture, x: frame.x, y: frame.y)
-                pictures[index].frame = frame
-            }
+        guard index < pictures.count else {
+            pictures.append((digest, picture(showing: texture, of: digest, at: frame), frame))
             return
         }
+        let shown = pictures[index]
+        if shown.digest != digest {
+            shown.picture.setTexture(texture)
+            shown.picture.setAlternativeText(fileNames[digest] ?? "")
+        }
+        if shown.frame != frame { view.moveOverlay(shown.picture, x: frame.x, y: frame.y) }
+        pictures[index] = (digest, shown.picture, frame)
+    }
+
+    /// A picture of `texture` over the text in `frame`: a spare one shown again, or a new one.
+    private func picture(showing texture: Texture, of digest: String, at frame: Frame) -> Picture {
         let picture: Picture
         if let spare = sparePictures.popLast() {
             picture = spare
@@ -160,13 +168,7 @@ final class EditorAttachmentThumbnails {
             view.addOverlay(picture, x: frame.x, y: frame.y)
         }
         picture.setAlternativeText(fileNames[digest] ?? "")
-        let entry = (digest: digest, picture: picture, frame: frame)
-        if index < pictures.count {
-            putAside(pictures[index].picture)
-            pictures[index] = entry
-        } else {
-            pictures.append(entry)
-        }
+        return picture
     }
 
     /// Hides a picture no longer placed, without its texture, for a later thumbnail.
