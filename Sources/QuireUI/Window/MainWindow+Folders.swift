@@ -151,7 +151,7 @@ extension MainWindow {
     }
 
     /// Shows the places with their counts in the sidebar, and the folders in the Move to Folder menu.
-    private func show(_ counts: SidebarCounts, selecting item: SidebarItem? = nil) {
+    private func show(_ counts: SidebarCounts, selecting item: SidebarItem?) {
         let folders = counts.folders
         sidebar.show(counts, selecting: item)
         showTitle()
